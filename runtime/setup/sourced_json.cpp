@@ -1,0 +1,27 @@
+#include "setup/sourced_json.hpp"
+
+#include <fmt/format.h>
+
+namespace rulebook {
+
+std::string SourceLocation::str() const {
+  if (line <= 0) return file;
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+SourceLocation SourcedJson::locate(const std::string& pointer) const {
+  std::string p = pointer;
+  for (;;) {
+    auto it = where.find(p);
+    if (it != where.end()) return it->second;
+    if (p.empty()) return {};
+    auto slash = p.rfind('/');
+    p = slash == std::string::npos ? std::string() : p.substr(0, slash);
+  }
+}
+
+std::string format_error(const SourceLocation& at, const std::string& message) {
+  return fmt::format("{}: error: {}", at.str(), message);
+}
+
+}  // namespace rulebook
