@@ -1,0 +1,92 @@
+#pragma once
+// A game definition: immutable once built from a game folder's game.yaml,
+// its variants and --set overrides. It describes the components, zones and
+// boards; GameState instances are created from it, one per game played.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/board_geometry.hpp"
+#include "core/visibility.hpp"
+
+namespace rulebook {
+
+struct ComponentType {
+  std::string name;                // unique id in YAML, e.g. "panda_die"
+  std::string kind;                // die | tile | card | piece | token
+  std::string title;               // narrated name, e.g. "die"
+  std::vector<std::string> faces;  // die faces or tile sides, at least one
+  std::vector<int> face_ids;       // faces as ids shared by all types
+  nlohmann::json attributes;       // free attributes (object), e.g. colour
+  int count = 1;
+  int initial_face = 0;
+  std::string zone;                // zone the instances start in
+};
+
+struct ZoneDef {
+  std::string name;
+  std::string title;   // "{player}'s dice"; {player} replaced by the owner
+  bool per_player = false;
+  ZonePolicy policy = ZonePolicy::Public;
+  int first_slot = 0;  // index of its first zone in the layout
+  int slots = 1;       // max players for per-player zones, cells for boards
+  int board = -1;      // index into boards when these are a board's cells
+};
+
+struct BoardDef {
+  std::string name;
+  std::string title;
+  BoardGeometry geometry;
+  int zone_def = -1;  // the ZoneDef holding its cells
+};
+
+struct VariantInfo {
+  std::string name;
+  std::string title;
+  std::string source;
+  std::string description;
+  std::string script;  // absolute path of its Lua file, or empty
+};
+
+class GameDefinition {
+ public:
+  // `setup` is the merged, schema-validated game document.
+  // Throws SetupError naming the file location on a semantic error
+  // (duplicate names, unknown zone references, ...).
+  static GameDefinition build(const nlohmann::json& setup, const std::string& dir,
+                              std::vector<VariantInfo> variants);
+
+  std::string name, title, dir, script, source, description;
+  std::vector<std::string> authors;
+  int min_players = 1, max_players = 1, default_players = 1;
+  std::vector<std::string> default_names;
+  nlohmann::json options = nlohmann::json::object();
+  nlohmann::json option_help = nlohmann::json::object();
+  nlohmann::json setup;  // the whole merged document
+  std::vector<VariantInfo> variants;
+  std::vector<ComponentType> types;
+  std::vector<ZoneDef> zone_defs;
+  std::vector<BoardDef> boards;
+
+  // Layout derived from the above.
+  std::vector<int> component_type;  // component id -> type index
+  std::vector<int> zone_def_of;     // zone slot -> ZoneDef index
+  std::vector<int> zone_key_of;     // zone slot -> seat, cell or 0
+  int zone_count() const { return static_cast<int>(zone_def_of.size()); }
+  int component_count() const { return static_cast<int>(component_type.size()); }
+
+  int find_type(const std::string& name) const;
+  int find_zone_def(const std::string& name) const;
+  int find_board(const std::string& name) const;
+  // Zone slot of (zone name, key) or -1.
+  int zone_slot(int zone_def, int key) const;
+  int face_index(int type, const std::string& face) const;
+  // Every face name of every type gets one id, so that "which components
+  // show 'panda'" compares integers.
+  std::vector<std::string> face_names;
+  int face_id(const std::string& face) const;
+};
+
+}  // namespace rulebook

@@ -1,0 +1,86 @@
+#include "core/game_log.hpp"
+
+#include "core/game_state.hpp"
+
+namespace rulebook {
+
+using nlohmann::json;
+
+json event_json(const GameState& s, const Event& e, int seat) {
+  json j;
+  j["type"] = to_string(e.type);
+  auto component = [&](int id) {
+    j["component"] = id >= 0 && s.visible_to(id, seat) ? json(id) : json(nullptr);
+    if (id >= 0 && s.visible_to(id, seat)) {
+      j["name"] = s.type_of(id).name;
+    }
+  };
+  switch (e.type) {
+    case EventType::GameStart: j["players"] = e.value; break;
+    case EventType::TurnBegin: j["seat"] = e.seat; j["round"] = e.value; break;
+    case EventType::Roll:
+      component(e.component);
+      j["zone"] = s.zone_id(e.from);
+      if (s.visible_to(e.component, seat)) j["face"] = s.type_of(e.component).faces[e.value];
+      break;
+    case EventType::Move:
+      component(e.component);
+      j["from"] = e.from >= 0 ? json(s.zone_id(e.from)) : json(nullptr);
+      j["to"] = s.zone_id(e.to);
+      break;
+    case EventType::SetFace:
+      component(e.component);
+      j["face"] = s.type_of(e.component).faces[e.value];
+      break;
+    case EventType::Reveal:
+      component(e.component);
+      j["zone"] = s.zone_id(e.from);
+      j["face"] = s.type_of(e.component).faces[e.value];
+      break;
+    case EventType::Hide:
+      j["zone"] = s.zone_id(e.from);
+      break;
+    case EventType::Peek:
+      j["seat"] = e.seat;
+      j["zone"] = s.zone_id(e.from);
+      component(e.component);
+      break;
+    case EventType::Facing:
+      component(e.component);
+      j["direction"] = to_string(static_cast<Direction>(e.value));
+      break;
+    case EventType::Shuffle: j["zone"] = s.zone_id(e.from); j["count"] = e.value; break;
+    case EventType::Score: j["seat"] = e.seat; j["delta"] = e.value; j["total"] = e.to; break;
+    case EventType::Eliminate: j["seat"] = e.seat; break;
+    case EventType::Choice: j["seat"] = e.seat; j["index"] = e.value; j["label"] = e.text; break;
+    case EventType::Message: j["text"] = e.text; break;
+    case EventType::GameEnd: j["text"] = e.text; break;
+  }
+  return j;
+}
+
+void EventRecorder::on_event(const GameState& state, const Event& event) {
+  if (seat_ >= 0 && !(event.audience & seat_bit(seat_))) return;
+  events_.push_back(event_json(state, event, seat_));
+}
+
+std::string dump_log(const json& log) {
+  std::string out = "{\n";
+  bool first = true;
+  for (const auto& [key, value] : log.items()) {
+    if (!first) out += ",\n";
+    first = false;
+    out += "  " + json(key).dump() + ": ";
+    if (key == "events" && value.is_array()) {
+      out += "[";
+      for (size_t i = 0; i < value.size(); ++i) out += (i ? ",\n    " : "\n    ") + value[i].dump();
+      out += value.empty() ? "]" : "\n  ]";
+    } else {
+      out += value.dump();
+    }
+  }
+  out += "\n}\n";
+  return out;
+}
+
+}  // namespace rulebook

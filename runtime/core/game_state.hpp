@@ -1,0 +1,119 @@
+#pragma once
+// The state of one game: where every component lies and how it shows, the
+// players, the turn order and the chance stream. Every change goes through
+// a method here, which emits the matching event when somebody listens.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/event.hpp"
+#include "core/game_definition.hpp"
+#include "core/rng.hpp"
+#include "core/turn_order.hpp"
+
+namespace rulebook {
+
+struct Component {
+  int type = 0;
+  int face = 0;
+  int zone = -1;
+  int owner = -1;
+  int facing = -1;  // Direction for pieces that face one; -1 = none
+  Visibility visibility = Visibility::Public;
+  SeatMask known_to = 0;  // seats that know it although it is hidden
+};
+
+struct Player {
+  std::string name;
+  int score = 0;
+  bool eliminated = false;
+};
+
+// Fixes chance outcomes (scenario files): consulted before the generator.
+class ChanceOverride {
+ public:
+  virtual ~ChanceOverride() = default;
+  // Return true and set `face` to force a die roll.
+  virtual bool forced_roll(const GameState& state, int component, int& face) = 0;
+  // Return true after rearranging `items` (top last) to force a shuffle.
+  virtual bool forced_shuffle(const GameState& state, int zone, std::vector<int>& items) = 0;
+  // Called when a die is rolled as part of rolling a whole zone (group = its zone).
+  virtual void begin_roll_group(const GameState&, int /*zone*/, int /*dice*/) {}
+};
+
+class GameState {
+ public:
+  explicit GameState(const GameDefinition& def);
+
+  // Starts a new game: components back to their starting zones and faces.
+  void reset(int players, uint64_t seed, std::vector<std::string> names = {});
+
+  const GameDefinition& definition() const { return *def_; }
+  int player_count() const { return static_cast<int>(players_.size()); }
+  const Player& player(int seat) const { return players_[seat]; }
+  const std::vector<Player>& players() const { return players_; }
+  TurnOrder& turns() { return turns_; }
+  const TurnOrder& turns() const { return turns_; }
+  Rng& chance() { return chance_; }
+  uint64_t seed() const { return seed_; }
+
+  void set_sink(EventSink* sink) { sink_ = sink; }
+  EventSink* sink() const { return sink_; }
+  bool listening() const { return sink_ != nullptr; }
+  void set_chance_override(ChanceOverride* o) { override_ = o; }
+
+  // Components.
+  const Component& component(int id) const { return components_[id]; }
+  int component_count() const { return static_cast<int>(components_.size()); }
+  const ComponentType& type_of(int id) const { return def_->types[components_[id].type]; }
+  const std::string& face_name(int id) const { return type_of(id).faces[components_[id].face]; }
+  bool visible_to(int id, int seat) const;
+
+  // Zones: items[0] is the bottom, items.back() the top.
+  const std::vector<int>& zone(int slot) const { return zones_[slot]; }
+  int zone_size(int slot) const { return static_cast<int>(zones_[slot].size()); }
+  int zone_owner(int slot) const;  // seat for per-player zones, else -1
+  std::string zone_title(int slot) const;
+  std::string zone_id(int slot) const;  // "dice@2", "sea#5", "supply"
+  int face_id(int id) const { return def_->types[components_[id].type].face_ids[components_[id].face]; }
+  int count_showing(int slot, int face_id) const;
+
+  // Changes (each emits its event).
+  void begin_turn(int seat);
+  void move(int id, int to_zone, bool to_bottom = false);
+  int roll(int id);
+  void roll_zone(int slot);
+  void set_face(int id, int face);
+  void reveal(int id);
+  void hide(int id);
+  void peek(int id, int seat);
+  void set_facing(int id, int direction);
+  void set_owner(int id, int seat);
+  void shuffle(int slot);
+  void add_score(int seat, int delta);
+  void eliminate(int seat);
+  void record_choice(int seat, int index, const std::string& label);
+  void message(int seat, std::string text);
+  void emit(Event e) {
+    if (sink_) sink_->on_event(*this, e);
+  }
+
+  // The state as `seat` may know it (seat -1: everything), as JSON.
+  nlohmann::json view(int seat) const;
+  nlohmann::json component_json(int id, int seat) const;
+
+ private:
+  const GameDefinition* def_;
+  std::vector<Component> components_;
+  std::vector<std::vector<int>> zones_;
+  std::vector<Player> players_;
+  TurnOrder turns_;
+  Rng chance_;
+  uint64_t seed_ = 0;
+  EventSink* sink_ = nullptr;
+  ChanceOverride* override_ = nullptr;
+};
+
+}  // namespace rulebook

@@ -1,0 +1,136 @@
+#include "core/narrator.hpp"
+
+#include <fmt/format.h>
+
+#include "core/game_state.hpp"
+
+namespace rulebook {
+namespace {
+
+const char* const kBold = "\033[1m";
+const char* const kDim = "\033[2m";
+const char* const kReset = "\033[0m";
+
+bool sees(const Event& e, int seat) { return seat < 0 || (e.audience & seat_bit(seat)); }
+
+std::string plural(const std::string& word, int n) {
+  if (n == 1) return word;
+  if (word.size() > 2 && word.substr(word.size() - 2) == "ie") return word.substr(0, word.size() - 2) + "ice";  // die
+  if (!word.empty() && word.back() == 's') return word;
+  return word + "s";
+}
+
+}  // namespace
+
+std::string describe_component(const GameState& state, int id, int seat) {
+  const ComponentType& t = state.type_of(id);
+  if (!state.visible_to(id, seat)) return "a " + t.kind;
+  if (t.faces.size() > 1) return fmt::format("{} ({})", t.title, state.face_name(id));
+  return t.title;
+}
+
+Narrator::~Narrator() { flush(); }
+
+void Narrator::emit_line(const std::string& line) { out_ << line << '\n'; }
+
+void Narrator::flush() {
+  if (pending_key_.empty()) return;
+  if (pending_roll_ || pending_count_ <= 1) emit_line(pending_text_);
+  else emit_line(fmt::format("{} {}", pending_count_, pending_counted_));
+  pending_key_.clear();
+  pending_count_ = 0;
+  pending_roll_ = false;
+}
+
+void Narrator::on_event(const GameState& s, const Event& e) {
+  if (!sees(e, seat_)) return;
+  auto name = [&](int seat) { return seat >= 0 && seat < s.player_count() ? s.player(seat).name : std::string("?"); };
+  switch (e.type) {
+    case EventType::Roll: {
+      const std::string key = fmt::format("roll:{}", e.from);
+      const std::string face = s.visible_to(e.component, seat_) ? s.face_name(e.component) : "?";
+      if (pending_key_ == key) {
+        pending_text_ += ", " + face;
+        return;
+      }
+      flush();
+      const int owner = s.zone_owner(e.from);
+      pending_key_ = key;
+      pending_roll_ = true;
+      pending_text_ = owner >= 0 ? fmt::format("{} rolls: {}", name(owner), face)
+                                 : fmt::format("{} rolled: {}", s.zone_title(e.from), face);
+      return;
+    }
+    case EventType::Move: {
+      const std::string what = describe_component(s, e.component, seat_);
+      const std::string from = e.from >= 0 ? s.zone_title(e.from) : "nowhere";
+      const std::string to = s.zone_title(e.to);
+      const std::string key = fmt::format("move:{}:{}:{}", e.from, e.to, what);
+      if (pending_key_ == key) {
+        ++pending_count_;
+        return;
+      }
+      flush();
+      pending_key_ = key;
+      pending_count_ = 1;
+      pending_text_ = fmt::format("{} moves from {} to {}", what, from, to);
+      const auto& t = s.type_of(e.component);
+      std::string many = s.visible_to(e.component, seat_)
+                             ? (t.faces.size() > 1 ? fmt::format("{} ({})", plural(t.title, 2), s.face_name(e.component))
+                                                   : plural(t.title, 2))
+                             : plural(t.kind, 2);
+      pending_counted_ = fmt::format("{} move from {} to {}", many, from, to);
+      return;
+    }
+    default: break;
+  }
+  flush();
+  switch (e.type) {
+    case EventType::GameStart: {
+      std::string names;
+      for (int i = 0; i < s.player_count(); ++i) names += (i ? ", " : "") + s.player(i).name;
+      emit_line(fmt::format("{}{}{} for {} players: {} (seed {})", colour_ ? kBold : "",
+                            s.definition().title, colour_ ? kReset : "", s.player_count(), names, s.seed()));
+      break;
+    }
+    case EventType::TurnBegin:
+      emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", colour_ ? kBold : "", e.value, name(e.seat),
+                            colour_ ? kReset : ""));
+      break;
+    case EventType::SetFace:
+      emit_line(fmt::format("{} at {} turns to {}", s.type_of(e.component).title,
+                            s.zone_title(e.from), s.type_of(e.component).faces[e.value]));
+      break;
+    case EventType::Reveal:
+      emit_line(fmt::format("{} at {} is revealed", describe_component(s, e.component, seat_), s.zone_title(e.from)));
+      break;
+    case EventType::Hide:
+      emit_line(fmt::format("{} at {} is turned face down", s.type_of(e.component).title, s.zone_title(e.from)));
+      break;
+    case EventType::Peek:
+      emit_line(fmt::format("{} secretly looks at {} at {}", name(e.seat),
+                            describe_component(s, e.component, seat_), s.zone_title(e.from)));
+      break;
+    case EventType::Facing:
+      emit_line(fmt::format("{} at {} now faces {}", s.type_of(e.component).title, s.zone_title(e.from),
+                            to_string(static_cast<Direction>(e.value))));
+      break;
+    case EventType::Shuffle:
+      emit_line(fmt::format("{} is shuffled ({} {})", s.zone_title(e.from), e.value, e.value == 1 ? "item" : "items"));
+      break;
+    case EventType::Score:
+      emit_line(fmt::format("{} scores {:+d} (now {})", name(e.seat), e.value, e.to));
+      break;
+    case EventType::Eliminate: emit_line(fmt::format("{} is out of the game", name(e.seat))); break;
+    case EventType::Choice:
+      emit_line(fmt::format("{}{} chooses: {}{}", colour_ ? kDim : "", name(e.seat), e.text, colour_ ? kReset : ""));
+      break;
+    case EventType::Message: emit_line(e.text); break;
+    case EventType::GameEnd:
+      emit_line(fmt::format("{}Game over: {}{}", colour_ ? kBold : "", e.text, colour_ ? kReset : ""));
+      break;
+    default: break;
+  }
+}
+
+}  // namespace rulebook

@@ -1,0 +1,235 @@
+// Boards: grid geometry in 1-based (x, y) coordinates, y growing
+// downwards. Each cell is a zone, so what lies on it is moved like anything
+// else; board methods answer questions of place and sight.
+#include "core/game_state.hpp"
+#include "lua/engine_impl.hpp"
+
+namespace rulebook {
+namespace {
+
+struct BoardArgs {
+  const BoardDef* board;
+  const GameDefinition* def;
+};
+
+BoardArgs check(lua_State* L) {
+  const int b = check_board(L, 1);
+  const GameDefinition& def = *engine(L).def;
+  return {&def.boards[b], &def};
+}
+
+int check_cell(lua_State* L, const BoardArgs& a, int arg) {
+  const lua_Integer x = luaL_checkinteger(L, arg);
+  const lua_Integer y = luaL_checkinteger(L, arg + 1);
+  const auto& g = a.board->geometry;
+  luaL_argcheck(L, g.contains(static_cast<int>(x - 1), static_cast<int>(y - 1)), arg,
+                lua_pushfstring(L, "(%d,%d) is off the %dx%d board", static_cast<int>(x),
+                                static_cast<int>(y), g.width(), g.height()));
+  return g.cell(static_cast<int>(x - 1), static_cast<int>(y - 1));
+}
+
+Direction check_direction(lua_State* L, int arg) {
+  Direction d;
+  luaL_argcheck(L, parse_direction(luaL_checkstring(L, arg), d), arg,
+                "direction expected (north, northeast, east, ..., or n, ne, e, ...)");
+  return d;
+}
+
+void push_cell_zone(lua_State* L, const BoardArgs& a, int cell) {
+  push_zone(L, a.def->zone_defs[a.board->zone_def].first_slot + cell);
+}
+
+void push_cells(lua_State* L, const BoardArgs& a, const std::vector<int>& cells) {
+  lua_createtable(L, static_cast<int>(cells.size()), 0);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    push_cell_zone(L, a, cells[i]);
+    lua_rawseti(L, -2, static_cast<int>(i) + 1);
+  }
+}
+
+// A cell given either as a zone of this board or as x, y. Returns the cell
+// index and the next argument position.
+int check_place(lua_State* L, const BoardArgs& a, int arg, int* next) {
+  if (lua_type(L, arg) == LUA_TUSERDATA) {
+    const int zone = check_zone(L, arg);
+    const ZoneDef& zd = a.def->zone_defs[a.board->zone_def];
+    luaL_argcheck(L, zone >= zd.first_slot && zone < zd.first_slot + zd.slots, arg,
+                  "a cell of this board expected");
+    *next = arg + 1;
+    return zone - zd.first_slot;
+  }
+  *next = arg + 2;
+  return check_cell(L, a, arg);
+}
+
+int board_name(lua_State* L) {
+  lua_pushstring(L, check(L).board->name.c_str());
+  return 1;
+}
+
+int board_width(lua_State* L) {
+  lua_pushinteger(L, check(L).board->geometry.width());
+  return 1;
+}
+
+int board_height(lua_State* L) {
+  lua_pushinteger(L, check(L).board->geometry.height());
+  return 1;
+}
+
+// board:cell(x, y) -> the cell's zone, or nil off the board
+int board_cell(lua_State* L) {
+  const BoardArgs a = check(L);
+  const lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
+  const int cell = a.board->geometry.cell(static_cast<int>(x - 1), static_cast<int>(y - 1));
+  if (cell < 0) lua_pushnil(L);
+  else push_cell_zone(L, a, cell);
+  return 1;
+}
+
+// board:cells() -> every cell's zone, row by row
+int board_cells(lua_State* L) {
+  const BoardArgs a = check(L);
+  std::vector<int> cells(a.board->geometry.cell_count());
+  for (size_t i = 0; i < cells.size(); ++i) cells[i] = static_cast<int>(i);
+  push_cells(L, a, cells);
+  return 1;
+}
+
+// board:xy(cell) -> x, y
+int board_xy(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  lua_pushinteger(L, a.board->geometry.x(cell) + 1);
+  lua_pushinteger(L, a.board->geometry.y(cell) + 1);
+  return 2;
+}
+
+// board:step(cell | x, y, dir) -> the neighbouring cell's zone, or nil
+int board_step(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  const int to = a.board->geometry.step(cell, check_direction(L, next));
+  if (to < 0) lua_pushnil(L);
+  else push_cell_zone(L, a, to);
+  return 1;
+}
+
+// board:neighbours(cell | x, y [, diagonal]) -> cells, clockwise from north
+int board_neighbours(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  push_cells(L, a, a.board->geometry.neighbours(cell, lua_toboolean(L, next)));
+  return 1;
+}
+
+// board:adjacent(cell_a, cell_b [, diagonal])
+int board_adjacent(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int c1 = check_place(L, a, 2, &next);
+  const int c2 = check_place(L, a, next, &next);
+  lua_pushboolean(L, a.board->geometry.adjacent(c1, c2, lua_toboolean(L, next)));
+  return 1;
+}
+
+// board:line(cell | x, y, dir) -> cells seen in that direction, nearest first
+int board_line(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  push_cells(L, a, a.board->geometry.line_of_sight(cell, check_direction(L, next)));
+  return 1;
+}
+
+// board:direction(from, to) -> direction name if they share a line, else nil
+int board_direction(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int c1 = check_place(L, a, 2, &next);
+  const int c2 = check_place(L, a, next, &next);
+  Direction d;
+  if (a.board->geometry.direction_between(c1, c2, d)) lua_pushstring(L, to_string(d));
+  else lua_pushnil(L);
+  return 1;
+}
+
+// board:directions([diagonal]) -> {"north", "east", ...}
+int board_directions(lua_State* L) {
+  check(L);
+  const bool diagonal = lua_toboolean(L, 2);
+  lua_newtable(L);
+  int n = 0;
+  for (int i = 0; i < kDirectionCount; ++i) {
+    if (!diagonal && is_diagonal(static_cast<Direction>(i))) continue;
+    lua_pushstring(L, to_string(static_cast<Direction>(i)));
+    lua_rawseti(L, -2, ++n);
+  }
+  return 1;
+}
+
+const BoardPath& check_path(lua_State* L, const BoardArgs& a, int arg) {
+  const char* name = luaL_checkstring(L, arg);
+  const BoardPath* p = a.board->geometry.path(name);
+  if (!p) luaL_argerror(L, arg, lua_pushfstring(L, "board has no path '%s'", name));
+  return *p;
+}
+
+// board:path(name) -> the path's cells in order
+int board_path(lua_State* L) {
+  const BoardArgs a = check(L);
+  push_cells(L, a, check_path(L, a, 2).cells);
+  return 1;
+}
+
+// board:along(name, cell | x, y, steps) -> the cell `steps` further along
+int board_along(lua_State* L) {
+  const BoardArgs a = check(L);
+  const BoardPath& path = check_path(L, a, 2);
+  int next;
+  const int cell = check_place(L, a, 3, &next);
+  const lua_Integer steps = luaL_checkinteger(L, next);
+  const int to = BoardGeometry::along(path, cell, static_cast<int>(steps));
+  if (to < 0) lua_pushnil(L);
+  else push_cell_zone(L, a, to);
+  return 1;
+}
+
+// board:at(cell | x, y) -> the top component on the cell, or nil
+int board_at(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  const auto& items = context(L)->state->zone(a.def->zone_defs[a.board->zone_def].first_slot + cell);
+  if (items.empty()) lua_pushnil(L);
+  else push_component(L, items.back());
+  return 1;
+}
+
+const luaL_Reg kBoardMethods[] = {
+    {"name", board_name},
+    {"width", board_width},
+    {"height", board_height},
+    {"cell", board_cell},
+    {"cells", board_cells},
+    {"xy", board_xy},
+    {"step", board_step},
+    {"neighbours", board_neighbours},
+    {"adjacent", board_adjacent},
+    {"line", board_line},
+    {"direction", board_direction},
+    {"directions", board_directions},
+    {"path", board_path},
+    {"along", board_along},
+    {"at", board_at},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void register_boards(lua_State* L) { add_methods(L, "board", kBoardMethods); }
+
+}  // namespace rulebook

@@ -1,0 +1,130 @@
+// game:choose(seat, prompt, options [, "seat"]): a player picks one option.
+// Synchronous agents (bots, a terminal) answer on the spot; a seat without
+// an agent makes the game's thread yield until RuleEngine::answer().
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/game_state.hpp"
+#include "lua/engine_impl.hpp"
+
+namespace rulebook {
+namespace {
+
+constexpr int kOptions = 4;
+
+std::string component_label(const GameState& state, int id) {
+  const auto& type = state.type_of(id);
+  if (type.faces.size() > 1) return fmt::format("{} ({})", type.title, state.face_name(id));
+  return type.title;
+}
+
+std::string option_label(lua_State* L, int i, bool seats) {
+  GameState& state = *context(L)->state;
+  lua_rawgeti(L, kOptions, i + 1);
+  std::string label;
+  switch (lua_type(L, -1)) {
+    case LUA_TSTRING: label = lua_tostring(L, -1); break;
+    case LUA_TBOOLEAN: label = lua_toboolean(L, -1) ? "yes" : "no"; break;
+    case LUA_TNUMBER:
+      if (seats && lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0 &&
+          lua_tointeger(L, -1) < state.player_count())
+        label = state.player(static_cast<int>(lua_tointeger(L, -1))).name;
+      else
+        label = lua_isinteger(L, -1) ? std::to_string(lua_tointeger(L, -1))
+                                     : fmt::format("{}", lua_tonumber(L, -1));
+      break;
+    case LUA_TTABLE:
+      if (lua_getfield(L, -1, "label") == LUA_TSTRING) label = lua_tostring(L, -1);
+      else label = fmt::format("option {}", i + 1);
+      lua_pop(L, 1);
+      break;
+    case LUA_TUSERDATA:
+      if (luaL_testudata(L, -1, "component"))
+        label = component_label(state, *static_cast<int*>(lua_touserdata(L, -1)));
+      else if (luaL_testudata(L, -1, "zone"))
+        label = state.zone_title(*static_cast<int*>(lua_touserdata(L, -1)));
+      else label = fmt::format("option {}", i + 1);
+      break;
+    default: label = fmt::format("option {}", i + 1);
+  }
+  lua_pop(L, 1);
+  return label;
+}
+
+bool seat_style(lua_State* L) { return lua_toboolean(L, lua_upvalueindex(1)) || lua_type(L, 5) == LUA_TSTRING; }
+
+int push_choice(lua_State* L, int seat, int index, bool seats) {
+  EngineImpl& e = engine(L);
+  if (e.answer_log) e.answer_log->push_back(AnswerRecord{seat, index});
+  GameState& state = *e.state;
+  if (state.listening()) state.record_choice(seat, index, option_label(L, index, seats));
+  lua_rawgeti(L, kOptions, index + 1);
+  lua_pushinteger(L, index + 1);
+  return 2;
+}
+
+int choose_continue(lua_State* L, int /*status*/, lua_KContext seat) {
+  const int index = static_cast<int>(lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  return push_choice(L, static_cast<int>(seat), index, seat_style(L));
+}
+
+int decision_choose(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  const char* prompt = luaL_checkstring(L, 3);
+  luaL_checktype(L, kOptions, LUA_TTABLE);
+  bool seats = false;
+  if (!lua_isnoneornil(L, 5)) {
+    const char* style = luaL_checkstring(L, 5);
+    luaL_argcheck(L, std::strcmp(style, "seat") == 0, 5, "'seat' expected");
+    seats = true;
+  }
+  lua_settop(L, 5);
+  const int n = static_cast<int>(lua_rawlen(L, kOptions));
+  luaL_argcheck(L, n > 0, kOptions, "no options to choose from");
+  EngineImpl& e = engine(L);
+  if (n == 1) return push_choice(L, seat, 0, seats);  // nothing to decide
+
+  Agent* agent = e.agents[seat];
+  if (!agent) {
+    e.pending.seat = seat;
+    e.pending.prompt = prompt;
+    e.pending.labels.clear();
+    for (int i = 0; i < n; ++i) e.pending.labels.push_back(option_label(L, i, seats));
+    return lua_yieldk(L, 0, seat, choose_continue);
+  }
+  int index = -1;
+  {
+    // C++ region: nothing here may raise a Lua error, and no C++ object
+    // may be alive when lua_error unwinds below.
+    try {
+      const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
+      const Decision::ViewFn view = [&e, seat]() { return e.view(seat); };
+      index = agent->choose(Decision(seat, prompt, n, &label, &view));
+      if (index < 0 || index >= n)
+        throw AgentError(fmt::format("{} agent for seat {} answered {} of {} options",
+                                     agent->kind(), seat, index + 1, n));
+    } catch (const std::exception& ex) {
+      e.ctx.abort = Abort::Agent;
+      e.ctx.abort_message = ex.what();
+    }
+  }
+  if (e.ctx.abort == Abort::Agent) {
+    lua_pushstring(L, e.ctx.abort_message.c_str());
+    return lua_error(L);
+  }
+  return push_choice(L, seat, index, seats);
+}
+
+const luaL_Reg kDecisionMethods[] = {
+    {"choose", decision_choose},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void register_decisions(lua_State* L) { add_methods(L, "game", kDecisionMethods); }
+
+}  // namespace rulebook

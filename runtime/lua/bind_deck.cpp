@@ -1,0 +1,49 @@
+// Decks: shuffling and drawing, with the discard pile reshuffled into an
+// empty draw pile when asked.
+#include "core/game_state.hpp"
+#include "lua/engine_impl.hpp"
+
+namespace rulebook {
+namespace {
+
+GameState& state_of(lua_State* L) { return *context(L)->state; }
+
+int deck_shuffle(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  state_of(L).shuffle(zone);
+  return 0;
+}
+
+// deck:draw(dest [, discard]) -> the card drawn, or nil when none is left.
+// With `discard`, an empty deck is first refilled from it and shuffled.
+int deck_draw(lua_State* L) {
+  const int deck = check_zone(L, 1);
+  const int dest = check_zone(L, 2);
+  const int discard = lua_isnoneornil(L, 3) ? -1 : check_zone(L, 3);
+  luaL_argcheck(L, dest != deck, 2, "cannot draw into the deck itself");
+  GameState& state = state_of(L);
+  if (state.zone_size(deck) == 0 && discard >= 0 && state.zone_size(discard) > 0) {
+    while (state.zone_size(discard) > 0) state.move(state.zone(discard).back(), deck);
+    state.shuffle(deck);
+  }
+  if (state.zone_size(deck) == 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  const int card = state.zone(deck).back();
+  state.move(card, dest);
+  push_component(L, card);
+  return 1;
+}
+
+const luaL_Reg kDeckMethods[] = {
+    {"shuffle", deck_shuffle},
+    {"draw", deck_draw},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void register_decks(lua_State* L) { add_methods(L, "zone", kDeckMethods); }
+
+}  // namespace rulebook

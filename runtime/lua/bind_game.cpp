@@ -1,0 +1,190 @@
+// The `game` object: players, zones, boards, messages, scores and the end.
+#include <fmt/format.h>
+
+#include "core/game_state.hpp"
+#include "lua/engine_impl.hpp"
+
+namespace rulebook {
+namespace {
+
+GameState& state_of(lua_State* L) { return *context(L)->state; }
+
+int game_player_count(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).player_count());
+  return 1;
+}
+
+int game_player_name(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  lua_pushstring(L, state_of(L).player(seat).name.c_str());
+  return 1;
+}
+
+int game_seats(lua_State* L) {
+  check_game(L, 1);
+  const int n = state_of(L).player_count();
+  lua_createtable(L, n, 0);
+  for (int s = 0; s < n; ++s) {
+    lua_pushinteger(L, s);
+    lua_rawseti(L, -2, s + 1);
+  }
+  return 1;
+}
+
+int game_zone(lua_State* L) {
+  check_game(L, 1);
+  const char* name = luaL_checkstring(L, 2);
+  const GameDefinition& def = *engine(L).def;
+  const int zd = def.find_zone_def(name);
+  luaL_argcheck(L, zd >= 0 && def.zone_defs[zd].board < 0, 2,
+                lua_pushfstring(L, "no zone named '%s'", name));
+  int key = 0;
+  if (def.zone_defs[zd].per_player) {
+    luaL_argcheck(L, !lua_isnoneornil(L, 3), 3,
+                  lua_pushfstring(L, "zone '%s' is per player: give a seat", name));
+    key = check_seat(L, 3);
+  }
+  push_zone(L, def.zone_slot(zd, key));
+  return 1;
+}
+
+int game_board(lua_State* L) {
+  check_game(L, 1);
+  const char* name = luaL_checkstring(L, 2);
+  const int b = engine(L).def->find_board(name);
+  luaL_argcheck(L, b >= 0, 2, lua_pushfstring(L, "no board named '%s'", name));
+  push_board(L, b);
+  return 1;
+}
+
+int game_components(lua_State* L) {
+  check_game(L, 1);
+  const GameDefinition& def = *engine(L).def;
+  const char* name = luaL_optstring(L, 2, nullptr);
+  int type = -1;
+  if (name) {
+    type = def.find_type(name);
+    luaL_argcheck(L, type >= 0, 2, lua_pushfstring(L, "no component named '%s'", name));
+  }
+  lua_newtable(L);
+  int n = 0;
+  for (int id = 0; id < def.component_count(); ++id) {
+    if (type >= 0 && def.component_type[id] != type) continue;
+    push_component(L, id);
+    lua_rawseti(L, -2, ++n);
+  }
+  return 1;
+}
+
+int game_listening(lua_State* L) {
+  check_game(L, 1);
+  lua_pushboolean(L, state_of(L).listening());
+  return 1;
+}
+
+// game:say(format, ...): a line of narration. Formats only when somebody
+// listens, so bulk simulation pays nothing for it.
+int game_say(lua_State* L) {
+  check_game(L, 1);
+  luaL_checkstring(L, 2);
+  GameState& state = state_of(L);
+  if (!state.listening()) return 0;
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_getfield(L, -1, "string");
+  lua_getfield(L, -1, "format");
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+  const int n = lua_gettop(L);
+  for (int i = 2; i < n; ++i) lua_pushvalue(L, i);
+  lua_call(L, n - 2, 1);
+  state.message(-1, lua_tostring(L, -1));
+  return 0;
+}
+
+int game_add_score(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  const lua_Integer delta = luaL_checkinteger(L, 3);
+  state_of(L).add_score(seat, static_cast<int>(delta));
+  lua_pushinteger(L, state_of(L).player(seat).score);
+  return 1;
+}
+
+int game_score(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  lua_pushinteger(L, state_of(L).player(seat).score);
+  return 1;
+}
+
+void read_seats(lua_State* L, int table, const char* field, std::vector<int>& out) {
+  if (lua_getfield(L, table, field) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_istable(L, -1)) luaL_error(L, "bad argument #1 to 'finish' (field '%s' must be a list of seats)", field);
+  const int n = static_cast<int>(lua_rawlen(L, -1));
+  const int players = context(L)->state->player_count();
+  for (int i = 1; i <= n; ++i) {
+    lua_rawgeti(L, -1, i);
+    int isnum = 0;
+    const lua_Integer s = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || s < 0 || s >= players)
+      luaL_error(L, "bad argument #1 to 'finish' (%s[%d] is not a seat)", field, i);
+    out.push_back(static_cast<int>(s));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+// game:finish{winners = {...}, losers = {...}, summary = "...", details = {...}}
+// ends the game at once, wherever the rules are.
+int game_finish(lua_State* L) {
+  check_game(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  EngineImpl& e = engine(L);
+  GameResult& r = e.result;
+  r.winners.clear();
+  r.losers.clear();
+  read_seats(L, 2, "winners", r.winners);
+  read_seats(L, 2, "losers", r.losers);
+  if (lua_getfield(L, 2, "summary") == LUA_TSTRING) r.summary = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, 2, "details") == LUA_TTABLE) r.details = to_json(L, -1);
+  lua_pop(L, 1);
+  r.finished = true;
+  GameState& state = state_of(L);
+  if (state.listening()) {
+    std::string text = r.summary;
+    if (text.empty()) {
+      for (size_t i = 0; i < r.winners.size(); ++i)
+        text += (i ? ", " : "") + state.player(r.winners[i]).name;
+      text = r.winners.empty() ? "nobody wins" : text + (r.winners.size() == 1 ? " wins" : " win");
+    }
+    state.emit(Event{EventType::GameEnd, -1, -1, -1, -1, 0, text, ~SeatMask{0}});
+  }
+  raise_abort(L, Abort::Finished, "game finished");
+}
+
+const luaL_Reg kGameMethods[] = {
+    {"player_count", game_player_count},
+    {"player_name", game_player_name},
+    {"seats", game_seats},
+    {"zone", game_zone},
+    {"board", game_board},
+    {"components", game_components},
+    {"listening", game_listening},
+    {"say", game_say},
+    {"add_score", game_add_score},
+    {"score", game_score},
+    {"finish", game_finish},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void register_game(lua_State* L) { add_methods(L, "game", kGameMethods); }
+
+}  // namespace rulebook

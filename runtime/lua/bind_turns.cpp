@@ -1,0 +1,122 @@
+// Turn order: whose turn it is, next and previous seats, rounds, eliminations.
+#include "core/game_state.hpp"
+#include "lua/engine_impl.hpp"
+
+namespace rulebook {
+namespace {
+
+GameState& state_of(lua_State* L) { return *context(L)->state; }
+
+int opt_seat(lua_State* L, int arg) {
+  if (lua_isnoneornil(L, arg)) return state_of(L).turns().current();
+  return check_seat(L, arg);
+}
+
+void push_seat_or_nil(lua_State* L, int seat) {
+  if (seat < 0) lua_pushnil(L);
+  else lua_pushinteger(L, seat);
+}
+
+// game:begin_turn(seat): `seat` takes its turn now.
+int turns_begin(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  EngineImpl& e = engine(L);
+  if (e.turn_limit > 0 && state_of(L).turns().turns_started() >= e.turn_limit)
+    raise_abort(L, Abort::Stopped, "turn limit reached");
+  state_of(L).begin_turn(seat);
+  return 0;
+}
+
+int turns_current(lua_State* L) {
+  check_game(L, 1);
+  push_seat_or_nil(L, state_of(L).turns().current());
+  return 1;
+}
+
+int turns_next(lua_State* L) {
+  check_game(L, 1);
+  const int seat = opt_seat(L, 2);
+  push_seat_or_nil(L, seat < 0 ? state_of(L).turns().first() : state_of(L).turns().next(seat));
+  return 1;
+}
+
+int turns_previous(lua_State* L) {
+  check_game(L, 1);
+  const int seat = opt_seat(L, 2);
+  push_seat_or_nil(L, seat < 0 ? -1 : state_of(L).turns().previous(seat));
+  return 1;
+}
+
+int turns_first_seat(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).turns().first());
+  return 1;
+}
+
+int turns_round(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).turns().round());
+  return 1;
+}
+
+int turns_first_round(lua_State* L) {
+  check_game(L, 1);
+  lua_pushboolean(L, state_of(L).turns().first_round());
+  return 1;
+}
+
+int turns_started(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).turns().turns_started());
+  return 1;
+}
+
+int turns_active_count(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).turns().active_count());
+  return 1;
+}
+
+int turns_eliminate(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  if (!state_of(L).turns().eliminated(seat)) state_of(L).eliminate(seat);
+  return 0;
+}
+
+int turns_is_eliminated(lua_State* L) {
+  check_game(L, 1);
+  lua_pushboolean(L, state_of(L).turns().eliminated(check_seat(L, 2)));
+  return 1;
+}
+
+int turns_set_direction(lua_State* L) {
+  check_game(L, 1);
+  const lua_Integer d = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, d == 1 || d == -1, 2, "1 (clockwise) or -1 expected");
+  state_of(L).turns().set_direction(static_cast<int>(d));
+  return 0;
+}
+
+const luaL_Reg kTurnMethods[] = {
+    {"begin_turn", turns_begin},
+    {"current_seat", turns_current},
+    {"next_seat", turns_next},
+    {"previous_seat", turns_previous},
+    {"first_seat", turns_first_seat},
+    {"round", turns_round},
+    {"first_round", turns_first_round},
+    {"turns_started", turns_started},
+    {"active_count", turns_active_count},
+    {"eliminate", turns_eliminate},
+    {"is_eliminated", turns_is_eliminated},
+    {"set_direction", turns_set_direction},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void register_turns(lua_State* L) { add_methods(L, "game", kTurnMethods); }
+
+}  // namespace rulebook

@@ -1,0 +1,233 @@
+// Zones: ordered collections (piles, hands, dice pools, board cells).
+// Position 1 is the top.
+#include <vector>
+
+#include "core/game_state.hpp"
+#include "lua/engine_impl.hpp"
+
+namespace rulebook {
+namespace {
+
+GameState& state_of(lua_State* L) { return *context(L)->state; }
+
+int zone_name(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const GameDefinition& def = state_of(L).definition();
+  lua_pushstring(L, def.zone_defs[def.zone_def_of[zone]].name.c_str());
+  return 1;
+}
+
+int zone_id(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  lua_pushstring(L, state_of(L).zone_id(zone).c_str());
+  return 1;
+}
+
+int zone_title(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  lua_pushstring(L, state_of(L).zone_title(zone).c_str());
+  return 1;
+}
+
+int zone_owner(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const int owner = state_of(L).zone_owner(zone);
+  if (owner < 0) lua_pushnil(L);
+  else lua_pushinteger(L, owner);
+  return 1;
+}
+
+// zone:count([face]) -> number of components (showing that face)
+int zone_count(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  GameState& state = state_of(L);
+  if (lua_isnoneornil(L, 2)) lua_pushinteger(L, state.zone_size(zone));
+  else lua_pushinteger(L, state.count_showing(zone, check_face_id(L, 2)));
+  return 1;
+}
+
+int zone_empty(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  lua_pushboolean(L, state_of(L).zone_size(zone) == 0);
+  return 1;
+}
+
+int zone_get(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const lua_Integer i = luaL_checkinteger(L, 2);
+  const auto& items = state_of(L).zone(zone);
+  const lua_Integer n = static_cast<lua_Integer>(items.size());
+  if (i < 1 || i > n) lua_pushnil(L);
+  else push_component(L, items[static_cast<size_t>(n - i)]);
+  return 1;
+}
+
+int zone_top(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const auto& items = state_of(L).zone(zone);
+  if (items.empty()) lua_pushnil(L);
+  else push_component(L, items.back());
+  return 1;
+}
+
+int zone_bottom(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const auto& items = state_of(L).zone(zone);
+  if (items.empty()) lua_pushnil(L);
+  else push_component(L, items.front());
+  return 1;
+}
+
+// zone:items() -> array of components, top first
+int zone_items(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const auto& items = state_of(L).zone(zone);
+  const int n = static_cast<int>(items.size());
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; ++i) {
+    push_component(L, items[n - 1 - i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+// Matches a face name or a component type name.
+struct Matcher {
+  int face = -1;
+  int type = -1;
+  bool operator()(const GameState& s, int id) const {
+    return face >= 0 ? s.face_id(id) == face : s.component(id).type == type;
+  }
+};
+
+Matcher check_matcher(lua_State* L, int arg) {
+  const char* name = luaL_checkstring(L, arg);
+  const GameDefinition& def = state_of(L).definition();
+  Matcher m;
+  m.face = def.face_id(name);
+  if (m.face < 0) m.type = def.find_type(name);
+  luaL_argcheck(L, m.face >= 0 || m.type >= 0, arg,
+                lua_pushfstring(L, "'%s' is neither a face nor a component name", name));
+  return m;
+}
+
+// zone:find(face_or_type) -> first matching component from the top, or nil
+int zone_find(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const Matcher m = check_matcher(L, 2);
+  GameState& state = state_of(L);
+  const auto& items = state.zone(zone);
+  for (auto it = items.rbegin(); it != items.rend(); ++it) {
+    if (m(state, *it)) {
+      push_component(L, *it);
+      return 1;
+    }
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+int zone_contains(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const int id = check_component(L, 2);
+  lua_pushboolean(L, state_of(L).component(id).zone == zone);
+  return 1;
+}
+
+// zone:move_all(dest) -> number moved (keeps their order)
+int zone_move_all(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const int dest = check_zone(L, 2);
+  luaL_argcheck(L, dest != zone, 2, "a zone cannot move into itself");
+  GameState& state = state_of(L);
+  int n = 0;
+  while (state.zone_size(zone) > 0) {
+    state.move(state.zone(zone).front(), dest);
+    ++n;
+  }
+  lua_pushinteger(L, n);
+  return 1;
+}
+
+// zone:move_top(n, dest) -> number moved
+int zone_move_top(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const lua_Integer count = luaL_checkinteger(L, 2);
+  const int dest = check_zone(L, 3);
+  luaL_argcheck(L, count >= 0, 2, "count must not be negative");
+  luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
+  GameState& state = state_of(L);
+  int n = 0;
+  while (n < count && state.zone_size(zone) > 0) {
+    state.move(state.zone(zone).back(), dest);
+    ++n;
+  }
+  lua_pushinteger(L, n);
+  return 1;
+}
+
+// zone:move_matching(face_or_type, dest [, n]) -> number moved (from the top)
+int zone_move_matching(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const Matcher m = check_matcher(L, 2);
+  const int dest = check_zone(L, 3);
+  const lua_Integer limit = luaL_optinteger(L, 4, -1);
+  luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
+  GameState& state = state_of(L);
+  int n = 0;
+  for (;;) {
+    if (limit >= 0 && n >= limit) break;
+    const auto& items = state.zone(zone);
+    int found = -1;
+    for (auto it = items.rbegin(); it != items.rend(); ++it)
+      if (m(state, *it)) {
+        found = *it;
+        break;
+      }
+    if (found < 0) break;
+    state.move(found, dest);
+    ++n;
+  }
+  lua_pushinteger(L, n);
+  return 1;
+}
+
+// zone:cell() -> board, x, y when the zone is a board's cell
+int zone_cell(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const GameDefinition& def = state_of(L).definition();
+  const ZoneDef& z = def.zone_defs[def.zone_def_of[zone]];
+  if (z.board < 0) return 0;
+  const auto& g = def.boards[z.board].geometry;
+  const int cell = def.zone_key_of[zone];
+  push_board(L, z.board);
+  lua_pushinteger(L, g.x(cell) + 1);
+  lua_pushinteger(L, g.y(cell) + 1);
+  return 3;
+}
+
+const luaL_Reg kZoneMethods[] = {
+    {"name", zone_name},
+    {"id", zone_id},
+    {"title", zone_title},
+    {"owner", zone_owner},
+    {"count", zone_count},
+    {"empty", zone_empty},
+    {"get", zone_get},
+    {"top", zone_top},
+    {"bottom", zone_bottom},
+    {"items", zone_items},
+    {"find", zone_find},
+    {"contains", zone_contains},
+    {"move_all", zone_move_all},
+    {"move_top", zone_move_top},
+    {"move_matching", zone_move_matching},
+    {"cell", zone_cell},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void register_zones(lua_State* L) { add_methods(L, "zone", kZoneMethods); }
+
+}  // namespace rulebook

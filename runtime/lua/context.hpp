@@ -1,0 +1,46 @@
+#pragma once
+// What the Lua side of the runtime knows about the game being run. One per
+// Lua state, reached through the state's extra space (copied into every
+// thread), so bindings find it without a table lookup.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <lua.hpp>
+
+namespace rulebook {
+
+class GameState;
+class Agent;
+class Rng;
+struct EngineImpl;
+
+enum class Abort { None, Budget, Memory, Agent, Stopped, Finished };
+
+struct LuaContext {
+  // The sandbox.
+  std::string game_dir;     // absolute folder that `require` may read from
+  std::string display_dir;  // how that folder is named in messages
+  uint64_t instructions = 0;
+  uint64_t max_instructions = 0;
+  size_t memory = 0;
+  size_t max_memory = 0;
+  bool memory_capped = false;  // off while the runtime itself builds tables
+  Abort abort = Abort::None;
+  std::string abort_message;
+  int env_ref = LUA_NOREF;  // the sandbox's global table
+
+  // The game being run.
+  GameState* state = nullptr;
+  Rng* random = nullptr;  // math.random's stream
+  EngineImpl* engine = nullptr;
+};
+
+inline LuaContext* context(lua_State* L) { return *static_cast<LuaContext**>(lua_getextraspace(L)); }
+
+// Sets the abort reason and raises a Lua error that sandboxed code cannot
+// catch (pcall re-raises while an abort is pending).
+[[noreturn]] void raise_abort(lua_State* L, Abort why, const char* message);
+
+}  // namespace rulebook

@@ -1,0 +1,69 @@
+#pragma once
+// Internal to the Lua layer: what bindings share with the engine.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lua/context.hpp"
+#include "lua/rule_engine.hpp"
+
+namespace rulebook {
+
+struct EngineImpl {
+  std::shared_ptr<const GameDefinition> def;
+  EngineLimits limits;
+  LuaContext ctx;
+  lua_State* L = nullptr;
+  lua_State* co = nullptr;  // the thread running the current game
+  int co_ref = LUA_NOREF;
+  int rules_ref = LUA_NOREF;
+  int driver_ref = LUA_NOREF;
+  int options_ref = LUA_NOREF;
+  int game_ref = LUA_NOREF;        // this game's `game` table
+  int components_ref = LUA_NOREF;  // id -> handle
+  int zones_ref = LUA_NOREF;       // slot -> handle
+  int boards_ref = LUA_NOREF;      // index -> handle
+
+  GameState* state = nullptr;
+  std::vector<Agent*> agents;
+  std::vector<AnswerRecord>* answer_log = nullptr;
+  int turn_limit = 0;
+  GameResult result;
+  PendingDecision pending;
+  bool running = false;
+
+  ~EngineImpl();
+  void load_rules();
+  bool resume(int nargs);
+  nlohmann::json view(int seat) const;
+};
+
+inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
+
+// Binding helpers (binding.cpp). Argument checks raise standard Lua errors
+// ("bad argument #2 to 'move' (zone expected, got nil)").
+int check_component(lua_State* L, int arg);
+int check_zone(lua_State* L, int arg);
+int check_board(lua_State* L, int arg);
+int check_seat(lua_State* L, int arg);
+int check_face_id(lua_State* L, int arg);  // a face name known to the game
+void push_component(lua_State* L, int id);
+void push_zone(lua_State* L, int slot);
+void push_board(lua_State* L, int board);
+void check_game(lua_State* L, int arg);
+void push_json(lua_State* L, const nlohmann::json& value);
+nlohmann::json to_json(lua_State* L, int index, int depth = 0);
+// Adds functions to the method table of a handle metatable.
+void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
+
+// One registration function per binding file.
+void register_game(lua_State* L);
+void register_turns(lua_State* L);
+void register_decisions(lua_State* L);
+void register_components(lua_State* L);
+void register_dice(lua_State* L);
+void register_zones(lua_State* L);
+void register_decks(lua_State* L);
+void register_boards(lua_State* L);
+
+}  // namespace rulebook

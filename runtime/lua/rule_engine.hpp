@@ -1,0 +1,92 @@
+#pragma once
+// Runs a game's Lua rules against GameStates. One engine per game
+// definition and worker: its Lua state is built once (scripts loaded,
+// bindings registered, modules frozen) and reused for every game, which is
+// what makes bulk simulation fast. This header does not expose Lua.
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/agent.hpp"
+#include "core/game_definition.hpp"
+#include "core/game_state.hpp"
+
+namespace rulebook {
+
+struct EngineLimits {
+  uint64_t max_instructions = 200'000'000;  // per game
+  size_t max_memory = 256u * 1024 * 1024;   // per Lua state, in bytes
+};
+
+// A rule script failed: message names the file and line, with a traceback.
+struct ScriptError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An agent could not answer (a scripted agent ran out, the terminal closed).
+struct AgentFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct AnswerRecord {
+  int seat = 0;
+  int index = 0;
+};
+
+struct GameResult {
+  bool finished = false;  // game:finish was called
+  bool stopped = false;   // stopped early by a turn limit (scenarios)
+  std::vector<int> winners;
+  std::vector<int> losers;
+  std::string summary;
+  int turns = 0;
+  nlohmann::json details = nlohmann::json::object();
+};
+
+struct PendingDecision {
+  int seat = -1;
+  std::string prompt;
+  std::vector<std::string> labels;
+};
+
+class RuleEngine {
+ public:
+  // Loads the game's scripts and variants. Throws ScriptError.
+  RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits = {});
+  ~RuleEngine();
+  RuleEngine(const RuleEngine&) = delete;
+  RuleEngine& operator=(const RuleEngine&) = delete;
+
+  const GameDefinition& definition() const;
+
+  // Plays a whole game; `agents` has one entry per seat. The state must
+  // have been reset() for this game. Throws ScriptError / AgentFailure.
+  GameResult play(GameState& state, const std::vector<Agent*>& agents);
+
+  // Step by step: seats whose agent is null make the game pause at their
+  // decisions; answer() resumes it. begin() and answer() return true while
+  // a decision is pending, false once the game is over (see result()).
+  bool begin(GameState& state, const std::vector<Agent*>& agents);
+  bool answer(int index);
+  const PendingDecision& pending() const;
+  const GameResult& result() const;
+
+  // Stop a game when turn N+1 would begin (0 = no limit).
+  void set_turn_limit(int turns);
+  // Every answer given is appended here (for logs and forks); null = none.
+  void set_answer_log(std::vector<AnswerRecord>* log);
+  // The rules' public data (game.state) and the components, as `seat` may
+  // know them. Only valid while a game is loaded in the engine.
+  nlohmann::json view(int seat) const;
+  // Memory the Lua state holds now, in bytes.
+  size_t lua_memory() const;
+
+ private:
+  std::unique_ptr<struct EngineImpl> impl_;
+};
+
+}  // namespace rulebook

@@ -1,0 +1,37 @@
+#pragma once
+// The one place that decides what a rule script may do (after Redis's
+// scripting sandbox): allow-listed libraries, guarded globals, frozen
+// library and module tables, text-only chunks, `require` confined to the
+// game's folder, a deterministic math.random, pairs and tostring, an
+// instruction-count hook and a memory cap.
+#include <string>
+
+#include "lua/context.hpp"
+
+namespace rulebook {
+
+// Creates a Lua state whose allocator and hook enforce ctx's limits.
+// ctx must outlive the state.
+lua_State* sandbox_open(LuaContext* ctx);
+void sandbox_close(lua_State* L);
+
+// Pushes the sandbox's global table.
+void sandbox_push_env(lua_State* L);
+
+// Loads a Lua file (text only) with the sandbox as its environment and
+// pushes the chunk; on failure pushes the error message and returns false.
+bool sandbox_load_file(lua_State* L, const std::string& path, const std::string& display_name);
+
+// Makes a table (and the tables inside it) read-only in place.
+void sandbox_freeze(lua_State* L, int index);
+// Freezes the global table itself: from now on, reading or writing an
+// undeclared global is an error.
+void sandbox_seal_globals(lua_State* L);
+
+// Message handler for lua_pcall: appends a traceback.
+int sandbox_traceback(lua_State* L);
+
+// Starts counting instructions against ctx->max_instructions for thread L.
+void sandbox_arm_hook(lua_State* L);
+
+}  // namespace rulebook

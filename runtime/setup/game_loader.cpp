@@ -1,0 +1,209 @@
+#include "setup/game_loader.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "schema/json_schema.hpp"
+#include "setup/overlay.hpp"
+#include "setup/setup_error.hpp"
+#include "setup/yaml_source.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rulebook {
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+const schema::Schema& schema_named(const std::string& file) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<schema::Schema>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[file];
+  if (!slot) {
+    try {
+      slot = std::make_unique<schema::Schema>(schema::Schema::load(schemas_root() + "/" + file));
+    } catch (const std::exception& e) {
+      throw SetupError(fmt::format("{}/{}: error: {}", schemas_root(), file, e.what()));
+    }
+  }
+  return *slot;
+}
+
+std::string join_errors(const std::vector<std::string>& errors) {
+  std::string out;
+  for (size_t i = 0; i < errors.size(); ++i) out += (i ? "\n" : "") + errors[i];
+  return out;
+}
+
+std::string display(const fs::path& p) {
+  std::error_code ec;
+  auto rel = fs::relative(p, fs::current_path(ec), ec);
+  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
+  return p.string();
+}
+
+VariantInfo read_variant(const std::string& game_dir, const std::string& spec, SourcedJson* overlay) {
+  fs::path path;
+  if (spec.find('/') != std::string::npos || (spec.size() > 5 && spec.substr(spec.size() - 5) == ".yaml"))
+    path = spec;
+  else
+    path = fs::path(game_dir) / "variants" / (spec + ".yaml");
+  if (!fs::exists(path)) {
+    std::vector<std::string> known;
+    for (const auto& v : list_variants(game_dir)) known.push_back(v.name);
+    throw SetupError(fmt::format("{}: error: no variant '{}' (this game has: {})", display(path), spec,
+                                 known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+  }
+  SourcedJson doc = load_yaml_file(display(path));
+  check_against(doc, "variant.schema.json");
+  VariantInfo info;
+  const auto& v = doc.value;
+  info.name = v.at("name").get<std::string>();
+  info.title = v.at("title").get<std::string>();
+  info.source = v.at("source").get<std::string>();
+  info.description = v.value("description", "");
+  if (v.contains("script")) {
+    fs::path script = path.parent_path() / v.at("script").get<std::string>();
+    if (!fs::exists(script))
+      throw SetupError(format_error(doc.locate("/script"),
+                                    fmt::format("variant script '{}' not found", script.string())));
+    info.script = fs::absolute(script).lexically_normal().string();
+  }
+  if (overlay) {
+    overlay->value = v.contains("overlay") ? v.at("overlay") : nlohmann::json::object();
+    // Re-root the source map under the overlay.
+    for (const auto& [pointer, loc] : doc.where)
+      if (pointer.rfind("/overlay", 0) == 0) overlay->where[pointer.substr(8)] = loc;
+  }
+  return info;
+}
+
+}  // namespace
+
+std::string rules_root() { return env_or("RULEBOOK_RULES", std::string(RULEBOOK_SOURCE_DIR) + "/rules"); }
+std::string schemas_root() { return env_or("RULEBOOK_SCHEMAS", std::string(RULEBOOK_SOURCE_DIR) + "/schemas"); }
+
+std::string resolve_game_dir(const std::string& game) {
+  std::error_code ec;
+  if (fs::is_regular_file(fs::path(game) / "game.yaml", ec))
+    return fs::absolute(game).lexically_normal().string();
+  const fs::path bundled = fs::path(rules_root()) / game;
+  if (game.find('/') == std::string::npos && fs::is_regular_file(bundled / "game.yaml", ec))
+    return fs::absolute(bundled).lexically_normal().string();
+  const auto games = list_games();
+  throw SetupError(fmt::format("{}: error: no such game (a bundled game name or a folder with a "
+                               "game.yaml; bundled: {})",
+                               game, fmt::join(games, ", ")));
+}
+
+std::vector<std::string> list_games() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(rules_root(), ec))
+    if (fs::is_regular_file(entry.path() / "game.yaml", ec)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<VariantInfo> list_variants(const std::string& game_dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(fs::path(game_dir) / "variants", ec))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<VariantInfo> out;
+  for (const auto& f : files) out.push_back(read_variant(game_dir, f, nullptr));
+  return out;
+}
+
+void check_against(const SourcedJson& doc, const std::string& schema_file) {
+  auto errors = schema_named(schema_file).validate_sourced(doc);
+  if (!errors.empty()) throw SetupError(join_errors(errors));
+}
+
+std::shared_ptr<const GameDefinition> load_game(const std::string& game, const LoadOptions& options) {
+  const std::string dir = resolve_game_dir(game);
+  const std::string game_file = display(fs::path(dir) / "game.yaml");
+  SourcedJson base = load_yaml_file(game_file);
+  check_against(base, "game.schema.json");
+
+  OverlayStack stack(base);
+  std::vector<VariantInfo> variants;
+  for (const auto& spec : options.variants) {
+    SourcedJson overlay;
+    VariantInfo info = read_variant(dir, spec, &overlay);
+    for (const auto& v : variants)
+      if (v.name == info.name) throw SetupError(fmt::format("--variant: error: variant '{}' is given twice", info.name));
+    stack.apply(overlay, info.name);
+    variants.push_back(std::move(info));
+  }
+  for (const auto& s : options.sets) stack.set(s);
+  const SourcedJson& merged = stack.result();
+  if (!options.variants.empty() || !options.sets.empty()) check_against(merged, "game.schema.json");
+
+  // The game may declare a schema for its own options.
+  if (auto it = merged.value.find("option_schema"); it != merged.value.end()) {
+    schema::Schema option_schema = [&] {
+      try {
+        return schema::Schema::from_json(*it, schemas_root());
+      } catch (const std::exception& e) {
+        throw SetupError(format_error(merged.locate("/option_schema"), e.what()));
+      }
+    }();
+    SourcedJson opts;
+    opts.value = merged.value.value("options", nlohmann::json::object());
+    for (const auto& [pointer, loc] : merged.where)
+      if (pointer.rfind("/options", 0) == 0) opts.where[pointer.substr(8)] = loc;
+    if (opts.where.find("") == opts.where.end()) opts.where[""] = merged.locate("");
+    auto errors = option_schema.validate_sourced(opts);
+    if (!errors.empty()) throw SetupError(join_errors(errors));
+  }
+
+  const std::string script = merged.value.value("script", "rules.lua");
+  if (!fs::is_regular_file(fs::path(dir) / script))
+    throw SetupError(format_error(merged.locate("/script"), fmt::format("script '{}' not found in {}", script, display(dir))));
+  try {
+    return std::make_shared<const GameDefinition>(GameDefinition::build(merged.value, dir, std::move(variants)));
+  } catch (const SetupError& e) {
+    std::string msg = e.what();
+    // Messages from build() name game.yaml by folder; keep them as they are.
+    throw SetupError(msg);
+  }
+}
+
+std::vector<std::string> validate_file(const std::string& path) {
+  const fs::path p(path);
+  std::string schema_file;
+  if (p.filename() == "game.yaml") schema_file = "game.schema.json";
+  else if (p.parent_path().filename() == "variants") schema_file = "variant.schema.json";
+  else if (p.parent_path().filename() == "scenarios") schema_file = "scenario.schema.json";
+  else if (p.extension() == ".json") schema_file = "log.schema.json";
+  else
+    return {fmt::format("{}: error: cannot tell what kind of file this is (expected game.yaml, "
+                        "variants/*.yaml, scenarios/*.yaml or a .json log)", path)};
+  try {
+    SourcedJson doc;
+    if (p.extension() == ".json") {
+      // Logs are JSON, which is YAML too: reading them as YAML keeps line numbers.
+      doc = load_yaml_file(path);
+    } else {
+      doc = load_yaml_file(path);
+    }
+    check_against(doc, schema_file);
+    if (schema_file == "game.schema.json") load_game(p.parent_path().string());
+  } catch (const SetupError& e) {
+    return {e.what()};
+  }
+  return {};
+}
+
+}  // namespace rulebook
