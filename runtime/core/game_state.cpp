@@ -184,6 +184,11 @@ void GameState::eliminate(int seat) {
   if (sink_) emit(Event{EventType::Eliminate, seat, -1, -1, -1, 0, {}, ~SeatMask{0}});
 }
 
+void GameState::reinstate(int seat) {
+  players_[seat].eliminated = false;
+  turns_.reinstate(seat);
+}
+
 void GameState::record_choice(int seat, int index, const std::string& label) {
   if (sink_) emit(Event{EventType::Choice, seat, -1, -1, -1, index, label, ~SeatMask{0}});
 }

@@ -94,6 +94,7 @@ class GameState {
   void shuffle(int slot);
   void add_score(int seat, int delta);
   void eliminate(int seat);
+  void reinstate(int seat);
   void record_choice(int seat, int index, const std::string& label);
   void message(int seat, std::string text);
   void emit(Event e) {

@@ -25,6 +25,7 @@ class TurnOrder {
   int active_count() const;
   bool eliminated(int seat) const { return (eliminated_ & seat_bit(seat)) != 0; }
   void eliminate(int seat) { eliminated_ |= seat_bit(seat); }
+  void reinstate(int seat) { eliminated_ &= ~seat_bit(seat); }
 
   // Makes `seat` current and counts a turn; a new round starts whenever the
   // turn comes back to (or passes) the first seat.

@@ -85,6 +85,13 @@ int turns_eliminate(lua_State* L) {
   return 0;
 }
 
+// game:reinstate(seat): an eliminated seat plays again (a new round).
+int turns_reinstate(lua_State* L) {
+  check_game(L, 1);
+  state_of(L).reinstate(check_seat(L, 2));
+  return 0;
+}
+
 int turns_is_eliminated(lua_State* L) {
   check_game(L, 1);
   lua_pushboolean(L, state_of(L).turns().eliminated(check_seat(L, 2)));
@@ -111,6 +118,7 @@ const luaL_Reg kTurnMethods[] = {
     {"active_count", turns_active_count},
     {"eliminate", turns_eliminate},
     {"is_eliminated", turns_is_eliminated},
+    {"reinstate", turns_reinstate},
     {"set_direction", turns_set_direction},
     {nullptr, nullptr},
 };

@@ -23,6 +23,7 @@ struct EngineImpl {
   int components_ref = LUA_NOREF;  // id -> handle
   int zones_ref = LUA_NOREF;       // slot -> handle
   int boards_ref = LUA_NOREF;      // index -> handle
+  int prepare_ref = LUA_NOREF;     // scenario code run after setup
 
   GameState* state = nullptr;
   std::vector<Agent*> agents;

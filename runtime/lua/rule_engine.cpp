@@ -11,8 +11,9 @@ namespace rulebook {
 namespace {
 
 const char* const kDriver =
-    "local rules, game = ...\n"
+    "local rules, game, prepare = ...\n"
     "rules.setup(game)\n"
+    "if prepare then prepare(game) end\n"
     "return rules.play(game)\n";
 
 int handle_tostring(lua_State* L) {
@@ -254,8 +255,10 @@ bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
   lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.driver_ref);
   lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.rules_ref);
   lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.game_ref);
+  if (e.prepare_ref != LUA_NOREF) lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.prepare_ref);
+  else lua_pushnil(e.co);
   e.running = true;
-  const bool pending = e.resume(2);
+  const bool pending = e.resume(3);
   if (!pending) e.result.turns = state.turns().turns_started();
   return pending;
 }
@@ -286,5 +289,56 @@ void RuleEngine::set_turn_limit(int turns) { impl_->turn_limit = turns; }
 void RuleEngine::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 nlohmann::json RuleEngine::view(int seat) const { return impl_->view(seat); }
 size_t RuleEngine::lua_memory() const { return impl_->ctx.memory; }
+
+void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_name) {
+  EngineImpl& e = *impl_;
+  lua_State* L = e.L;
+  luaL_unref(L, LUA_REGISTRYINDEX, e.prepare_ref);
+  e.prepare_ref = LUA_NOREF;
+  if (code.empty()) return;
+  const std::string source = "local game = ...\n" + code;
+  const std::string name = "@" + chunk_name;
+  e.ctx.memory_capped = false;
+  if (luaL_loadbufferx(L, source.data(), source.size(), name.c_str(), "t") != LUA_OK) {
+    std::string msg = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    throw ScriptError(msg);
+  }
+  sandbox_push_env(L);
+  lua_setupvalue(L, -2, 1);
+  e.prepare_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::string& chunk_name) {
+  EngineImpl& e = *impl_;
+  lua_State* L = e.L;
+  if (e.game_ref == LUA_NOREF) throw std::logic_error("no game to evaluate against");
+  const std::string source = "local game = ...\nreturn " + expression;
+  const std::string name = "@" + chunk_name;
+  e.ctx.memory_capped = false;
+  e.ctx.abort = Abort::None;
+  e.ctx.instructions = 0;
+  lua_pushcfunction(L, sandbox_traceback);
+  const int handler = lua_gettop(L);
+  if (luaL_loadbufferx(L, source.data(), source.size(), name.c_str(), "t") != LUA_OK) {
+    std::string msg = lua_tostring(L, -1);
+    lua_settop(L, handler - 1);
+    throw ScriptError(msg);
+  }
+  sandbox_push_env(L);
+  lua_setupvalue(L, -2, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.game_ref);
+  e.ctx.memory_capped = true;
+  const int status = lua_pcall(L, 1, 1, handler);
+  e.ctx.memory_capped = false;
+  if (status != LUA_OK) {
+    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
+    lua_settop(L, handler - 1);
+    throw ScriptError(msg);
+  }
+  nlohmann::json value = to_json(L, -1);
+  lua_settop(L, handler - 1);
+  return value;
+}
 
 }  // namespace rulebook

@@ -82,6 +82,12 @@ class RuleEngine {
   // The rules' public data (game.state) and the components, as `seat` may
   // know them. Only valid while a game is loaded in the engine.
   nlohmann::json view(int seat) const;
+  // Lua code run between the rules' setup and play, with `game` in scope
+  // (scenarios use it to arrange a mid-game situation). Empty = none.
+  void set_prepare(const std::string& code, const std::string& chunk_name);
+  // Evaluates a Lua expression with `game` in scope, after (or during) a
+  // game; returns its value as JSON. Throws ScriptError.
+  nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
   // Memory the Lua state holds now, in bytes.
   size_t lua_memory() const;
 

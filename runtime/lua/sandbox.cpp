@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -394,7 +395,7 @@ int safe_require(lua_State* L) {
 }
 
 void open_library(lua_State* L, const char* name, lua_CFunction open) {
-  luaL_requiref(L, name, open, 0);
+  luaL_requiref(L, name, open, 1);
   lua_pop(L, 1);
 }
 
@@ -422,6 +423,7 @@ lua_State* sandbox_open(LuaContext* ctx) {
   lua_State* L = lua_newstate(limited_alloc, ctx);
   if (!L) return nullptr;
   *static_cast<LuaContext**>(lua_getextraspace(L)) = ctx;
+  lua_atpanic(L, [](lua_State* S) { fprintf(stderr, "rulebook: unprotected Lua error: %s\n", lua_tostring(S, -1)); return 0; });
   lua_gc(L, LUA_GCGEN, 0, 0);
 
   // Only these libraries are opened: no io, os, debug, package, coroutine.

@@ -1,0 +1,149 @@
+// rulebook play: one game, narrated (or as JSON lines), with any agents.
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "core/game_log.hpp"
+#include "core/narrator.hpp"
+#include "setup/game_record.hpp"
+#include "setup/setup_error.hpp"
+
+namespace rulebook::cli {
+namespace {
+
+struct PlayOptions {
+  GameOptions game;
+  std::vector<std::string> agents;
+  std::vector<std::string> names;
+  std::string log_file;
+  bool json = false;
+  int view = -2;
+};
+
+// "SEAT=KIND" or "all=KIND" -> kinds per seat.
+std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players) {
+  std::vector<std::string> kinds(players, "random");
+  for (const auto& spec : specs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos)
+      throw SetupError(fmt::format("--agent: error: expected SEAT=KIND, got '{}'", spec));
+    const std::string seat = spec.substr(0, eq), kind = spec.substr(eq + 1);
+    if (seat == "all") {
+      for (auto& k : kinds) k = kind;
+      continue;
+    }
+    int s = -1;
+    try {
+      size_t used = 0;
+      s = std::stoi(seat, &used);
+      if (used != seat.size()) s = -1;
+    } catch (const std::exception&) {
+    }
+    if (s < 0 || s >= players)
+      throw SetupError(fmt::format("--agent: error: seat '{}' is not in 0..{}", seat, players - 1));
+    kinds[s] = kind;
+  }
+  return kinds;
+}
+
+// Events as JSON lines, written as they happen so a reader can follow.
+struct JsonLines : EventSink {
+  JsonLines(std::ostream& out, int seat) : out(out), seat(seat) {}
+  void on_event(const GameState& state, const Event& e) override {
+    if (seat >= 0 && !(e.audience & seat_bit(seat))) return;
+    out << event_json(state, e, seat).dump() << "\n";
+  }
+  std::ostream& out;
+  int seat;
+};
+
+int run(PlayOptions& o) {
+  auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
+  const int players = o.game.players ? o.game.players : def->default_players;
+  if (players < def->min_players || players > def->max_players)
+    throw SetupError(fmt::format("--players: error: {} takes {} to {} players, not {}", def->name,
+                                 def->min_players, def->max_players, players));
+  if (!o.game.seed_given) o.game.seed = std::random_device{}();
+  const auto kinds = agent_kinds(o.agents, players);
+  std::vector<std::unique_ptr<Agent>> owned;
+  std::vector<Agent*> agents;
+  int humans = 0, human_seat = -1;
+  for (int s = 0; s < players; ++s) {
+    owned.push_back(make_agent(kinds[s], std::cin, std::cout));
+    agents.push_back(owned.back().get());
+    if (kinds[s] == "human") {
+      ++humans;
+      human_seat = s;
+    }
+  }
+  int view = o.view >= -1 ? o.view : (humans == 1 ? human_seat : -1);
+  if (view >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
+
+  RuleEngine engine(def, EngineLimits{o.game.max_instructions, o.game.max_memory_mb * 1024 * 1024});
+  GameState state(*def);
+  Narrator narrator(std::cout, view, use_colour(1));
+  JsonLines json_lines(std::cout, view);
+  EventRecorder full_log;  // everything, for --log
+  std::vector<AnswerRecord> answers;
+  EventTee tee;
+  if (o.json) {
+    std::cout << nlohmann::json{{"type", "setup"}, {"game", def->name}, {"seed", o.game.seed}}.dump() << "\n";
+    tee.add(&json_lines);
+  } else {
+    tee.add(&narrator);
+  }
+  if (!o.log_file.empty()) tee.add(&full_log);
+  engine.set_answer_log(&answers);
+  state.set_sink(&tee);
+  state.reset(players, o.game.seed, o.names);
+
+  GameSpec spec{o.game.game, o.game.variants, o.game.sets, players, o.game.seed, o.names};
+  GameResult result;
+  int code = kOk;
+  try {
+    result = engine.play(state, agents);
+  } catch (...) {
+    narrator.flush();
+    if (!o.log_file.empty()) {
+      std::ofstream out(o.log_file, std::ios::binary);
+      out << dump_log(make_log(spec, state, result, answers, full_log.events(), kinds));
+    }
+    throw;
+  }
+  narrator.flush();
+  if (o.json) {
+    nlohmann::json r = result_json(state, result);
+    r["type"] = "result";
+    std::cout << r.dump() << "\n";
+  } else {
+    std::cout << "Turns played: " << result.turns << "\n";
+    for (int s = 0; s < players; ++s)
+      if (state.player(s).score != 0) std::cout << state.player(s).name << ": " << state.player(s).score << " points\n";
+  }
+  if (!o.log_file.empty()) {
+    std::ofstream out(o.log_file, std::ios::binary);
+    if (!out) throw SetupError(fmt::format("--log: error: cannot write '{}'", o.log_file));
+    out << dump_log(make_log(spec, state, result, answers, full_log.events(), kinds));
+  }
+  return code;
+}
+
+}  // namespace
+
+Runner add_play(CLI::App& app) {
+  auto o = std::make_shared<PlayOptions>();
+  auto* cmd = app.add_subcommand("play", "play one game, narrated");
+  add_game_options(*cmd, o->game);
+  cmd->add_option("--agent,-a", o->agents,
+                  "who plays a seat: SEAT=random|first|human|scripted:FILE, or all=KIND (default random)");
+  cmd->add_option("--name", o->names, "player names, in seat order (repeatable)");
+  cmd->add_option("--log", o->log_file, "write the replay log to FILE");
+  cmd->add_flag("--json", o->json, "print events as JSON lines instead of narration");
+  cmd->add_option("--view", o->view, "narrate as this seat may know the game (-1: everything)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace rulebook::cli

@@ -1,0 +1,49 @@
+// rulebook replay: re-run a log and check every event matches.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "core/game_log.hpp"
+#include "setup/game_record.hpp"
+#include "setup/setup_error.hpp"
+
+namespace rulebook::cli {
+namespace {
+
+struct ReplayOptions {
+  std::string log;
+  bool quiet = false;
+};
+
+int run(const ReplayOptions& o) {
+  const std::string text = read_file(o.log);
+  nlohmann::json log;
+  try {
+    log = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw SetupError(fmt::format("{}: error: not valid JSON ({})", o.log, e.what()));
+  }
+  check_against(SourcedJson{log, {{"", SourceLocation{o.log, 0, 0}}}}, "log.schema.json");
+  const ReplayReport report = replay_log(log);
+  if (!report.ok) {
+    std::cerr << o.log << ": replay failed: " << report.message << "\n";
+    return kGameFailure;
+  }
+  if (!o.quiet)
+    std::cout << fmt::format("{}: replay OK, {} events match ({})\n", o.log, report.events,
+                             log.at("result").value("summary", ""));
+  return kOk;
+}
+
+}  // namespace
+
+Runner add_replay(CLI::App& app) {
+  auto o = std::make_shared<ReplayOptions>();
+  auto* cmd = app.add_subcommand("replay", "re-run a game log and verify every event matches");
+  cmd->add_option("LOG", o->log, "a log written by 'rulebook play --log'")->required();
+  cmd->add_flag("--quiet,-q", o->quiet, "print nothing when the replay matches");
+  return [o] { return run(*o); };
+}
+
+}  // namespace rulebook::cli

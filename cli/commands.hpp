@@ -1,0 +1,39 @@
+#pragma once
+// The rulebook command line: one file per command, sharing these helpers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace rulebook::cli {
+
+enum ExitCode { kOk = 0, kGameFailure = 1, kUsage = 2 };
+
+// Options every game-running command shares.
+struct GameOptions {
+  std::string game;
+  int players = 0;
+  uint64_t seed = 1;
+  bool seed_given = false;
+  std::vector<std::string> variants;
+  std::vector<std::string> sets;
+  uint64_t max_instructions = 200'000'000;
+  size_t max_memory_mb = 256;
+};
+void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed = true);
+
+// Each command registers itself and returns the function that runs it.
+using Runner = std::function<int()>;
+Runner add_list(CLI::App& app);
+Runner add_info(CLI::App& app);
+Runner add_validate(CLI::App& app);
+Runner add_play(CLI::App& app);
+Runner add_replay(CLI::App& app);
+Runner add_simulate(CLI::App& app);
+Runner add_test(CLI::App& app);
+
+bool use_colour(int fd);
+std::string read_file(const std::string& path);  // throws SetupError
+
+}  // namespace rulebook::cli

@@ -1,0 +1,43 @@
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "setup/setup_error.hpp"
+
+namespace rulebook::cli {
+
+void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed) {
+  cmd.add_option("GAME", o.game, "a bundled game's name, or a game folder")->required();
+  cmd.add_option("--players,-p", o.players, "number of players (default: the game's)")->check(CLI::Range(1, 32));
+  if (with_seed) {
+    auto* seed = cmd.add_option("--seed,-s", o.seed, "seed for the game's chance");
+    seed->each([&o](const std::string&) { o.seed_given = true; });
+  }
+  cmd.add_option("--variant,-v", o.variants, "apply a variant (repeatable, applied in order)");
+  cmd.add_option("--set", o.sets, "override one setup value: PATH=VALUE (repeatable)");
+  cmd.add_option("--max-instructions", o.max_instructions, "Lua instruction budget per game")
+      ->capture_default_str();
+  cmd.add_option("--max-memory", o.max_memory_mb, "Lua memory cap in MiB")->capture_default_str();
+}
+
+bool use_colour(int fd) {
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour && *no_colour) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string(term) == "dumb") return false;
+  return isatty(fd) != 0;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SetupError(fmt::format("{}: error: cannot read file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace rulebook::cli

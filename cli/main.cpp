@@ -1,0 +1,59 @@
+// rulebook: list, validate, play, simulate, replay and test tabletop games
+// whose rules are Lua scripts and whose setups are YAML.
+#include <iostream>
+#include <map>
+
+#include "cli/commands.hpp"
+#include "lua/rule_engine.hpp"
+#include "setup/setup_error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace rulebook;
+  CLI::App app{"rulebook: a scriptable rules interpreter for tabletop games.\n"
+               "Exit codes: 0 success, 1 game or script failure, 2 usage or validation error."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "rulebook 0.1.0");
+  std::map<CLI::App*, cli::Runner> runners;
+  auto add = [&](cli::Runner (*fn)(CLI::App&)) {
+    auto runner = fn(app);
+    runners[app.get_subcommands({}).back()] = std::move(runner);
+  };
+  add(cli::add_list);
+  add(cli::add_info);
+  add(cli::add_validate);
+  add(cli::add_play);
+  add(cli::add_replay);
+  add(cli::add_simulate);
+  add(cli::add_test);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return cli::kUsage;
+  }
+  try {
+    for (auto* sub : app.get_subcommands()) return runners.at(sub)();
+  } catch (const SetupError& e) {
+    std::cerr << e.what() << "\n";
+    return cli::kUsage;
+  } catch (const ScriptError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return cli::kGameFailure;
+  } catch (const AgentFailure& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return cli::kGameFailure;
+  } catch (const AgentError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return cli::kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return cli::kGameFailure;
+  }
+  return cli::kUsage;
+}

@@ -1,0 +1,213 @@
+-- Pass the Pandas (Ken Gruhl & Quentin Weir).
+-- Each function is one step of the rulebook, so a variant can replace it.
+local rules = {}
+
+-- "Each player starts with four to six dice, depending on the number of players."
+function rules.deal(game)
+  local supply = game:zone("supply")
+  for seat = 0, game:player_count() - 1 do
+    game:zone("dice", seat):move_all(supply)
+  end
+  game:zone("evaporated"):move_all(supply)
+  local per_player = game.options.dice_per_player[tostring(game:player_count())]
+  for seat = 0, game:player_count() - 1 do
+    supply:move_top(per_player, game:zone("dice", seat))
+  end
+  game.state.last_roller = nil
+  game.state.last_bamboo = 0
+end
+
+function rules.setup(game)
+  rules.deal(game)
+end
+
+-- 1. "Roll all of your dice." Returns what was rolled.
+function rules.roll(game, seat, pool)
+  local dice = pool:roll()
+  return {
+    dice = dice,
+    panda = pool:count("panda"),
+    bamboo = pool:count("bamboo"),
+    water = pool:count("water"),
+    blank = pool:count("blank"),
+  }
+end
+
+-- 2. "All Water Drops rolled are immediately removed from the game."
+function rules.evaporate(game, seat, pool, rolled)
+  if rolled.water > 0 then
+    pool:move_matching("water", game:zone("evaporated"))
+  end
+end
+
+-- Players a panda may go to: everybody else still in the round.
+function rules.panda_recipients(game, seat)
+  local others = {}
+  for other = 0, game:player_count() - 1 do
+    if other ~= seat and not game:is_eliminated(other) then
+      others[#others + 1] = other
+    end
+  end
+  return others
+end
+
+-- 3. "Players who roll a Panda give that die to any other player of their
+-- choice." One decision per panda die.
+function rules.pass_pandas(game, seat, pool, rolled)
+  if rolled.panda == 0 then return end
+  local others = rules.panda_recipients(game, seat)
+  for _ = 1, rolled.panda do
+    local to = game:choose(seat, "Pass a panda die to", others, "seat")
+    pool:find("panda"):move(game:zone("dice", to))
+  end
+end
+
+-- 4. "Compare the number of Bamboo you rolled with the previous player. If
+-- they have more bamboo than you, they must pass you the difference."
+function rules.bamboo_challenge(game, seat, pool, rolled)
+  local previous = game.state.last_roller
+  local challenge = game.state.last_bamboo
+  if previous ~= nil and previous ~= seat and rolled.bamboo < challenge then
+    local difference = challenge - rolled.bamboo
+    game:say("%s rolled %d bamboo, short of %s's %d: %s passes %d bamboo",
+             game:player_name(seat), rolled.bamboo, game:player_name(previous), challenge,
+             game:player_name(previous), difference)
+    game:zone("dice", previous):move_matching("bamboo", pool, difference)
+  end
+  game.state.last_roller = seat
+  game.state.last_bamboo = rolled.bamboo
+end
+
+-- 5. "Keep all Blank dice." Nothing happens (Bamboozled replaces this).
+function rules.keep_blanks(game, seat, pool, rolled)
+end
+
+function rules.turn(game, seat)
+  local pool = game:zone("dice", seat)
+  local rolled = rules.roll(game, seat, pool)
+  rules.evaporate(game, seat, pool, rolled)
+  rules.pass_pandas(game, seat, pool, rolled)
+  rules.bamboo_challenge(game, seat, pool, rolled)
+  rules.keep_blanks(game, seat, pool, rolled)
+end
+
+-- "The game is over if any player has no dice left at either the end of
+-- their own turn, or at the end of another player's turn." Seats with no
+-- dice, starting with the player whose turn it was.
+function rules.players_out(game, seat)
+  local out = {}
+  local n = game:player_count()
+  for i = 0, n - 1 do
+    local other = (seat + i) % n
+    if not game:is_eliminated(other) and game:zone("dice", other):empty() then
+      out[#out + 1] = other
+    end
+  end
+  return out
+end
+
+-- Dice still held by players: Panda-monium's points for going out.
+function rules.dice_in_play(game)
+  local total = 0
+  for seat = 0, game:player_count() - 1 do
+    total = total + game:zone("dice", seat):count()
+  end
+  return total
+end
+
+-- A player has gone out: Panda-monium scores the dice still in play.
+function rules.player_out(game, seat, place)
+  if game.options.points_target > 0 then
+    local points = rules.dice_in_play(game)
+    if points > 0 then game:add_score(seat, points) end
+  end
+end
+
+-- One game (a round of Panda-monium); returns the seats in finishing order.
+function rules.play_round(game, first)
+  local placings = {}
+  local seat = first
+  while true do
+    game:begin_turn(seat)
+    rules.turn(game, seat)
+    local out = rules.players_out(game, seat)
+    for _, s in ipairs(out) do
+      placings[#placings + 1] = s
+      rules.player_out(game, s, #placings)
+      game:eliminate(s)
+    end
+    if #out > 0 and (not game.options.play_for_places or game:active_count() <= 1) then
+      break
+    end
+    seat = game:next_seat(seat)
+  end
+  -- Whoever is still in finishes after, in turn order from the last roller.
+  for i = 1, game:player_count() do
+    local s = (seat + i) % game:player_count()
+    if not game:is_eliminated(s) then placings[#placings + 1] = s end
+  end
+  return placings
+end
+
+local function seat_names(game, seats)
+  local names = {}
+  for i, s in ipairs(seats) do names[i] = game:player_name(s) end
+  return table.concat(names, ", ")
+end
+
+function rules.play(game)
+  if game.options.points_target > 0 then
+    return rules.play_to_points(game)
+  end
+  local placings = rules.play_round(game, game:first_seat())
+  -- Everyone with no dice at the end of that turn has won (at most one,
+  -- in practice); playing for places, the first one out wins.
+  local winners = {}
+  if game.options.play_for_places then
+    winners[1] = placings[1]
+  else
+    for _, seat in ipairs(placings) do
+      if game:zone("dice", seat):empty() then winners[#winners + 1] = seat end
+    end
+  end
+  game:finish{
+    winners = winners,
+    summary = seat_names(game, winners) .. " has no dice left and wins",
+    details = {placings = placings},
+  }
+end
+
+-- Panda-monium: "Play to a certain number of points. When you win, you get
+-- a point for each other die that is in play."
+function rules.play_to_points(game)
+  local target = game.options.points_target
+  local first = game:first_seat()
+  local round = 0
+  while true do
+    round = round + 1
+    if round > 1 then
+      for seat = 0, game:player_count() - 1 do game:reinstate(seat) end
+      rules.deal(game)
+      game:say("New round: %s starts", game:player_name(first))
+    end
+    rules.play_round(game, first)
+    local best, winners = -1, {}
+    for seat = 0, game:player_count() - 1 do
+      local score = game:score(seat)
+      if score > best then best, winners = score, {seat}
+      elseif score == best then winners[#winners + 1] = seat end
+    end
+    if best >= target then
+      local scores = {}
+      for seat = 0, game:player_count() - 1 do scores[seat + 1] = game:score(seat) end
+      return game:finish{
+        winners = winners,
+        summary = string.format("%s reaches %d points after %d rounds", seat_names(game, winners), best, round),
+        details = {rounds = round, scores = scores},
+      }
+    end
+    first = (first + 1) % game:player_count()
+  end
+end
+
+return rules

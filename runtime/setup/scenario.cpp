@@ -1,0 +1,356 @@
+#include "setup/scenario.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/narrator.hpp"
+#include "lua/rule_engine.hpp"
+#include "setup/game_loader.hpp"
+#include "setup/setup_error.hpp"
+#include "setup/yaml_source.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rulebook {
+namespace {
+
+using nlohmann::json;
+
+// Forced dice and deck orders, consumed in order.
+class ForcedChance : public ChanceOverride {
+ public:
+  std::deque<std::vector<std::string>> rolls;
+  std::deque<std::pair<std::string, std::vector<std::string>>> shuffles;
+  std::vector<std::string> errors;
+  int rolls_used = 0;
+
+  void begin_roll_group(const GameState& state, int zone, int dice) override {
+    group_.clear();
+    if (dice == 0) return;
+    if (rolls.empty()) {
+      fail(fmt::format("no forced roll left for the {} dice of {}", dice, state.zone_id(zone)));
+      return;
+    }
+    auto faces = std::move(rolls.front());
+    rolls.pop_front();
+    ++rolls_used;
+    if (static_cast<int>(faces.size()) != dice)
+      fail(fmt::format("forced roll {} lists {} faces, but {} rolls {} dice", rolls_used, faces.size(),
+                       state.zone_id(zone), dice));
+    group_.assign(faces.begin(), faces.end());
+  }
+
+  bool forced_roll(const GameState& state, int component, int& face) override {
+    std::string wanted;
+    if (!group_.empty()) {
+      wanted = group_.front();
+      group_.pop_front();
+    } else {
+      if (rolls.empty()) {
+        fail(fmt::format("no forced roll left for {} #{}", state.type_of(component).title, component));
+        return false;
+      }
+      auto faces = std::move(rolls.front());
+      rolls.pop_front();
+      ++rolls_used;
+      if (faces.size() != 1) fail(fmt::format("forced roll {} lists {} faces for a single die", rolls_used, faces.size()));
+      if (faces.empty()) return false;
+      wanted = faces.front();
+    }
+    face = state.definition().face_index(state.component(component).type, wanted);
+    if (face < 0) {
+      fail(fmt::format("forced roll: '{}' is not a face of {}", wanted, state.type_of(component).name));
+      return false;
+    }
+    return true;
+  }
+
+  bool forced_shuffle(const GameState& state, int zone, std::vector<int>& items) override {
+    if (shuffles.empty()) return false;
+    auto [zone_name, top] = shuffles.front();
+    if (zone_name != state.zone_id(zone)) return false;  // not this shuffle: play it randomly
+    shuffles.pop_front();
+    std::vector<int> rest = items, placed;
+    for (const auto& type : top) {
+      auto it = std::find_if(rest.begin(), rest.end(), [&](int id) { return state.type_of(id).name == type; });
+      if (it == rest.end()) {
+        fail(fmt::format("forced shuffle of {}: no {} left to put on top", zone_name, type));
+        continue;
+      }
+      placed.push_back(*it);
+      rest.erase(it);
+    }
+    items = rest;  // bottom part keeps its order
+    for (auto it = placed.rbegin(); it != placed.rend(); ++it) items.push_back(*it);
+    return true;
+  }
+
+ private:
+  void fail(std::string message) {
+    if (errors.size() < 5) errors.push_back(std::move(message));
+  }
+  std::deque<std::string> group_;
+};
+
+// Answers for every seat from one queue.
+class ScenarioAgent : public Agent {
+ public:
+  ScenarioAgent(std::deque<std::string>* answers, Agent* fallback) : answers_(answers), fallback_(fallback) {}
+  std::string kind() const override { return "scenario"; }
+  int choose(const Decision& d) override {
+    if (answers_->empty()) {
+      if (fallback_) return fallback_->choose(d);
+      std::string options;
+      for (int i = 0; i < d.count(); ++i) options += (i ? ", " : "") + d.label(i);
+      throw AgentError(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
+                                   d.prompt(), d.seat(), options));
+    }
+    const std::string answer = answers_->front();
+    answers_->pop_front();
+    const int i = match_answer(d, answer);
+    if (i < 0) {
+      std::string options;
+      for (int k = 0; k < d.count(); ++k) options += (k ? ", " : "") + d.label(k);
+      throw AgentError(fmt::format("scenario answer '{}' is not an option of \"{}\" (options: {})", answer,
+                                   d.prompt(), options));
+    }
+    return i;
+  }
+
+ private:
+  std::deque<std::string>* answers_;
+  Agent* fallback_;
+};
+
+std::string scalar_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// A seat from a name or number.
+int seat_of(const GameState& state, const json& who) {
+  if (who.is_number_integer()) return who.get<int>();
+  for (int s = 0; s < state.player_count(); ++s)
+    if (state.player(s).name == who.get<std::string>()) return s;
+  return -1;
+}
+
+// "dice@John" -> "dice@1"
+std::string zone_key(const GameState& state, const std::string& key) {
+  const auto at = key.find('@');
+  if (at == std::string::npos) return key;
+  const std::string who = key.substr(at + 1);
+  for (int s = 0; s < state.player_count(); ++s)
+    if (state.player(s).name == who) return key.substr(0, at + 1) + std::to_string(s);
+  return key;
+}
+
+int find_zone(const GameState& state, const std::string& key) {
+  const std::string id = zone_key(state, key);
+  for (int slot = 0; slot < state.definition().zone_count(); ++slot)
+    if (state.zone_id(slot) == id) return slot;
+  return -1;
+}
+
+bool subset_matches(const json& expected, const json& actual) {
+  if (expected.is_object()) {
+    if (!actual.is_object()) return false;
+    for (const auto& [k, v] : expected.items())
+      if (!actual.contains(k) || !subset_matches(v, actual.at(k))) return false;
+    return true;
+  }
+  if (expected.is_number() && actual.is_number()) return expected.get<double>() == actual.get<double>();
+  return expected == actual;
+}
+
+std::string names_of(const GameState& state, const std::vector<int>& seats) {
+  std::vector<std::string> names;
+  for (int s : seats) names.push_back(s >= 0 && s < state.player_count() ? state.player(s).name : std::to_string(s));
+  std::sort(names.begin(), names.end());
+  return fmt::format("[{}]", fmt::join(names, ", "));
+}
+
+void check_seats(const GameState& state, const char* what, const json& expected, const std::vector<int>& actual,
+                 std::vector<std::string>& failures) {
+  std::vector<int> want;
+  for (const auto& w : expected) {
+    const int s = seat_of(state, w);
+    if (s < 0) {
+      failures.push_back(fmt::format("expect.{}: no player '{}'", what, scalar_text(w)));
+      return;
+    }
+    want.push_back(s);
+  }
+  if (names_of(state, want) != names_of(state, actual))
+    failures.push_back(fmt::format("{}: expected {}, got {}", what, names_of(state, want), names_of(state, actual)));
+}
+
+}  // namespace
+
+std::vector<std::string> find_scenarios(const std::string& path) {
+  std::error_code ec;
+  std::vector<std::string> out;
+  if (!fs::is_directory(path, ec)) return {path};
+  fs::path dir = fs::exists(fs::path(path) / "scenarios", ec) ? fs::path(path) / "scenarios" : fs::path(path);
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+ScenarioOutcome run_scenario(const std::string& path) {
+  SourcedJson doc = load_yaml_file(path);
+  check_against(doc, "scenario.schema.json");
+  const json& s = doc.value;
+  ScenarioOutcome out;
+  out.file = path;
+  out.name = s.at("name").get<std::string>();
+  out.source = s.value("source", "");
+
+  std::string game = s.value("game", "");
+  if (game.empty()) game = fs::absolute(path).parent_path().parent_path().string();
+  LoadOptions load;
+  if (s.contains("variants")) load.variants = s.at("variants").get<std::vector<std::string>>();
+  if (s.contains("set")) load.sets = s.at("set").get<std::vector<std::string>>();
+  auto def = load_game(game, load);
+  const int players = s.value("players", def->default_players);
+  if (players < def->min_players || players > def->max_players)
+    throw SetupError(format_error(doc.locate("/players"), fmt::format("{} takes {} to {} players", def->name,
+                                                                      def->min_players, def->max_players)));
+  std::vector<std::string> names;
+  if (s.contains("names")) names = s.at("names").get<std::vector<std::string>>();
+
+  RuleEngine engine(def);
+  if (s.contains("prepare")) engine.set_prepare(s.at("prepare").get<std::string>(), doc.locate("/prepare").str());
+  if (s.contains("stop_after_turns")) engine.set_turn_limit(s.at("stop_after_turns").get<int>());
+  GameState state(*def);
+  ForcedChance chance;
+  if (s.contains("rolls"))
+    for (const auto& r : s.at("rolls")) chance.rolls.push_back(r.get<std::vector<std::string>>());
+  if (s.contains("shuffles"))
+    for (const auto& sh : s.at("shuffles"))
+      chance.shuffles.emplace_back(sh.at("zone").get<std::string>(), sh.at("top").get<std::vector<std::string>>());
+  state.set_chance_override(&chance);
+  std::ostringstream narration;
+  Narrator narrator(narration);
+  state.set_sink(&narrator);
+  state.reset(players, s.value("seed", uint64_t{1}), names);
+
+  std::deque<std::string> answers;
+  if (s.contains("answers"))
+    for (const auto& a : s.at("answers")) answers.push_back(scalar_text(a));
+  const std::string fallback_kind = s.value("default_agent", "none");
+  std::unique_ptr<Agent> fallback;
+  if (fallback_kind == "first") fallback = std::make_unique<FirstAgent>();
+  if (fallback_kind == "random") fallback = std::make_unique<RandomAgent>();
+  if (fallback) fallback->begin_game(state.seed(), 0);
+  ScenarioAgent agent(&answers, fallback.get());
+  std::vector<Agent*> agents(players, &agent);
+
+  const json& expect = s.at("expect");
+  std::vector<std::string>& failures = out.failures;
+  GameResult result;
+  std::string error;
+  try {
+    result = engine.play(state, agents);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  narrator.flush();
+  out.narration = narration.str();
+  for (const auto& e : chance.errors) failures.push_back(e);
+
+  if (expect.contains("error")) {
+    const std::string wanted = expect.at("error").get<std::string>();
+    if (error.empty()) failures.push_back(fmt::format("expected an error containing \"{}\", but the game ran fine", wanted));
+    else if (error.find(wanted) == std::string::npos)
+      failures.push_back(fmt::format("expected an error containing \"{}\", got: {}", wanted, error));
+  } else if (!error.empty()) {
+    failures.push_back(fmt::format("the game failed: {}", error));
+  }
+  if (error.empty()) {
+    if (expect.value("answers_used", true) && !answers.empty())
+      failures.push_back(fmt::format("{} answer(s) were never asked for (next: '{}')", answers.size(), answers.front()));
+    if (!s.contains("stop_after_turns") && !chance.rolls.empty())
+      failures.push_back(fmt::format("{} forced roll(s) were never used", chance.rolls.size()));
+    const bool want_finished = expect.value("finished", !s.contains("stop_after_turns"));
+    if (want_finished != result.finished)
+      failures.push_back(want_finished ? "expected the game to finish, but it was stopped"
+                                       : "expected the game to be stopped, but it finished: " + result.summary);
+    if (expect.contains("winners")) check_seats(state, "winners", expect.at("winners"), result.winners, failures);
+    if (expect.contains("losers")) check_seats(state, "losers", expect.at("losers"), result.losers, failures);
+    if (expect.contains("turns") && expect.at("turns").get<int>() != result.turns)
+      failures.push_back(fmt::format("turns: expected {}, got {}", expect.at("turns").get<int>(), result.turns));
+    if (expect.contains("zones")) {
+      for (const auto& [key, count] : expect.at("zones").items()) {
+        const int slot = find_zone(state, key);
+        if (slot < 0) failures.push_back(fmt::format("expect.zones: no zone '{}'", key));
+        else if (state.zone_size(slot) != count.get<int>())
+          failures.push_back(fmt::format("{}: expected {} items, found {}", key, count.get<int>(), state.zone_size(slot)));
+      }
+    }
+    if (expect.contains("faces")) {
+      for (const auto& [key, faces] : expect.at("faces").items()) {
+        const int slot = find_zone(state, key);
+        if (slot < 0) {
+          failures.push_back(fmt::format("expect.faces: no zone '{}'", key));
+          continue;
+        }
+        for (const auto& [face, count] : faces.items()) {
+          const int id = def->face_id(face);
+          const int found = id < 0 ? 0 : state.count_showing(slot, id);
+          if (found != count.get<int>())
+            failures.push_back(fmt::format("{}: expected {} showing {}, found {}", key, count.get<int>(), face, found));
+        }
+      }
+    }
+    if (expect.contains("scores")) {
+      for (const auto& [who, score] : expect.at("scores").items()) {
+        const int seat = seat_of(state, json(who));
+        if (seat < 0) failures.push_back(fmt::format("expect.scores: no player '{}'", who));
+        else if (state.player(seat).score != score.get<int>())
+          failures.push_back(fmt::format("{}'s score: expected {}, got {}", who, score.get<int>(), state.player(seat).score));
+      }
+    }
+    if (expect.contains("state")) {
+      const json view = engine.view(-1);
+      const json actual = view.value("state", json::object());
+      for (const auto& [key, value] : expect.at("state").items())
+        if (!actual.contains(key) || !subset_matches(value, actual.at(key)))
+          failures.push_back(fmt::format("state.{}: expected {}, got {}", key, value.dump(),
+                                         actual.contains(key) ? actual.at(key).dump() : "nothing"));
+    }
+    if (expect.contains("lua")) {
+      for (const auto& expr : expect.at("lua")) {
+        const std::string code = expr.get<std::string>();
+        try {
+          const json v = engine.evaluate(code, doc.locate("/expect/lua").str());
+          if (v != json(true)) failures.push_back(fmt::format("lua: `{}` is {}", code, v.dump()));
+        } catch (const std::exception& e) {
+          failures.push_back(fmt::format("lua: `{}` failed: {}", code, e.what()));
+        }
+      }
+    }
+  }
+  if (expect.contains("log")) {
+    size_t from = 0;
+    for (const auto& line : expect.at("log")) {
+      const std::string wanted = line.get<std::string>();
+      const size_t at = out.narration.find(wanted, from);
+      if (at == std::string::npos) {
+        failures.push_back(fmt::format("log: \"{}\" not found{}", wanted, from ? " after the previous expected line" : ""));
+      } else {
+        from = at + wanted.size();
+      }
+    }
+  }
+  if (expect.contains("no_log"))
+    for (const auto& line : expect.at("no_log"))
+      if (out.narration.find(line.get<std::string>()) != std::string::npos)
+        failures.push_back(fmt::format("log: \"{}\" should not appear", line.get<std::string>()));
+  out.passed = failures.empty();
+  return out;
+}
+
+}  // namespace rulebook

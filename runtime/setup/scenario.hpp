@@ -1,0 +1,26 @@
+#pragma once
+// Scenario files: a game played with forced chance (dice faces, deck
+// orders) and forced answers, whose outcome is checked against stated
+// expectations. Every worked example of a rulebook is one.
+#include <string>
+#include <vector>
+
+namespace rulebook {
+
+struct ScenarioOutcome {
+  std::string file;
+  std::string name;
+  std::string source;
+  bool passed = false;
+  std::vector<std::string> failures;  // each one sentence
+  std::string narration;              // the game as narrated, for a failing run
+};
+
+// Runs one scenario file. Throws SetupError when the file itself is invalid.
+ScenarioOutcome run_scenario(const std::string& path);
+
+// Scenario files under a path: the file itself, a folder's scenarios/*.yaml
+// (a game folder), or every *.yaml in a folder.
+std::vector<std::string> find_scenarios(const std::string& path);
+
+}  // namespace rulebook

@@ -1,0 +1,673 @@
+#include "setup/yaml_source.hpp"
+
+#include <fmt/format.h>
+#include <locale.h>
+#include <yaml-cpp/anchor.h>
+#include <yaml-cpp/emitterstyle.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rulebook {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kCoreTag = "tag:yaml.org,2002:";
+// Limit on the nodes produced by expanding aliases ("billion laughs").
+constexpr std::size_t kMaxAliasNodes = 100000;
+
+std::string escape_pointer_token(const std::string& token) {
+  std::string out;
+  out.reserve(token.size());
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string display_tag(const std::string& tag) {
+  if (tag.compare(0, kCoreTag.size(), kCoreTag) == 0) {
+    return "!!" + tag.substr(kCoreTag.size());
+  }
+  return tag;
+}
+
+bool is_core_tag(const std::string& tag, std::string_view name) {
+  return tag.size() == kCoreTag.size() + name.size() &&
+         tag.compare(0, kCoreTag.size(), kCoreTag) == 0 &&
+         tag.compare(kCoreTag.size(), std::string::npos, name.data(), name.size()) == 0;
+}
+
+bool is_null_word(std::string_view s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+std::optional<bool> bool_word(std::string_view s) {
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  return std::nullopt;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_octal(char c) { return c >= '0' && c <= '7'; }
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+template <typename Pred>
+bool all_chars(std::string_view s, Pred pred) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), pred);
+}
+
+enum class Parsed { ok, no_match, out_of_range };
+
+// Core-schema integer: [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+
+Parsed parse_int(std::string_view s, std::int64_t& out) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::int64_t>::max();
+  int base = 10;
+  bool negative = false;
+  std::string_view digits = s;
+  if (s.size() > 2 && s[0] == '0' && s[1] == 'x') {
+    base = 16;
+    digits = s.substr(2);
+    if (!all_chars(digits, is_hex)) return Parsed::no_match;
+  } else if (s.size() > 2 && s[0] == '0' && s[1] == 'o') {
+    base = 8;
+    digits = s.substr(2);
+    if (!all_chars(digits, is_octal)) return Parsed::no_match;
+  } else {
+    if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) {
+      negative = digits[0] == '-';
+      digits.remove_prefix(1);
+    }
+    if (!all_chars(digits, is_digit)) return Parsed::no_match;
+  }
+  std::uint64_t magnitude = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  if (ec == std::errc::result_out_of_range) return Parsed::out_of_range;
+  if (ec != std::errc() || end != digits.data() + digits.size()) return Parsed::no_match;
+  if (negative) {
+    if (magnitude > kMax + 1) return Parsed::out_of_range;
+    out = magnitude == kMax + 1 ? std::numeric_limits<std::int64_t>::min()
+                                : -static_cast<std::int64_t>(magnitude);
+  } else {
+    if (magnitude > kMax) return Parsed::out_of_range;
+    out = static_cast<std::int64_t>(magnitude);
+  }
+  return Parsed::ok;
+}
+
+// Core-schema float:
+//   [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+//   [-+]?(\.inf|\.Inf|\.INF)     \.nan|\.NaN|\.NAN
+Parsed parse_float(std::string_view s, double& out) {
+  std::string_view body = s;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  if (body == ".inf" || body == ".Inf" || body == ".INF") {
+    out = negative ? -std::numeric_limits<double>::infinity()
+                   : std::numeric_limits<double>::infinity();
+    return Parsed::ok;
+  }
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") {
+    out = std::numeric_limits<double>::quiet_NaN();
+    return Parsed::ok;
+  }
+  std::size_t i = 0;
+  const std::size_t n = body.size();
+  std::size_t int_digits = 0;
+  while (i < n && is_digit(body[i])) ++i, ++int_digits;
+  std::size_t frac_digits = 0;
+  if (i < n && body[i] == '.') {
+    ++i;
+    while (i < n && is_digit(body[i])) ++i, ++frac_digits;
+  }
+  if (int_digits == 0 && frac_digits == 0) return Parsed::no_match;
+  if (i < n && (body[i] == 'e' || body[i] == 'E')) {
+    ++i;
+    if (i < n && (body[i] == '+' || body[i] == '-')) ++i;
+    std::size_t exp_digits = 0;
+    while (i < n && is_digit(body[i])) ++i, ++exp_digits;
+    if (exp_digits == 0) return Parsed::no_match;
+  }
+  if (i != n) return Parsed::no_match;
+
+  // from_chars accepts a leading '-' but not '+'.
+  std::string_view number = s[0] == '+' ? s.substr(1) : s;
+  double value = 0;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    // Overflow or underflow: tell them apart with strtod in the C locale.
+    static locale_t c_locale = newlocale(LC_NUMERIC_MASK, "C", static_cast<locale_t>(0));
+    if (!c_locale) return Parsed::out_of_range;
+    std::string copy(number);
+    value = strtod_l(copy.c_str(), nullptr, c_locale);
+    if (std::isinf(value)) return Parsed::out_of_range;
+    out = value;
+    return Parsed::ok;
+  }
+  if (ec != std::errc() || end != number.data() + number.size()) return Parsed::no_match;
+  out = value;
+  return Parsed::ok;
+}
+
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + len > n) return false;
+    for (std::size_t k = 1; k < len; ++k) {
+      auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+const char* type_phrase(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return "an integer";
+    case json::value_t::number_float:
+      return "a number";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "a list";
+    case json::value_t::object:
+      return "a mapping";
+    default:
+      return "a value";
+  }
+}
+
+// Builds the JSON tree (and the location table) from yaml-cpp's parse events.
+class Builder : public YAML::EventHandler {
+ public:
+  Builder(const std::string& text, const std::string& file) : text_(text), file_(file) {
+    if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) bom_ = 3;
+  }
+
+  SourceLocation loc(const YAML::Mark& mark) const {
+    SourceLocation at;
+    at.file = file_;
+    if (mark.line >= 0 && mark.column >= 0) {
+      at.line = mark.line + 1;
+      at.column = mark.column + 1;
+    }
+    return at;
+  }
+
+  const std::optional<std::string>& error() const { return error_; }
+
+  SourcedJson take() {
+    SourcedJson out;
+    out.value = std::move(root_);
+    out.where = std::move(where_);
+    if (documents_ == 0) {
+      out.value = nullptr;
+      out.where.clear();
+      out.where[""] = SourceLocation{file_, 1, 1};
+    }
+    return out;
+  }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    guard([&] {
+      if (++documents_ > 1) {
+        fail(mark, "a setup file must contain a single YAML document; a second one starts here");
+      }
+      doc_mark_ = mark;
+    });
+  }
+  void OnDocumentEnd() override {}
+
+  void OnAnchor(const YAML::Mark&, const std::string& name) override {
+    guard([&] { pending_anchor_name_ = name; });
+  }
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    guard([&] {
+      if (at_key()) fail(mark, "mapping keys must be strings, got null");
+      begin_anchor(anchor);
+      auto [slot, ptr] = place(json(nullptr), empty_value_location(mark));
+      end_anchor(anchor, ptr, *slot);
+    });
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    guard([&] {
+      auto it = anchors_.find(anchor);
+      if (it == anchors_.end() || !it->second.complete) {
+        std::string name = it == anchors_.end() ? std::string() : it->second.name;
+        fail(
+            mark,
+            fmt::format(
+                "alias *{} refers to a node that contains it (recursive aliases are not supported)",
+                name));
+      }
+      const Anchor& target = it->second;
+      alias_nodes_ += target.where.size();
+      if (alias_nodes_ > kMaxAliasNodes) {
+        fail(mark, fmt::format("aliases expand to more than {} nodes", kMaxAliasNodes));
+      }
+      if (at_key()) {
+        if (!target.value.is_string()) {
+          fail(mark, fmt::format("mapping keys must be strings, got {} (alias *{})",
+                                 type_phrase(target.value), target.name));
+        }
+        take_key(target.value.get<std::string>(), mark);
+        return;
+      }
+      // The alias itself is located where it is written; the nodes inside
+      // it where the anchored node wrote them.
+      const std::string ptr = place(target.value, loc(mark)).second;
+      for (const auto& [rest, where] : target.where) {
+        if (!rest.empty()) where_[ptr + rest] = where;
+      }
+    });
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    guard([&] {
+      if (!valid_utf8(value)) fail(mark, "invalid UTF-8 in scalar");
+      json v = scalar_value(mark, tag, value);
+      begin_anchor(anchor);
+      if (at_key()) {
+        if (!v.is_string()) {
+          fail(mark,
+               fmt::format(
+                   "mapping keys must be strings, got {} '{}' (quote the key to make it a string)",
+                   type_phrase(v), value));
+        }
+        take_key(v.get<std::string>(), mark);
+        if (anchor != YAML::NullAnchor) {
+          Anchor& a = anchors_[anchor];
+          a.value = std::move(v);
+          a.where = {{"", loc(mark)}};
+          a.complete = true;
+        }
+        return;
+      }
+      auto [slot, ptr] = place(std::move(v), loc(mark));
+      end_anchor(anchor, ptr, *slot);
+    });
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    guard([&] { start_collection(mark, tag, anchor, false); });
+  }
+  void OnSequenceEnd() override {
+    guard([&] { end_collection(); });
+  }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    guard([&] { start_collection(mark, tag, anchor, true); });
+  }
+  void OnMapEnd() override {
+    guard([&] { end_collection(); });
+  }
+
+ private:
+  struct Frame {
+    json* node = nullptr;
+    std::string ptr;
+    bool is_map = false;
+    YAML::anchor_t anchor = YAML::NullAnchor;
+    bool want_key = true;
+    std::string key;
+    YAML::Mark key_mark;
+    std::map<std::string, YAML::Mark> seen;
+  };
+  struct Anchor {
+    std::string name;
+    bool complete = false;
+    json value;
+    // Locations relative to the anchored node ("" = the node itself).
+    std::vector<std::pair<std::string, SourceLocation>> where;
+  };
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
+    throw SetupError(format_error(loc(mark), message));
+  }
+
+  // Semantic errors are kept until the parse ends, and further events are
+  // ignored: a syntax error found later wins, since yaml-cpp reports events
+  // before it notices that the text around them is malformed.
+  template <typename F>
+  void guard(F&& handle) {
+    if (error_) return;
+    try {
+      handle();
+    } catch (const SetupError& e) {
+      error_ = e.what();
+    }
+  }
+
+  bool at_key() const { return !stack_.empty() && stack_.back().is_map && stack_.back().want_key; }
+
+  json scalar_value(const YAML::Mark& mark, const std::string& tag,
+                    const std::string& value) const {
+    if (tag == "?") {
+      if (is_null_word(value)) return nullptr;
+      if (auto b = bool_word(value)) return *b;
+      std::int64_t i = 0;
+      switch (parse_int(value, i)) {
+        case Parsed::ok:
+          return i;
+        case Parsed::out_of_range:
+          fail(mark, fmt::format("integer {} is out of range (64-bit signed)", value));
+        case Parsed::no_match:
+          break;
+      }
+      double d = 0;
+      switch (parse_float(value, d)) {
+        case Parsed::ok:
+          return d;
+        case Parsed::out_of_range:
+          fail(mark, fmt::format("number {} is out of range", value));
+        case Parsed::no_match:
+          break;
+      }
+      return value;
+    }
+    if (tag == "!" || is_core_tag(tag, "str")) return value;
+    if (is_core_tag(tag, "int")) {
+      std::int64_t i = 0;
+      switch (parse_int(value, i)) {
+        case Parsed::ok:
+          return i;
+        case Parsed::out_of_range:
+          fail(mark, fmt::format("integer {} is out of range (64-bit signed)", value));
+        case Parsed::no_match:
+          fail(mark, fmt::format("'{}' is not a valid !!int", value));
+      }
+    }
+    if (is_core_tag(tag, "float")) {
+      std::int64_t i = 0;
+      if (parse_int(value, i) == Parsed::ok) return static_cast<double>(i);
+      double d = 0;
+      switch (parse_float(value, d)) {
+        case Parsed::ok:
+          return d;
+        case Parsed::out_of_range:
+          fail(mark, fmt::format("number {} is out of range", value));
+        case Parsed::no_match:
+          fail(mark, fmt::format("'{}' is not a valid !!float", value));
+      }
+    }
+    if (is_core_tag(tag, "bool")) {
+      if (auto b = bool_word(value)) return *b;
+      fail(mark, fmt::format("'{}' is not a valid !!bool", value));
+    }
+    if (is_core_tag(tag, "null")) {
+      if (is_null_word(value)) return nullptr;
+      fail(mark, fmt::format("'{}' is not a valid !!null", value));
+    }
+    if (is_core_tag(tag, "map") || is_core_tag(tag, "seq")) {
+      fail(mark, fmt::format("tag {} cannot be used on a scalar", display_tag(tag)));
+    }
+    fail(mark, fmt::format("unsupported tag {}", display_tag(tag)));
+  }
+
+  void start_collection(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                        bool is_map) {
+    const bool tag_ok =
+        tag.empty() || tag == "?" || tag == "!" || is_core_tag(tag, is_map ? "map" : "seq");
+    if (!tag_ok) {
+      fail(mark, fmt::format("unsupported tag {} on a {}", display_tag(tag),
+                             is_map ? "mapping" : "list"));
+    }
+    if (at_key()) {
+      fail(mark,
+           fmt::format("mapping keys must be strings, got {}", is_map ? "a mapping" : "a list"));
+    }
+    begin_anchor(anchor);
+    auto [slot, ptr] = place(is_map ? json::object() : json::array(), loc(mark));
+    Frame frame;
+    frame.node = slot;
+    frame.ptr = std::move(ptr);
+    frame.is_map = is_map;
+    frame.anchor = anchor;
+    stack_.push_back(std::move(frame));
+  }
+
+  void end_collection() {
+    if (stack_.empty()) return;
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    end_anchor(frame.anchor, frame.ptr, *frame.node);
+  }
+
+  void take_key(const std::string& key, const YAML::Mark& mark) {
+    Frame& f = stack_.back();
+    auto it = f.seen.find(key);
+    if (it != f.seen.end()) {
+      fail(mark,
+           fmt::format("duplicate key '{}' (first defined at {})", key, loc(it->second).str()));
+    }
+    f.seen.emplace(key, mark);
+    f.key = key;
+    f.key_mark = mark;
+    f.want_key = false;
+  }
+
+  // Stores `v` where the next node goes; returns its slot and pointer.
+  std::pair<json*, std::string> place(json v, const SourceLocation& at) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      where_[""] = at;
+      return {&root_, ""};
+    }
+    Frame& f = stack_.back();
+    std::string ptr;
+    json* slot = nullptr;
+    if (f.is_map) {
+      ptr = f.ptr + "/" + escape_pointer_token(f.key);
+      slot = &(*f.node)[f.key];
+      *slot = std::move(v);
+      f.want_key = true;
+    } else {
+      ptr = f.ptr + "/" + std::to_string(f.node->size());
+      f.node->push_back(std::move(v));
+      slot = &f.node->back();
+    }
+    where_[ptr] = at;
+    return {slot, std::move(ptr)};
+  }
+
+  void begin_anchor(YAML::anchor_t anchor) {
+    if (anchor == YAML::NullAnchor) return;
+    Anchor& a = anchors_[anchor];
+    a.name = pending_anchor_name_;
+    a.complete = false;
+    a.value = nullptr;
+    a.where.clear();
+    pending_anchor_name_.clear();
+  }
+
+  void end_anchor(YAML::anchor_t anchor, const std::string& ptr, const json& value) {
+    if (anchor == YAML::NullAnchor) return;
+    Anchor& a = anchors_[anchor];
+    a.value = value;
+    a.where.clear();
+    if (auto it = where_.find(ptr); it != where_.end()) a.where.emplace_back("", it->second);
+    // Descendants: pointers in [ptr + "/", ptr + "0") ('0' follows '/').
+    auto it = where_.lower_bound(ptr + "/");
+    auto end = where_.lower_bound(ptr + "0");
+    for (; it != end; ++it) a.where.emplace_back(it->first.substr(ptr.size()), it->second);
+    a.complete = true;
+  }
+
+  // yaml-cpp gives an empty value (`key:` followed by nothing) the position
+  // of the next token, possibly on a later line. Use a better one.
+  SourceLocation empty_value_location(const YAML::Mark& mark) {
+    const long offset = mark.pos >= 0 ? static_cast<long>(mark.pos) + bom_ : -1;
+    if (offset >= 0 && static_cast<std::size_t>(offset) < text_.size()) {
+      std::string_view rest(text_);
+      rest.remove_prefix(static_cast<std::size_t>(offset));
+      for (std::string_view word : {"~", "null", "Null", "NULL"}) {
+        if (rest.compare(0, word.size(), word) == 0) {
+          if (rest.size() == word.size()) return loc(mark);
+          char next = rest[word.size()];
+          if (next == ' ' || next == '\t' || next == '\r' || next == '\n' || next == ',' ||
+              next == ']' || next == '}' || next == '#') {
+            return loc(mark);
+          }
+        }
+      }
+    }
+    if (stack_.empty()) return doc_mark_.line >= 0 ? loc(doc_mark_) : SourceLocation{file_, 1, 1};
+    if (stack_.back().is_map) return loc(stack_.back().key_mark);
+    // A list item: point at the '-' (or ',' / '[') before it, if the
+    // offsets can be trusted.
+    if (offset < 0 || static_cast<std::size_t>(offset) > text_.size()) return loc(mark);
+    SourceLocation here = location_of_offset(static_cast<std::size_t>(offset));
+    if (here.line != mark.line + 1 || here.column != mark.column + 1) return loc(mark);
+    std::size_t i = static_cast<std::size_t>(offset);
+    while (i > static_cast<std::size_t>(bom_)) {
+      char c = text_[i - 1];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+        --i;
+        continue;
+      }
+      if (c == '-' || c == ',' || c == '[') return location_of_offset(i - 1);
+      break;
+    }
+    return loc(mark);
+  }
+
+  SourceLocation location_of_offset(std::size_t offset) {
+    if (line_starts_.empty()) {
+      line_starts_.push_back(static_cast<std::size_t>(bom_));
+      for (std::size_t i = 0; i < text_.size(); ++i) {
+        if (text_[i] == '\n') line_starts_.push_back(i + 1);
+      }
+    }
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+    std::size_t line = static_cast<std::size_t>(it - line_starts_.begin());  // 1-based
+    if (line == 0) return SourceLocation{file_, 1, 1};
+    SourceLocation at;
+    at.file = file_;
+    at.line = static_cast<int>(line);
+    at.column = static_cast<int>(offset - line_starts_[line - 1]) + 1;
+    return at;
+  }
+
+  const std::string& text_;
+  const std::string& file_;
+  int bom_ = 0;
+  int documents_ = 0;
+  YAML::Mark doc_mark_ = YAML::Mark::null_mark();
+  json root_;
+  std::map<std::string, SourceLocation> where_;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, Anchor> anchors_;
+  std::string pending_anchor_name_;
+  std::size_t alias_nodes_ = 0;
+  std::vector<std::size_t> line_starts_;
+  std::optional<std::string> error_;
+};
+
+}  // namespace
+
+SourcedJson parse_yaml(const std::string& text, const std::string& file_name) {
+  Builder builder(text, file_name);
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(builder)) {
+    }
+    if (builder.error()) throw SetupError(*builder.error());
+  } catch (const SetupError&) {
+    throw;
+  } catch (const YAML::Exception& e) {
+    throw SetupError(format_error(builder.loc(e.mark), e.msg));
+  } catch (const std::exception& e) {
+    SourceLocation at;
+    at.file = file_name;
+    throw SetupError(format_error(at, fmt::format("cannot parse YAML ({})", e.what())));
+  }
+  return builder.take();
+}
+
+SourcedJson load_yaml_file(const std::string& path) {
+  SourceLocation at;
+  at.file = path;
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    throw SetupError(format_error(at, fmt::format("cannot read file ({})", std::strerror(errno))));
+  }
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  const int error = errno;
+  std::fclose(file);
+  if (failed) {
+    throw SetupError(format_error(at, fmt::format("cannot read file ({})", std::strerror(error))));
+  }
+  return parse_yaml(text, path);
+}
+
+}  // namespace rulebook
