@@ -4,39 +4,41 @@ local rules = {}
 
 -- "Each player starts with four to six dice, depending on the number of players."
 function rules.deal(game)
-  local supply = game:zone("supply")
+  local supply = game.supply
   for seat = 0, game:player_count() - 1 do
-    game:zone("dice", seat):move_all(supply)
+    game.dice[seat]:move_all(supply)
   end
-  game:zone("evaporated"):move_all(supply)
+  game.evaporated:move_all(supply)
   local per_player = game.options.dice_per_player[tostring(game:player_count())]
   for seat = 0, game:player_count() - 1 do
-    supply:move_top(per_player, game:zone("dice", seat))
+    supply:move_top(per_player, game.dice[seat])
   end
   game.state.last_roller = nil
   game.state.last_bamboo = 0
 end
 
 function rules.setup(game)
+  -- The zones, looked up once: game is this game's own table.
+  game.supply = game:zone("supply")
+  game.evaporated = game:zone("evaporated")
+  game.dice = {}
+  for seat = 0, game:player_count() - 1 do
+    game.dice[seat] = game:zone("dice", seat)
+  end
   rules.deal(game)
 end
 
 -- 1. "Roll all of your dice." Returns what was rolled.
 function rules.roll(game, seat, pool)
   local dice = pool:roll()
-  return {
-    dice = dice,
-    panda = pool:count("panda"),
-    bamboo = pool:count("bamboo"),
-    water = pool:count("water"),
-    blank = pool:count("blank"),
-  }
+  local panda, bamboo, water, blank = pool:count("panda", "bamboo", "water", "blank")
+  return {dice = dice, panda = panda, bamboo = bamboo, water = water, blank = blank}
 end
 
 -- 2. "All Water Drops rolled are immediately removed from the game."
 function rules.evaporate(game, seat, pool, rolled)
   if rolled.water > 0 then
-    pool:move_matching("water", game:zone("evaporated"))
+    pool:move_matching("water", game.evaporated)
   end
 end
 
@@ -58,7 +60,7 @@ function rules.pass_pandas(game, seat, pool, rolled)
   local others = rules.panda_recipients(game, seat)
   for _ = 1, rolled.panda do
     local to = game:choose(seat, "Pass a panda die to", others, "seat")
-    pool:find("panda"):move(game:zone("dice", to))
+    pool:find("panda"):move(game.dice[to])
   end
 end
 
@@ -72,7 +74,7 @@ function rules.bamboo_challenge(game, seat, pool, rolled)
     game:say("%s rolled %d bamboo, short of %s's %d: %s passes %d bamboo",
              game:player_name(seat), rolled.bamboo, game:player_name(previous), challenge,
              game:player_name(previous), difference)
-    game:zone("dice", previous):move_matching("bamboo", pool, difference)
+    game.dice[previous]:move_matching("bamboo", pool, difference)
   end
   game.state.last_roller = seat
   game.state.last_bamboo = rolled.bamboo
@@ -83,7 +85,7 @@ function rules.keep_blanks(game, seat, pool, rolled)
 end
 
 function rules.turn(game, seat)
-  local pool = game:zone("dice", seat)
+  local pool = game.dice[seat]
   local rolled = rules.roll(game, seat, pool)
   rules.evaporate(game, seat, pool, rolled)
   rules.pass_pandas(game, seat, pool, rolled)
@@ -94,12 +96,15 @@ end
 -- "The game is over if any player has no dice left at either the end of
 -- their own turn, or at the end of another player's turn." Seats with no
 -- dice, starting with the player whose turn it was.
+local no_one = {}
+
 function rules.players_out(game, seat)
-  local out = {}
+  local out = no_one
   local n = game:player_count()
   for i = 0, n - 1 do
     local other = (seat + i) % n
-    if not game:is_eliminated(other) and game:zone("dice", other):empty() then
+    if game.dice[other]:empty() and not game:is_eliminated(other) then
+      if out == no_one then out = {} end
       out[#out + 1] = other
     end
   end
@@ -110,7 +115,7 @@ end
 function rules.dice_in_play(game)
   local total = 0
   for seat = 0, game:player_count() - 1 do
-    total = total + game:zone("dice", seat):count()
+    total = total + game.dice[seat]:count()
   end
   return total
 end
@@ -167,7 +172,7 @@ function rules.play(game)
     winners[1] = placings[1]
   else
     for _, seat in ipairs(placings) do
-      if game:zone("dice", seat):empty() then winners[#winners + 1] = seat end
+      if game.dice[seat]:empty() then winners[#winners + 1] = seat end
     end
   end
   game:finish{

@@ -39,13 +39,13 @@ std::string option_label(lua_State* L, int i, bool seats) {
       else label = fmt::format("option {}", i + 1);
       lua_pop(L, 1);
       break;
-    case LUA_TUSERDATA:
-      if (luaL_testudata(L, -1, "component"))
-        label = component_label(state, *static_cast<int*>(lua_touserdata(L, -1)));
-      else if (luaL_testudata(L, -1, "zone"))
-        label = state.zone_title(*static_cast<int*>(lua_touserdata(L, -1)));
+    case LUA_TUSERDATA: {
+      const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
+      if (h->kind == HandleKind::Component) label = component_label(state, h->index);
+      else if (h->kind == HandleKind::Zone) label = state.zone_title(h->index);
       else label = fmt::format("option {}", i + 1);
       break;
+    }
     default: label = fmt::format("option {}", i + 1);
   }
   lua_pop(L, 1);

@@ -37,13 +37,19 @@ int zone_owner(lua_State* L) {
   return 1;
 }
 
-// zone:count([face]) -> number of components (showing that face)
+// zone:count() -> number of components
+// zone:count(face, ...) -> how many show each face, one result per face
 int zone_count(lua_State* L) {
   const int zone = check_zone(L, 1);
   GameState& state = state_of(L);
-  if (lua_isnoneornil(L, 2)) lua_pushinteger(L, state.zone_size(zone));
-  else lua_pushinteger(L, state.count_showing(zone, check_face_id(L, 2)));
-  return 1;
+  const int n = lua_gettop(L);
+  if (n < 2) {
+    lua_pushinteger(L, state.zone_size(zone));
+    return 1;
+  }
+  luaL_checkstack(L, n, "too many faces");
+  for (int i = 2; i <= n; ++i) lua_pushinteger(L, state.count_showing(zone, check_face_id(L, i)));
+  return n - 1;
 }
 
 int zone_empty(lua_State* L) {
@@ -102,10 +108,9 @@ struct Matcher {
 
 Matcher check_matcher(lua_State* L, int arg) {
   const char* name = luaL_checkstring(L, arg);
-  const GameDefinition& def = state_of(L).definition();
   Matcher m;
-  m.face = def.face_id(name);
-  if (m.face < 0) m.type = def.find_type(name);
+  m.face = face_id_of(L, arg);
+  if (m.face < 0) m.type = state_of(L).definition().find_type(name);
   luaL_argcheck(L, m.face >= 0 || m.type >= 0, arg,
                 lua_pushfstring(L, "'%s' is neither a face nor a component name", name));
   return m;

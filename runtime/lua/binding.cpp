@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -8,8 +9,13 @@
 namespace rulebook {
 namespace {
 
-int handle_index(lua_State* L, int arg, const char* tname) {
-  return *static_cast<int*>(luaL_checkudata(L, arg, tname));
+// Scripts cannot make userdata, so every userdata is one of our handles and
+// its tag tells which kind: one API call instead of a metatable lookup.
+int handle_index(lua_State* L, int arg, HandleKind kind, const char* tname) {
+  const auto* h = static_cast<const Handle*>(lua_touserdata(L, arg));
+  if (h && h->kind == kind) return h->index;
+  luaL_typeerror(L, arg, tname);
+  return -1;
 }
 
 void push_cached(lua_State* L, int ref, int index) {
@@ -20,16 +26,13 @@ void push_cached(lua_State* L, int ref, int index) {
 
 }  // namespace
 
-int check_component(lua_State* L, int arg) { return handle_index(L, arg, "component"); }
-int check_zone(lua_State* L, int arg) { return handle_index(L, arg, "zone"); }
-int check_board(lua_State* L, int arg) { return handle_index(L, arg, "board"); }
+int check_component(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Component, "component"); }
+int check_zone(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Zone, "zone"); }
+int check_board(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Board, "board"); }
 
 void check_game(lua_State* L, int arg) {
-  if (!lua_istable(L, arg) || !lua_getmetatable(L, arg)) luaL_typeerror(L, arg, "game");
-  luaL_getmetatable(L, "game");
-  const bool ok = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  if (!ok) luaL_typeerror(L, arg, "game");
+  // The game being played is the only valid one.
+  if (lua_topointer(L, arg) != engine(L).game_table || !lua_istable(L, arg)) luaL_typeerror(L, arg, "game");
 }
 
 int check_seat(lua_State* L, int arg) {
@@ -40,10 +43,34 @@ int check_seat(lua_State* L, int arg) {
   return static_cast<int>(seat);
 }
 
+int face_id_of(lua_State* L, int arg) {
+  // Lua interns short strings, so the face names a script passes come back
+  // as the same few pointers: a tiny pointer-keyed cache avoids the table
+  // lookup. A hit is confirmed with strcmp, since a freed string's address
+  // may be reused by another.
+  size_t len = 0;
+  const char* text = lua_tolstring(L, arg, &len);
+  if (!text) return -1;
+  EngineImpl& e = engine(L);
+  auto& slot = e.face_cache[(reinterpret_cast<uintptr_t>(text) >> 4) % EngineImpl::kFaceCacheSize];
+  if (slot.text == text && std::strcmp(slot.name, text) == 0) return slot.id;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.faces_ref);
+  lua_pushvalue(L, arg);
+  int isnum = 0;
+  lua_rawget(L, -2);
+  const int id = static_cast<int>(lua_tointegerx(L, -1, &isnum));
+  lua_pop(L, 2);
+  if (!isnum) return -1;
+  slot.text = text;
+  slot.name = e.def->face_names[id].c_str();
+  slot.id = id;
+  return id;
+}
+
 int check_face_id(lua_State* L, int arg) {
-  const char* face = luaL_checkstring(L, arg);
-  const int id = engine(L).def->face_id(face);
-  luaL_argcheck(L, id >= 0, arg, lua_pushfstring(L, "no component has a face '%s'", face));
+  luaL_checktype(L, arg, LUA_TSTRING);
+  const int id = face_id_of(L, arg);
+  luaL_argcheck(L, id >= 0, arg, lua_pushfstring(L, "no component has a face '%s'", lua_tostring(L, arg)));
   return id;
 }
 
@@ -89,9 +116,9 @@ nlohmann::json to_json(lua_State* L, int index, int depth) {
       return std::isfinite(lua_tonumber(L, index)) ? nlohmann::json(lua_tonumber(L, index)) : nlohmann::json();
     case LUA_TSTRING: return std::string(lua_tostring(L, index));
     case LUA_TUSERDATA: {
-      if (luaL_testudata(L, index, "component")) return nlohmann::json{{"component", *static_cast<int*>(lua_touserdata(L, index))}};
-      if (luaL_testudata(L, index, "zone"))
-        return nlohmann::json{{"zone", context(L)->state->zone_id(*static_cast<int*>(lua_touserdata(L, index)))}};
+      const auto* h = static_cast<const Handle*>(lua_touserdata(L, index));
+      if (h->kind == HandleKind::Component) return nlohmann::json{{"component", h->index}};
+      if (h->kind == HandleKind::Zone) return nlohmann::json{{"zone", context(L)->state->zone_id(h->index)}};
       return nullptr;
     }
     case LUA_TTABLE: {

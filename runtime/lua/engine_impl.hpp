@@ -24,6 +24,15 @@ struct EngineImpl {
   int zones_ref = LUA_NOREF;       // slot -> handle
   int boards_ref = LUA_NOREF;      // index -> handle
   int prepare_ref = LUA_NOREF;     // scenario code run after setup
+  int faces_ref = LUA_NOREF;       // face name -> face id
+  const void* game_table = nullptr;  // this game's `game`, for argument checks
+  struct FaceCacheSlot {
+    const char* text = nullptr;  // address of a Lua string
+    const char* name = nullptr;  // the face name it matched
+    int id = -1;
+  };
+  static constexpr size_t kFaceCacheSize = 64;
+  FaceCacheSlot face_cache[kFaceCacheSize];
 
   GameState* state = nullptr;
   std::vector<Agent*> agents;
@@ -41,6 +50,13 @@ struct EngineImpl {
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
 
+// The userdata behind component, zone and board handles.
+enum class HandleKind : int { Component = 0x636f6d70, Zone = 0x7a6f6e65, Board = 0x626f6172 };
+struct Handle {
+  HandleKind kind;
+  int index;
+};
+
 // Binding helpers (binding.cpp). Argument checks raise standard Lua errors
 // ("bad argument #2 to 'move' (zone expected, got nil)").
 int check_component(lua_State* L, int arg);
@@ -48,6 +64,7 @@ int check_zone(lua_State* L, int arg);
 int check_board(lua_State* L, int arg);
 int check_seat(lua_State* L, int arg);
 int check_face_id(lua_State* L, int arg);  // a face name known to the game
+int face_id_of(lua_State* L, int arg);     // -1 when not a face name
 void push_component(lua_State* L, int id);
 void push_zone(lua_State* L, int slot);
 void push_board(lua_State* L, int board);

@@ -22,7 +22,7 @@ int handle_tostring(lua_State* L) {
   lua_getmetatable(L, 1);
   lua_getfield(L, -1, "__name");
   tname = lua_tostring(L, -1);
-  const int index = *static_cast<int*>(lua_touserdata(L, 1));
+  const int index = static_cast<const Handle*>(lua_touserdata(L, 1))->index;
   std::string text;
   if (std::string(tname) == "component") {
     const auto& t = e.def->types[e.def->component_type[index]];
@@ -48,10 +48,10 @@ void new_handle_metatable(lua_State* L, const char* name) {
 }
 
 // Handles are made once per Lua state and reused by every game.
-int make_handles(lua_State* L, const char* metatable, int count) {
+int make_handles(lua_State* L, const char* metatable, HandleKind kind, int count) {
   lua_createtable(L, count, 0);
   for (int i = 0; i < count; ++i) {
-    *static_cast<int*>(lua_newuserdatauv(L, sizeof(int), 0)) = i;
+    *static_cast<Handle*>(lua_newuserdatauv(L, sizeof(Handle), 0)) = Handle{kind, i};
     luaL_setmetatable(L, metatable);
     lua_rawseti(L, -2, i + 1);
   }
@@ -201,16 +201,17 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   register_zones(L);
   register_decks(L);
   register_boards(L);
-  // The method tables are shared by every game: nobody may change them.
-  for (const char* mt : {"game", "component", "zone", "board"}) {
-    luaL_getmetatable(L, mt);
-    lua_getfield(L, -1, "__index");
-    sandbox_freeze(L, -1);
-    lua_pop(L, 2);
+  // The method tables need no freezing: their metatables are protected
+  // (__metatable), so scripts can call the methods but never reach a table.
+  lua_createtable(L, 0, static_cast<int>(e.def->face_names.size()));
+  for (size_t i = 0; i < e.def->face_names.size(); ++i) {
+    lua_pushinteger(L, static_cast<lua_Integer>(i));
+    lua_setfield(L, -2, e.def->face_names[i].c_str());
   }
-  e.components_ref = make_handles(L, "component", e.def->component_count());
-  e.zones_ref = make_handles(L, "zone", e.def->zone_count());
-  e.boards_ref = make_handles(L, "board", static_cast<int>(e.def->boards.size()));
+  e.faces_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  e.components_ref = make_handles(L, "component", HandleKind::Component, e.def->component_count());
+  e.zones_ref = make_handles(L, "zone", HandleKind::Zone, e.def->zone_count());
+  e.boards_ref = make_handles(L, "board", HandleKind::Board, static_cast<int>(e.def->boards.size()));
   e.load_rules();
 }
 
@@ -243,9 +244,13 @@ bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
   lua_newtable(L);
   lua_setfield(L, -2, "state");
   luaL_setmetatable(L, "game");
+  e.game_table = lua_topointer(L, -1);
   e.game_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
-  // Reuse the game thread when the last game ended normally.
+  // Reuse the game thread; after an error or game:finish it is reset first.
+  if (e.co && (lua_status(e.co) != LUA_OK || lua_gettop(e.co) != 0)) {
+    if (lua_resetthread(e.co) != LUA_OK) lua_settop(e.co, 0);
+  }
   if (!e.co || lua_status(e.co) != LUA_OK || lua_gettop(e.co) != 0) {
     luaL_unref(L, LUA_REGISTRYINDEX, e.co_ref);
     e.co = lua_newthread(L);

@@ -44,7 +44,7 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
 void count_hook(lua_State* L, lua_Debug* ar) {
   LuaContext* ctx = context(L);
   ctx->instructions += kHookInterval;
-  if (ctx->instructions <= ctx->max_instructions && ctx->abort == Abort::None) return;
+  if ((ctx->max_instructions == 0 || ctx->instructions <= ctx->max_instructions) && ctx->abort == Abort::None) return;
   lua_getinfo(L, "Sl", ar);
   char where[256];
   snprintf(where, sizeof where, "%s:%d: ", ar->short_src, ar->currentline);
@@ -565,6 +565,10 @@ int sandbox_traceback(lua_State* L) {
   return 1;
 }
 
-void sandbox_arm_hook(lua_State* L) { lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookInterval); }
+void sandbox_arm_hook(lua_State* L) {
+  // No budget, no hook: a count hook makes the VM stop at every instruction.
+  if (context(L)->max_instructions > 0) lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookInterval);
+  else lua_sethook(L, nullptr, 0, 0);
+}
 
 }  // namespace rulebook
