@@ -197,6 +197,21 @@ int zone_move_matching(lua_State* L) {
   return 1;
 }
 
+// zone:exchange(other): the two zones swap their contents (each keeps the
+// order it had). Returns how many moved each way.
+int zone_exchange(lua_State* L) {
+  const int zone = check_zone(L, 1);
+  const int other = check_zone(L, 2);
+  luaL_argcheck(L, other != zone, 2, "a zone cannot exchange with itself");
+  GameState& state = state_of(L);
+  const std::vector<int> mine = state.zone(zone), theirs = state.zone(other);
+  for (int id : mine) state.move(id, other);
+  for (int id : theirs) state.move(id, zone);
+  lua_pushinteger(L, static_cast<lua_Integer>(mine.size()));
+  lua_pushinteger(L, static_cast<lua_Integer>(theirs.size()));
+  return 2;
+}
+
 // zone:cell() -> board, x, y when the zone is a board's cell
 int zone_cell(lua_State* L) {
   const int zone = check_zone(L, 1);
@@ -227,6 +242,7 @@ const luaL_Reg kZoneMethods[] = {
     {"move_all", zone_move_all},
     {"move_top", zone_move_top},
     {"move_matching", zone_move_matching},
+    {"exchange", zone_exchange},
     {"cell", zone_cell},
     {nullptr, nullptr},
 };

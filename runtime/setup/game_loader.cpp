@@ -146,8 +146,12 @@ std::shared_ptr<const GameDefinition> load_game(const std::string& game, const L
     stack.apply(overlay, info.name);
     variants.push_back(std::move(info));
   }
-  for (const auto& s : options.sets) stack.set(s);
-  const SourcedJson& merged = stack.result();
+  // --set is the user's explicit last word: it may change what a variant
+  // set (variants conflicting with each other are errors, and so are two
+  // --set giving one path different values).
+  OverlayStack sets(stack.result());
+  for (const auto& s : options.sets) sets.set(s);
+  const SourcedJson& merged = sets.result();
   if (!options.variants.empty() || !options.sets.empty()) check_against(merged, "game.schema.json");
 
   // The game may declare a schema for its own options.
