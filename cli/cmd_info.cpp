@@ -17,21 +17,28 @@ namespace {
 
 int run_list(bool json) {
   nlohmann::json out = nlohmann::json::array();
+  int broken = 0;
   for (const auto& name : list_games()) {
-    auto def = load_game(name);
-    out.push_back({{"name", def->name}, {"title", def->title}, {"min_players", def->min_players},
-                   {"max_players", def->max_players}, {"variants", list_variants(def->dir).size()}});
+    try {
+      auto def = load_game(name);
+      out.push_back({{"name", def->name}, {"title", def->title}, {"min_players", def->min_players},
+                     {"max_players", def->max_players}, {"variants", list_variants(def->dir).size()}});
+    } catch (const SetupError& e) {
+      // One broken game folder must not hide the others.
+      std::cerr << e.what() << "\n";
+      ++broken;
+    }
   }
   if (json) {
     std::cout << out.dump() << "\n";
-    return kOk;
+    return broken ? kUsage : kOk;
   }
   for (const auto& g : out)
     std::cout << fmt::format("{:<18} {:<20} {}-{} players, {} variant{}\n", g["name"].get<std::string>(),
                              g["title"].get<std::string>(), g["min_players"].get<int>(),
                              g["max_players"].get<int>(), g["variants"].get<size_t>(),
                              g["variants"].get<size_t>() == 1 ? "" : "s");
-  return kOk;
+  return broken ? kUsage : kOk;
 }
 
 int run_info(const std::string& game, bool json) {

@@ -54,9 +54,11 @@ std::string option_label(lua_State* L, int i, bool seats) {
 
 bool seat_style(lua_State* L) { return lua_toboolean(L, lua_upvalueindex(1)) || lua_type(L, 5) == LUA_TSTRING; }
 
-int push_choice(lua_State* L, int seat, int index, bool seats) {
+// `asked`: an agent answered (a lone option is taken without asking, and a
+// replay must not expect an answer for it).
+int push_choice(lua_State* L, int seat, int index, bool seats, bool asked = true) {
   EngineImpl& e = engine(L);
-  if (e.answer_log) e.answer_log->push_back(AnswerRecord{seat, index});
+  if (asked && e.answer_log) e.answer_log->push_back(AnswerRecord{seat, index});
   GameState& state = *e.state;
   if (state.listening()) state.record_choice(seat, index, option_label(L, index, seats));
   lua_rawgeti(L, kOptions, index + 1);
@@ -85,7 +87,7 @@ int decision_choose(lua_State* L) {
   const int n = static_cast<int>(lua_rawlen(L, kOptions));
   luaL_argcheck(L, n > 0, kOptions, "no options to choose from");
   EngineImpl& e = engine(L);
-  if (n == 1) return push_choice(L, seat, 0, seats);  // nothing to decide
+  if (n == 1) return push_choice(L, seat, 0, seats, false);  // nothing to decide
 
   Agent* agent = e.agents[seat];
   if (!agent) {

@@ -1,0 +1,250 @@
+// The rulebook binary, run for real: commands, exit codes, messages.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+using rulebook::test::read_text;
+using rulebook::test::run_rulebook;
+using rulebook::test::temp_folder;
+using rulebook::test::write_file;
+
+namespace {
+
+const char* const kTinyGame = R"(name: tiny
+title: Tiny
+players: {min: 2, max: 3, default: 2}
+script: rules.lua
+zones:
+  - {name: pool, per_player: true}
+components:
+  - {name: coin, kind: die, faces: [heads, tails], count: 4}
+)";
+
+std::string tiny_game(const std::string& lua, const std::string& yaml = kTinyGame) {
+  const std::string dir = temp_folder("game");
+  write_file(dir + "/game.yaml", yaml);
+  write_file(dir + "/rules.lua", lua);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("cli: --help and usage errors", "[cli]") {
+  auto help = run_rulebook("--help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("simulate") != std::string::npos);
+  for (const char* cmd : {"play --help", "simulate --help", "replay --help", "test --help", "validate --help", "info --help", "list --help"})
+    CHECK(run_rulebook(cmd).exit_code == 0);
+  CHECK(run_rulebook("").exit_code == 2);
+  CHECK(run_rulebook("frobnicate").exit_code == 2);
+  CHECK(run_rulebook("play").exit_code == 2);
+  CHECK(run_rulebook("simulate pass-the-pandas --games x").exit_code == 2);
+}
+
+TEST_CASE("cli: list and info", "[cli]") {
+  auto list = run_rulebook("list");
+  REQUIRE(list.exit_code == 0);
+  CHECK(list.out.find("pass-the-pandas") != std::string::npos);
+  auto json = run_rulebook("list --json");
+  REQUIRE(json.exit_code == 0);
+  CHECK(nlohmann::json::parse(json.out).is_array());
+  auto info = run_rulebook("info pass-the-pandas");
+  REQUIRE(info.exit_code == 0);
+  CHECK(info.out.find("bamboozled") != std::string::npos);
+  CHECK(info.out.find("panda-monium") != std::string::npos);
+  CHECK(info.out.find("dice_per_player") != std::string::npos);
+  auto info_json = nlohmann::json::parse(run_rulebook("info pass-the-pandas --json").out);
+  CHECK(info_json["players"]["min"] == 2);
+  CHECK(info_json["players"]["max"] == 5);
+  auto missing = run_rulebook("info no-such-game");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("no such game") != std::string::npos);
+}
+
+TEST_CASE("cli: play narrates, is deterministic per seed, and writes a replayable log", "[cli]") {
+  auto a = run_rulebook("play pass-the-pandas --players 4 --seed 11");
+  REQUIRE(a.exit_code == 0);
+  CHECK(a.out.find("Pass the Pandas for 4 players") != std::string::npos);
+  CHECK(a.out.find("Game over:") != std::string::npos);
+  CHECK(a.out.find("\033[") == std::string::npos);  // NO_COLOR and not a terminal
+  auto b = run_rulebook("play pass-the-pandas --players 4 --seed 11");
+  CHECK(a.out == b.out);
+  auto c = run_rulebook("play pass-the-pandas --players 4 --seed 12");
+  CHECK(a.out != c.out);
+
+  const std::string dir = temp_folder("log");
+  REQUIRE(run_rulebook("play pass-the-pandas --seed 5 --log " + dir + "/one.json").exit_code == 0);
+  REQUIRE(run_rulebook("play pass-the-pandas --seed 5 --log " + dir + "/two.json").exit_code == 0);
+  const std::string log = read_text(dir + "/one.json");
+  CHECK(log == read_text(dir + "/two.json"));  // byte-identical
+  auto replay = run_rulebook("replay " + dir + "/one.json");
+  CHECK(replay.exit_code == 0);
+  CHECK(replay.out.find("replay OK") != std::string::npos);
+  CHECK(run_rulebook("validate " + dir + "/one.json").exit_code == 0);
+
+  // A tampered log fails to replay, naming the event.
+  auto doc = nlohmann::json::parse(log);
+  auto& events = doc["events"];
+  for (auto& e : events)
+    if (e["type"] == "roll") {
+      e["face"] = e["face"] == "panda" ? "water" : "panda";
+      break;
+    }
+  write_file(dir + "/tampered.json", doc.dump());
+  auto bad = run_rulebook("replay " + dir + "/tampered.json");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("differs") != std::string::npos);
+  write_file(dir + "/garbage.json", "{not json");
+  CHECK(run_rulebook("replay " + dir + "/garbage.json").exit_code == 2);
+}
+
+TEST_CASE("cli: play --json prints one JSON object per line", "[cli]") {
+  auto r = run_rulebook("play pass-the-pandas --seed 3 --json");
+  REQUIRE(r.exit_code == 0);
+  std::istringstream lines(r.out);
+  std::string line, last;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    CHECK_NOTHROW(nlohmann::json::parse(line));
+    last = line;
+    ++n;
+  }
+  CHECK(n > 10);
+  auto result = nlohmann::json::parse(last);
+  CHECK(result["type"] == "result");
+  CHECK(result["finished"] == true);
+  CHECK(result["winners"].size() >= 1);
+}
+
+TEST_CASE("cli: scripted and human agents", "[cli]") {
+  const std::string dir = temp_folder("answers");
+  write_file(dir + "/answers.txt", "# John passes every panda to seat 3\nAllison\nAllison\nAllison\nAllison\n");
+  auto human = run_rulebook("play pass-the-pandas --seed 3 --agent 0=human", std::string(200, '\n') + "1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n");
+  CHECK(human.out.find("Pass a panda die to") != std::string::npos);
+  CHECK(human.out.find("1) ") != std::string::npos);
+  auto eof = run_rulebook("play pass-the-pandas --seed 3 --agent all=human", "");
+  CHECK(eof.exit_code == 1);
+  CHECK(eof.err.find("no more input") != std::string::npos);
+  auto bad_kind = run_rulebook("play pass-the-pandas --agent 0=genius");
+  CHECK(bad_kind.exit_code == 2);
+  auto bad_seat = run_rulebook("play pass-the-pandas --agent 9=random");
+  CHECK(bad_seat.exit_code == 2);
+  auto missing = run_rulebook("play pass-the-pandas --agent 0=scripted:" + dir + "/nope.txt");
+  CHECK(missing.exit_code == 2);
+  write_file(dir + "/wrong.txt", "Nobody\n");
+  auto wrong = run_rulebook("play pass-the-pandas --seed 3 --agent all=scripted:" + dir + "/wrong.txt");
+  CHECK(wrong.exit_code == 1);
+  CHECK(wrong.err.find("'Nobody' is not among the options") != std::string::npos);
+}
+
+TEST_CASE("cli: simulate reports statistics independent of the job split", "[cli]") {
+  auto one = run_rulebook("simulate pass-the-pandas --players 4 --games 300 --seed 9 --json");
+  REQUIRE(one.exit_code == 0);
+  auto a = nlohmann::json::parse(one.out);
+  for (const char* key : {"games", "seconds", "games_per_second", "mean_turns", "win_rate_by_seat"})
+    CHECK(a.contains(key));
+  CHECK(a["games"] == 300);
+  CHECK(a["win_rate_by_seat"].size() == 4);
+  double total = 0;
+  for (auto& w : a["win_rate_by_seat"]) total += w.get<double>();
+  CHECK(total == Approx(1.0));
+  auto b = nlohmann::json::parse(run_rulebook("simulate pass-the-pandas --players 4 --games 300 --seed 9 --json --jobs 2").out);
+  CHECK(a["mean_turns"] == b["mean_turns"]);
+  CHECK(a["win_rate_by_seat"] == b["win_rate_by_seat"]);
+  auto text = run_rulebook("simulate pass-the-pandas --games 50 --variant panda-monium");
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("win rate by seat") != std::string::npos);
+}
+
+TEST_CASE("cli: validation errors are file:line:col and exit 2", "[cli]") {
+  CHECK(run_rulebook("validate rules/pass-the-pandas").exit_code == 0);
+  const std::string dir = tiny_game("return {setup = function() end, play = function(game) game:finish{} end}",
+                                    std::string(kTinyGame) + "colour: red\n");
+  auto r = run_rulebook("validate " + dir);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("game.yaml:9:9: error: unknown key 'colour'") != std::string::npos);
+  auto play = run_rulebook("play " + dir);
+  CHECK(play.exit_code == 2);
+
+  auto unknown_variant = run_rulebook("play pass-the-pandas --variant nope");
+  CHECK(unknown_variant.exit_code == 2);
+  CHECK(unknown_variant.err.find("no variant 'nope'") != std::string::npos);
+  auto bad_set = run_rulebook("play pass-the-pandas --set options.points_target=-3");
+  CHECK(bad_set.exit_code == 2);
+  CHECK(bad_set.err.find("--set:1:") != std::string::npos);
+  auto bad_type = run_rulebook("play pass-the-pandas --set options.play_for_places=maybe");
+  CHECK(bad_type.exit_code == 2);
+  auto conflict = run_rulebook("play pass-the-pandas --set options.points_target=3 --set options.points_target=4");
+  CHECK(conflict.exit_code == 2);
+  CHECK(conflict.err.find("conflicting overrides") != std::string::npos);
+  auto players = run_rulebook("play pass-the-pandas --players 7");
+  CHECK(players.exit_code == 2);
+  auto syntax = tiny_game("return {}", "name: tiny\ntitle: [unclosed\n");
+  auto yaml = run_rulebook("validate " + syntax);
+  CHECK(yaml.exit_code == 2);
+  CHECK(yaml.err.find("game.yaml:") != std::string::npos);
+}
+
+TEST_CASE("cli: a script error names file and line, exits 1", "[cli]") {
+  const std::string dir = tiny_game(
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  local x = nil\n"
+      "  return x.field\n"
+      "end\n"
+      "return rules\n");
+  auto r = run_rulebook("play " + dir + " --seed 1");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("rules.lua:5:") != std::string::npos);
+  CHECK(r.err.find("stack traceback") != std::string::npos);
+  auto v = run_rulebook("validate " + dir);
+  CHECK(v.exit_code == 0);  // it loads; it fails only when played
+  const std::string broken = tiny_game("local rules = {\n");
+  auto syntax = run_rulebook("validate " + broken);
+  CHECK(syntax.exit_code == 2);
+  CHECK(syntax.err.find("rules.lua:") != std::string::npos);
+}
+
+TEST_CASE("cli: a game folder outside rules/ plays", "[cli]") {
+  const std::string dir = tiny_game(
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  game:begin_turn(0)\n"
+      "  local seat = game:choose(0, 'Who wins?', {0, 1}, 'seat')\n"
+      "  game:finish{winners = {seat}}\n"
+      "end\n"
+      "return rules\n");
+  auto r = run_rulebook("play " + dir + " --seed 1 --agent 0=first --name Ann --name Bob");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Ann chooses: Ann") != std::string::npos);
+  CHECK(r.out.find("Game over: Ann wins") != std::string::npos);
+}
+
+TEST_CASE("cli: test runs scenarios and fails clearly", "[cli]") {
+  auto ok = run_rulebook("test rules/pass-the-pandas");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find(" passed, 0 failed") != std::string::npos);
+  const std::string dir = temp_folder("scenario");
+  write_file(dir + "/wrong.yaml",
+             "name: wrong on purpose\n"
+             "game: pass-the-pandas\n"
+             "players: 2\n"
+             "names: [John, Susan]\n"
+             "set: [\"options.dice_per_player.2=1\"]\n"
+             "rolls: [[bamboo], [water]]\n"
+             "expect:\n"
+             "  winners: [Susan]\n");
+  auto fail = run_rulebook("test " + dir + "/wrong.yaml");
+  CHECK(fail.exit_code == 1);
+  CHECK(fail.out.find("FAIL wrong on purpose") != std::string::npos);
+  CHECK(fail.out.find("winners: expected [Susan], got [John]") != std::string::npos);
+  write_file(dir + "/invalid.yaml", "name: x\nexpect: {winnners: [John]}\n");
+  auto invalid = run_rulebook("test " + dir + "/invalid.yaml");
+  CHECK(invalid.exit_code == 2);
+  CHECK(invalid.err.find("invalid.yaml:2:20: error: unknown key 'winnners'") != std::string::npos);
+}
