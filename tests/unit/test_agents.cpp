@@ -1,0 +1,203 @@
+// Agents: random (seeded per game and seat), first, scripted answers and a
+// human at a terminal (an istringstream here).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/agent.hpp"
+
+using namespace rulebook;
+
+namespace {
+
+// A decision over fixed labels, with a small view for the human menu.
+struct Options {
+  std::vector<std::string> labels;
+  Decision::LabelFn label;
+  Decision::ViewFn view;
+  explicit Options(std::vector<std::string> l) : labels(std::move(l)) {
+    label = [this](int i) { return labels.at(static_cast<size_t>(i)); };
+    view = [] {
+      return nlohmann::json{{"zones", {{"supply", {{"count", 2}, {"components", {{{"face", "panda"}}, {{"hidden", true}}}}}}}}};
+    };
+  }
+  Decision decision(int seat = 0, const char* prompt = "Pick one") const {
+    return Decision(seat, prompt, static_cast<int>(labels.size()), &label, &view);
+  }
+};
+
+std::vector<int> random_choices(uint64_t seed, int seat, int count, int n) {
+  RandomAgent agent;
+  agent.begin_game(seed, seat);
+  std::vector<std::string> labels;
+  for (int i = 0; i < count; ++i) labels.push_back(std::to_string(i));
+  Options options(labels);
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) out.push_back(agent.choose(options.decision(seat)));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("RandomAgent: deterministic per (seed, seat), within range", "[agents]") {
+  CHECK(random_choices(1, 0, 6, 50) == random_choices(1, 0, 6, 50));
+  CHECK(random_choices(1, 0, 6, 50) != random_choices(1, 1, 6, 50));
+  CHECK(random_choices(1, 0, 6, 50) != random_choices(2, 0, 6, 50));
+  // begin_game restarts the sequence.
+  RandomAgent agent;
+  Options options({"a", "b", "c", "d", "e"});
+  agent.begin_game(9, 2);
+  std::vector<int> first, second;
+  for (int i = 0; i < 20; ++i) first.push_back(agent.choose(options.decision(2)));
+  agent.begin_game(9, 2);
+  for (int i = 0; i < 20; ++i) second.push_back(agent.choose(options.decision(2)));
+  CHECK(first == second);
+  // In range, and every option gets picked.
+  std::set<int> seen;
+  for (int c : random_choices(3, 1, 7, 500)) {
+    REQUIRE(c >= 0);
+    REQUIRE(c < 7);
+    seen.insert(c);
+  }
+  CHECK(seen.size() == 7u);
+  // The bot's stream is not the game's chance stream: seat 0 of seed S does
+  // not replay the dice of seed S.
+  Rng chance;
+  chance.reseed(1, kChanceStream);
+  std::vector<int> dice;
+  for (int i = 0; i < 50; ++i) dice.push_back(static_cast<int>(chance.below(6)));
+  CHECK(random_choices(1, 0, 6, 50) != dice);
+  CHECK(RandomAgent().kind() == "random");
+}
+
+TEST_CASE("FirstAgent always takes the first option", "[agents]") {
+  FirstAgent agent;
+  Options options({"x", "y", "z"});
+  for (int i = 0; i < 5; ++i) CHECK(agent.choose(options.decision()) == 0);
+  CHECK(agent.kind() == "first");
+}
+
+TEST_CASE("ScriptedAgent answers by label (any case) or by number", "[agents]") {
+  Options options({"Keep", "Pass", "Roll again"});
+  ScriptedAgent agent({"pass", "ROLL AGAIN", "1", " 3 ", "keep"});
+  agent.begin_game(0, 0);
+  CHECK(agent.remaining() == 5u);
+  CHECK(agent.choose(options.decision()) == 1);
+  CHECK(agent.choose(options.decision()) == 2);
+  CHECK(agent.choose(options.decision()) == 0);
+  CHECK(agent.choose(options.decision()) == 2);
+  CHECK(agent.choose(options.decision()) == 0);
+  CHECK(agent.remaining() == 0u);
+  CHECK(agent.kind() == "scripted");
+
+  SECTION("out of answers") {
+    CHECK_THROWS_AS(agent.choose(options.decision()), AgentError);
+    CHECK_THROWS_WITH(agent.choose(options.decision(0, "Keep or pass?")),
+                      Catch::Contains("ran out of answers") && Catch::Contains("Keep or pass?") &&
+                          Catch::Contains("Keep, Pass, Roll again"));
+  }
+  SECTION("begin_game starts the answers again") {
+    agent.begin_game(0, 0);
+    CHECK(agent.remaining() == 5u);
+    CHECK(agent.choose(options.decision()) == 1);
+  }
+}
+
+TEST_CASE("ScriptedAgent rejects answers that are not options", "[agents]") {
+  Options options({"Keep", "Pass"});
+  for (const std::string bad : {"discard", "0", "3", "-1", "", "Kee", "99999999999"}) {
+    ScriptedAgent agent({bad}, "answers.txt");
+    INFO("answer '" << bad << "'");
+    CHECK_THROWS_WITH(agent.choose(options.decision(0, "Keep?")),
+                      Catch::Contains("answers.txt") && Catch::Contains("not among the options") &&
+                          Catch::Contains("Keep?"));
+  }
+}
+
+TEST_CASE("ScriptedAgent::from_file skips blanks and comments", "[agents]") {
+  namespace fs = std::filesystem;
+  const fs::path path = fs::temp_directory_path() /
+                        ("rulebook-answers-" + std::to_string(::getpid()) + ".txt");
+  {
+    std::ofstream out(path);
+    out << "# my answers\n\n  pass  \n2\n# done\n";
+  }
+  auto agent = ScriptedAgent::from_file(path.string());
+  fs::remove(path);
+  Options options({"keep", "pass"});
+  CHECK(agent->remaining() == 2u);
+  CHECK(agent->choose(options.decision()) == 1);
+  CHECK(agent->choose(options.decision()) == 1);
+  CHECK_THROWS_WITH(ScriptedAgent::from_file(path.string()), Catch::Contains("cannot read"));
+}
+
+TEST_CASE("match_answer", "[agents]") {
+  Options options({"Alpha", "beta", "Gamma ray"});
+  const Decision d = options.decision();
+  CHECK(match_answer(d, "1") == 0);
+  CHECK(match_answer(d, "3") == 2);
+  CHECK(match_answer(d, "4") == -1);
+  CHECK(match_answer(d, "BETA") == 1);
+  CHECK(match_answer(d, "gamma RAY\n") == 2);
+  CHECK(match_answer(d, "gamma") == -1);
+  CHECK(match_answer(d, "") == -1);
+}
+
+TEST_CASE("HumanAgent reads a number or a label, re-asking on bad input", "[agents]") {
+  Options options({"Keep", "Pass"});
+  SECTION("a number") {
+    std::istringstream in("2\n");
+    std::ostringstream out;
+    HumanAgent agent(in, out);
+    CHECK(agent.choose(options.decision(0, "What now?")) == 1);
+    const std::string shown = out.str();
+    CHECK_THAT(shown, Catch::Contains("What now?"));
+    CHECK_THAT(shown, Catch::Contains("1) Keep"));
+    CHECK_THAT(shown, Catch::Contains("2) Pass"));
+    CHECK_THAT(shown, Catch::Contains("supply: 2 [panda, ?]"));  // the view
+  }
+  SECTION("bad answers first") {
+    std::istringstream in("7\nmaybe\n\nkeep\n");
+    std::ostringstream out;
+    HumanAgent agent(in, out);
+    CHECK(agent.choose(options.decision(0, "What now?")) == 0);
+    const std::string shown = out.str();
+    size_t asks = 0;
+    for (size_t at = shown.find("What now?"); at != std::string::npos; at = shown.find("What now?", at + 1)) ++asks;
+    CHECK(asks == 4u);
+    CHECK_THAT(shown, Catch::Contains("Please answer with a number from 1 to 2"));
+  }
+  SECTION("end of input throws") {
+    std::istringstream in("nope\n");
+    std::ostringstream out;
+    HumanAgent agent(in, out);
+    CHECK_THROWS_AS(agent.choose(options.decision()), AgentError);
+  }
+  SECTION("successive decisions read successive lines") {
+    std::istringstream in("pass\n1\n");
+    std::ostringstream out;
+    HumanAgent agent(in, out);
+    CHECK(agent.choose(options.decision()) == 1);
+    CHECK(agent.choose(options.decision()) == 0);
+    CHECK_THROWS_WITH(agent.choose(options.decision()), Catch::Contains("no more input"));
+  }
+}
+
+TEST_CASE("make_agent", "[agents]") {
+  std::istringstream in;
+  std::ostringstream out;
+  CHECK(make_agent("random", in, out)->kind() == "random");
+  CHECK(make_agent("first", in, out)->kind() == "first");
+  CHECK(make_agent("human", in, out)->kind() == "human");
+  CHECK_THROWS_AS(make_agent("scripted:/nonexistent/answers.txt", in, out), AgentError);
+  CHECK_THROWS_WITH(make_agent("genius", in, out), Catch::Contains("unknown agent 'genius'"));
+}
