@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The first quick-start command: install, build, and play a narrated
+# 4-bot game of Pass the Pandas.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+exec build/cli/rulebook play pass-the-pandas --players 4 --seed 2026 "$@"

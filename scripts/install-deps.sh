@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what rulebook needs to build and test on Debian 12, with apt-get,
+# only when something is missing. Run as root (or with sudo available).
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev catch2
+          libcli11-dev nlohmann-json3-dev libfmt-dev json-schema-test-suite)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "Installing: ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "run as root to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,30 @@
+// The tutorial in docs/writing-a-game.md is a working game: its code
+// blocks are written out and played, validated and tested.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "cli_runner.hpp"
+
+using namespace rulebook::test;
+
+TEST_CASE("docs: the writing-a-game tutorial works as written", "[docs]") {
+  const std::string doc = read_text(RULEBOOK_SOURCE_DIR "/docs/writing-a-game.md");
+  std::vector<std::string> blocks;
+  const std::regex fence("```(yaml|lua)\\n([\\s\\S]*?)```");
+  for (std::sregex_iterator it(doc.begin(), doc.end(), fence), end; it != end; ++it) blocks.push_back((*it)[2]);
+  REQUIRE(blocks.size() >= 3);
+  const std::string dir = temp_folder("tutorial");
+  write_file(dir + "/game.yaml", blocks[0]);
+  write_file(dir + "/rules.lua", blocks[1]);
+  write_file(dir + "/scenarios/first-heads.yaml", blocks[2]);
+  auto validate = run_rulebook("validate " + dir);
+  INFO(validate.err);
+  CHECK(validate.exit_code == 0);
+  auto test = run_rulebook("test " + dir);
+  INFO(test.out);
+  CHECK(test.exit_code == 0);
+  auto play = run_rulebook("play " + dir + " --seed 1");
+  CHECK(play.exit_code == 0);
+  CHECK(play.out.find("Game over: ") != std::string::npos);
+}
