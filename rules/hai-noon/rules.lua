@@ -1,0 +1,705 @@
+-- Hai Noon (René Holzer & Christian Opperer).
+-- Each function is one step of the rulebook, so a variant can replace it.
+-- Quotes are from the German rulebook, which is authoritative.
+local rules = {}
+
+-- The four sides of the board, clockwise from the top.
+rules.SIDES = {"top", "right", "bottom", "left"}
+-- A shark on a side's edge looks inward in this direction.
+local INWARD_TO_SIDE = {south = "top", west = "right", north = "bottom", east = "left"}
+-- The divers, in the order they take their places (clockwise from the top
+-- left of the centre square) and the order seats get them.
+rules.DIVERS = {"diver_pink", "diver_blue", "diver_green", "diver_black"}
+
+---------------------------------------------------------------------------
+-- Small helpers
+---------------------------------------------------------------------------
+
+local function where(game, cell)
+  local _, x, y = cell:cell()
+  return string.format("(%d,%d)", x, y)
+end
+
+local function diver_name(diver)
+  return diver:title()
+end
+
+local function seat_name(game, seat)
+  return game:player_name(seat)
+end
+
+-- The cell a diver is on, or nil when it is off the board (camouflaged).
+function rules.diver_cell(game, diver)
+  local z = diver:zone()
+  if z:cell() then return z end
+  return nil
+end
+
+-- The diver on a cell, or nil.
+function rules.diver_at(game, cell)
+  for _, c in ipairs(cell:items()) do
+    if game.is_diver[c:type()] then return c end
+  end
+  return nil
+end
+
+function rules.shark_at(game, cell)
+  return cell:find("shark")
+end
+
+function rules.is_dummy(game, diver)
+  return game.state.dummies[diver:attr("colour")] == true
+end
+
+function rules.owner_of(game, diver)
+  return game.state.owners[diver:attr("colour")]
+end
+
+-- A seat's divers still in the game (not dummies), on or off the board.
+function rules.divers_of(game, seat)
+  local list = {}
+  for _, d in ipairs(game.divers) do
+    if rules.owner_of(game, d) == seat and not rules.is_dummy(game, d) then list[#list + 1] = d end
+  end
+  return list
+end
+
+-- A diver moves, and the cage standing on it goes with it.
+function rules.move_diver(game, diver, dest)
+  diver:move(dest)
+  if game.caged == diver then game.cage:move(dest) end
+end
+
+-- The free places of the centre square (left by camouflaged divers).
+function rules.free_places(game)
+  local free = {}
+  for _, cell in ipairs(game.centre) do
+    if not rules.diver_at(game, cell) then free[#free + 1] = cell end
+  end
+  return free
+end
+
+---------------------------------------------------------------------------
+-- Setup
+---------------------------------------------------------------------------
+
+-- Which ring cells are "the two sharks of a side": the cells of that edge
+-- that border the centre square, each with the centre cell it borders.
+-- Follows from the board's geometry: a ring cell with a neighbour that is
+-- not on the ring borders a diver's place.
+function rules.find_geometry(game)
+  local sea = game.sea
+  game.ring = sea:path("ring")
+  local on_ring = {}
+  for _, cell in ipairs(game.ring) do on_ring[cell] = true end
+  game.centre = {}
+  for _, cell in ipairs(sea:cells()) do
+    if not on_ring[cell] then game.centre[#game.centre + 1] = cell end
+  end
+  -- The centre clockwise from its top left, as the divers take their places.
+  local _, cx, cy = game.centre[1]:cell()
+  game.centre = {sea:cell(cx, cy), sea:cell(cx + 1, cy), sea:cell(cx + 1, cy + 1), sea:cell(cx, cy + 1)}
+  game.side_sharks = {top = {}, right = {}, bottom = {}, left = {}}
+  for _, cell in ipairs(game.ring) do
+    for _, dir in ipairs(sea:directions()) do
+      local inner = sea:step(cell, dir)
+      if inner and not on_ring[inner] then
+        local list = game.side_sharks[INWARD_TO_SIDE[dir]]
+        list[#list + 1] = {shark = cell, diver = inner}
+      end
+    end
+  end
+end
+
+-- "Ihr wählt je 1 Taucher": seat by seat. With 2 players each has two
+-- divers, diagonal to each other; with 3 the black diver is a dummy.
+function rules.assign_divers(game)
+  local n = game:player_count()
+  game.state.owners = {}
+  game.state.dummies = {}
+  for i, d in ipairs(game.divers) do
+    local colour = d:attr("colour")
+    if n == 4 then
+      game.state.owners[colour] = i - 1
+    elseif n == 3 then
+      if i <= 3 then game.state.owners[colour] = i - 1 else game.state.dummies[colour] = true end
+    else
+      -- places 1 and 3, 2 and 4 of the centre are diagonal
+      game.state.owners[colour] = (i - 1) % 2
+    end
+  end
+end
+
+-- "Danach legt ihr alle Taucherplättchen (mit der Seite 'gesund') als
+-- Quadrat in die Mitte ... Angrenzend an jeden Taucher legt ihr je 1
+-- Haiplättchen (mit der Seite 'satt'), ebenso diagonal zu jedem Taucher
+-- (mit der Seite 'hungrig')."
+function rules.place_tiles(game)
+  for i, d in ipairs(game.divers) do
+    d:move(game.centre[i])
+    d:set_face("healthy")
+  end
+  local sharks = game:components("shark")
+  local start = game.options.sharks_start
+  for i, cell in ipairs(game.ring) do
+    local shark = sharks[i]
+    local next_to_diver = false
+    for _, nb in ipairs(game.sea:neighbours(cell)) do
+      if rules.diver_at(game, nb) then next_to_diver = true end
+    end
+    local face = next_to_diver and "full" or "hungry"
+    if start == "hungry" or start == "full" then face = start end
+    shark:move(cell)
+    shark:set_face(face)
+  end
+end
+
+-- "Mischt alle Aktionskarten ... Nun zieht ihr alle je 3 Aktionskarten."
+function rules.deal(game)
+  game.deck:shuffle()
+  for _, seat in ipairs(game:seats()) do
+    for _ = 1, 3 do game.deck:draw(game.hands[seat], game.discard) end
+  end
+end
+
+function rules.setup(game)
+  game.sea = game:board("sea")
+  game.box = game:zone("box")
+  game.deck = game:zone("deck")
+  game.discard = game:zone("discard")
+  game.camouflaged = game:zone("camouflaged")
+  game.hands = {}
+  for _, seat in ipairs(game:seats()) do game.hands[seat] = game:zone("hand", seat) end
+  game.sides, game.harpoons = {}, {}
+  for _, side in ipairs(rules.SIDES) do
+    game.sides[side] = game:zone("side_" .. side)
+    game.harpoons[side] = game:zone("harpoons_" .. side)
+  end
+  game.divers, game.is_diver = {}, {}
+  for _, t in ipairs(rules.DIVERS) do
+    game.divers[#game.divers + 1] = game:components(t)[1]
+    game.is_diver[t] = true
+  end
+  game.cage = game:components("cage")[1]
+  game.caged = nil
+  game.state.camouflaged = {}
+  game.state.out = {}
+  rules.find_geometry(game)
+  rules.assign_divers(game)
+  rules.place_tiles(game)
+  rules.deal(game)
+  rules.update_state(game)
+  rules.scenario_helpers(game)
+end
+
+-- Public summary for every view: each side's colour.
+function rules.update_state(game)
+  local colours = {}
+  for _, side in ipairs(rules.SIDES) do
+    colours[side] = rules.side_colour(game, side) or "none"
+  end
+  game.state.side_colours = colours
+  game.state.cage = game.caged and game.caged:attr("colour") or "none"
+end
+
+---------------------------------------------------------------------------
+-- Placing a card
+---------------------------------------------------------------------------
+
+-- The colour lying on a side: that of its cards other than jokers (all the
+-- same), or nil for an empty side or one holding only jokers.
+function rules.side_colour(game, side)
+  for _, c in ipairs(game.sides[side]:items()) do
+    local colour = c:attr("colour")
+    if colour ~= "joker" then return colour end
+  end
+  return nil
+end
+
+-- May this card lie at this side (ignoring the first-round rule)?
+-- "An jede der 4 Seiten des Spielfeldes muss eine andere Kartenfarbe
+-- gelegt werden." "Willst du eine Karte spielen, deren Farbe bereits auf
+-- einer der 4 Seiten ausliegt, musst du diese Karte an diese Seite anlegen."
+-- Joker: "Kann an eine beliebige Seite/Farbe angelegt werden. Liegt der
+-- Joker als einzige Karte an einer Seite, kann man dort nach wie vor jede
+-- Farbe anlegen."
+function rules.colour_fits(game, colour, side)
+  if colour == "joker" then return true end
+  local here = rules.side_colour(game, side)
+  if here then return here == colour end
+  for _, other in ipairs(rules.SIDES) do
+    if other ~= side and rules.side_colour(game, other) == colour then return false end
+  end
+  return true
+end
+
+function rules.may_place(game, card, side)
+  -- "Es dürfen nie mehr als 3 Karten an einer Seite liegen."
+  if game.sides[side]:count() >= 3 then return false end
+  return rules.colour_fits(game, card:attr("colour"), side)
+end
+
+-- Every legal (card, side) play of a hand; identical cards are offered once.
+function rules.legal_plays(game, seat)
+  local plays, seen = {}, {}
+  for _, card in ipairs(game.hands[seat]:items()) do
+    if not seen[card:type()] then
+      seen[card:type()] = true
+      for _, side in ipairs(rules.SIDES) do
+        if rules.may_place(game, card, side) then
+          plays[#plays + 1] = {card = card, side = side,
+                               label = string.format("%s to the %s side", card:title(), side)}
+        end
+      end
+    end
+  end
+  -- "In der ersten Runde müsst ihr, sofern es die Kartenhand erlaubt,
+  -- jeweils an eine leere Seite anlegen."
+  if game:first_round() then
+    local empty = {}
+    for _, p in ipairs(plays) do
+      if game.sides[p.side]:empty() then empty[#empty + 1] = p end
+    end
+    if #empty > 0 then plays = empty end
+  end
+  return plays
+end
+
+function rules.choose_play(game, seat)
+  local plays = rules.legal_plays(game, seat)
+  local play = game:choose(seat, "Play a card to a side", plays)
+  return play.card, play.side
+end
+
+---------------------------------------------------------------------------
+-- The actions. "Die Aktion der gespielten Karte muss ausgeführt werden."
+-- An action with nothing to act on does nothing.
+---------------------------------------------------------------------------
+
+-- TAUCHER SCHWIMMT WEITER: "Dein Taucher tauscht seinen Platz mit einem
+-- beliebigen angrenzenden Taucher oder schwimmt an einen angrenzenden
+-- freien Platz (falls 1 oder mehrere Taucher getarnt sind)."
+function rules.action_diver_swims(game, seat, card, side)
+  local moves = {}
+  for _, diver in ipairs(rules.divers_of(game, seat)) do
+    local from = rules.diver_cell(game, diver)
+    if from then
+      for _, cell in ipairs(game.centre) do
+        if game.sea:adjacent(from, cell) then
+          local other = rules.diver_at(game, cell)
+          local label
+          if other then
+            label = string.format("%s swaps places with the %s", diver_name(diver), diver_name(other))
+          else
+            label = string.format("%s swims to the free place %s", diver_name(diver), where(game, cell))
+          end
+          moves[#moves + 1] = {diver = diver, from = from, to = cell, other = other, label = label}
+        end
+      end
+    end
+  end
+  if #moves == 0 then
+    game:say("%s has no diver on the board to swim", seat_name(game, seat))
+    return
+  end
+  local m = game:choose(seat, "Which way does your diver swim?", moves)
+  rules.move_diver(game, m.diver, m.to)
+  if m.other then rules.move_diver(game, m.other, m.from) end
+end
+
+-- KÄFIG: "Du platzierst den Käfig auf einem beliebigen Taucher. Steht der
+-- Käfig bereits auf einem Taucher, muss er auf einen anderen Taucher
+-- gelegt werden." Divers off the board and dummies cannot take it.
+function rules.action_cage_harpoon(game, seat, card, side)
+  local targets = {}
+  for _, d in ipairs(game.divers) do
+    if d ~= game.caged and rules.diver_cell(game, d) and not rules.is_dummy(game, d) then
+      targets[#targets + 1] = {diver = d, label = "the cage on the " .. diver_name(d)}
+    end
+  end
+  if #targets == 0 then
+    game:say("There is no other diver to put the cage on")
+    return
+  end
+  local t = game:choose(seat, "Put the cage on which diver?", targets)
+  game.caged = t.diver
+  game.cage:move(rules.diver_cell(game, t.diver))
+  game:say("The cage now stands on the %s", diver_name(t.diver))
+end
+
+-- HAI SCHWIMMT WEITER: "Du lässt 1 beliebigen Hai mit einem angrenzenden
+-- Hai seinen Platz tauschen." Adjacent = next to each other on the ring.
+function rules.action_shark_swims(game, seat, card, side)
+  local swaps = {}
+  for i, a in ipairs(game.ring) do
+    local b = game.ring[i % #game.ring + 1]
+    local sa, sb = rules.shark_at(game, a), rules.shark_at(game, b)
+    swaps[#swaps + 1] = {a = a, b = b, label = string.format("swap the %s shark at %s with the %s shark at %s",
+                                                              sa:face(), where(game, a), sb:face(), where(game, b))}
+  end
+  local s = game:choose(seat, "Which two sharks swap places?", swaps)
+  local sa, sb = rules.shark_at(game, s.a), rules.shark_at(game, s.b)
+  sa:move(s.b)
+  sb:move(s.a)
+end
+
+-- HAI UMDREHEN: "Du drehst 1 beliebigen Hai auf die andere Seite."
+function rules.action_turn_shark(game, seat, card, side)
+  local options = {}
+  for _, cell in ipairs(game.ring) do
+    local shark = rules.shark_at(game, cell)
+    options[#options + 1] = {shark = shark, label = string.format("the %s shark at %s", shark:face(), where(game, cell))}
+  end
+  local o = game:choose(seat, "Turn which shark over?", options)
+  o.shark:turn_over()
+end
+
+-- ALLE HAIE SCHWIMMEN WEITER: "Jeder Hai schwimmt im Uhrzeigersinn um 1
+-- Platz weiter."
+function rules.action_all_sharks(game, seat, card, side)
+  local sharks = {}
+  for i, cell in ipairs(game.ring) do sharks[i] = rules.shark_at(game, cell) end
+  for i, shark in ipairs(sharks) do
+    shark:move(game.sea:along("ring", game.ring[i], 1))
+  end
+  game:say("Every shark swims one place clockwise")
+end
+
+-- TARNUNG: "Dein Taucher ist bis zum Anfang deines nächsten Zuges gegen
+-- Haiangriffe immun. Das Taucherplättchen wird bis zu deinem nächsten Zug
+-- aus der Auslage genommen." With 2 players, the player picks which diver.
+function rules.action_camouflage(game, seat, card, side)
+  local options = {}
+  for _, d in ipairs(rules.divers_of(game, seat)) do
+    if rules.diver_cell(game, d) then options[#options + 1] = {diver = d, label = "camouflage the " .. diver_name(d)} end
+  end
+  if #options == 0 then
+    game:say("%s has no diver on the board to camouflage", seat_name(game, seat))
+    return
+  end
+  local o = game:choose(seat, "Camouflage which diver?", options)
+  local from = rules.diver_cell(game, o.diver)
+  rules.move_diver(game, o.diver, game.camouflaged)
+  game.state.camouflaged[o.diver:attr("colour")] = where(game, from)
+  game:say("The %s is camouflaged and leaves the board until %s's next turn", diver_name(o.diver), seat_name(game, seat))
+end
+
+-- JOKER: the card has no action of its own; it only fills a side.
+function rules.action_joker(game, seat, card, side)
+  game:say("The joker has no action")
+end
+
+-- "Bist du am Zug, musst du 1 Aktionskarte aus der Hand an eine der 4
+-- Seiten des Spielfeldes anlegen und musst anschließend die angegebene
+-- Aktion durchführen."
+function rules.play_card(game, seat, card, side)
+  card:move(game.sides[side], "bottom")
+  rules.update_state(game)
+  rules["action_" .. card:attr("action")](game, seat, card, side)
+  rules.update_state(game)
+end
+
+---------------------------------------------------------------------------
+-- Camouflage ends: "Wenn beim Wiedereinsetzen mehr als 1 Platz frei sein
+-- sollte (mehrere gleichzeitige Tarnungen), darfst du den Einsetzplatz frei
+-- wählen."
+---------------------------------------------------------------------------
+
+function rules.return_from_camouflage(game, seat)
+  for _, d in ipairs(rules.divers_of(game, seat)) do
+    if d:zone() == game.camouflaged then
+      local free = rules.free_places(game)
+      local options = {}
+      for _, cell in ipairs(free) do
+        options[#options + 1] = {cell = cell, label = "return to " .. where(game, cell)}
+      end
+      local o = game:choose(seat, "Where does your diver come back?", options)
+      rules.move_diver(game, d, o.cell)
+      game.state.camouflaged[d:attr("colour")] = nil
+      game:say("The %s is back on the board at %s", diver_name(d), where(game, o.cell))
+    end
+  end
+end
+
+---------------------------------------------------------------------------
+-- HAIANGRIFF
+---------------------------------------------------------------------------
+
+-- "'Käfig/Harpune'-Karten, die als Harpunen gespielt wurden, bleiben
+-- liegen bis zum nächsten Angriff": they go when the next attack starts.
+function rules.clear_harpoons(game)
+  for _, side in ipairs(rules.SIDES) do game.harpoons[side]:move_all(game.discard) end
+end
+
+-- The harpoon cards a seat could play against an attack from `side`:
+-- "nur an die Seite, von der aus der Haiangriff erfolgt (die Farbe der
+-- Harpune muss übereinstimmen)". A side of jokers only takes any colour
+-- that may lie there.
+function rules.harpoons_in_hand(game, seat, side)
+  local cards, seen = {}, {}
+  for _, card in ipairs(game.hands[seat]:items()) do
+    if card:attr("action") == "cage_harpoon" and not seen[card:type()]
+       and rules.colour_fits(game, card:attr("colour"), side) then
+      seen[card:type()] = true
+      cards[#cards + 1] = card
+    end
+  end
+  return cards
+end
+
+-- ALS HARPUNE: "Du kannst die Karte auch als Reaktion auf einen Haiangriff
+-- legen (egal, wer am Zug ist)". The owner of attacked divers is asked,
+-- out of turn; with two of their divers attacked at once, one harpoon
+-- saves one of them. Returns the set of divers saved.
+function rules.harpoon_reactions(game, seat, side, attacks)
+  local saved = {}
+  local n = game:player_count()
+  for k = 0, n - 1 do
+    local owner = (seat + k) % n
+    local mine = {}
+    for _, a in ipairs(attacks) do
+      if rules.owner_of(game, a.diver) == owner then mine[#mine + 1] = a.diver end
+    end
+    if #mine > 0 then
+      local cards = rules.harpoons_in_hand(game, owner, side)
+      if #cards > 0 then
+        local options = {{label = "no harpoon"}}
+        for _, card in ipairs(cards) do
+          for _, d in ipairs(mine) do
+            options[#options + 1] = {card = card, diver = d,
+                                     label = string.format("%s as a harpoon for the %s", card:title(), diver_name(d))}
+          end
+        end
+        local o = game:choose(owner, string.format("A hungry shark attacks from the %s side: play a harpoon?", side), options)
+        if o.card then
+          o.card:move(game.harpoons[side])
+          saved[o.diver] = true
+          game:say("%s fires a harpoon to defend the %s", seat_name(game, owner), diver_name(o.diver))
+        end
+      end
+    end
+  end
+  return saved
+end
+
+-- A full shark turns hungry: "Handelt es sich um einen 'satten' Hai, wird
+-- dieser auf die 'hungrige' Seite gedreht."
+function rules.shark_wakes(game, shark, cell)
+  game:say("The full shark at %s turns hungry", where(game, cell))
+  shark:set_face("hungry")
+end
+
+-- A hungry shark bites: "Dieser wird auf die 'verletzte' Seite gedreht.
+-- Der Hai wird auf die 'satte' Seite gedreht. War der Taucher bereits vor
+-- dem Angriff verletzt, endet nach diesem Angriff das Spiel."
+function rules.bite(game, attack, shark, cell, diver)
+  if diver:is("healthy") then
+    game:say("The hungry shark at %s bites the %s, who is injured; the shark is full", where(game, cell), diver_name(diver))
+    diver:set_face("injured")
+    shark:set_face("full")
+  else
+    game:say("The hungry shark at %s bites the injured %s again; the shark is full", where(game, cell), diver_name(diver))
+    shark:set_face("full")
+    rules.diver_eaten(game, attack, diver)
+  end
+end
+
+-- "Dieser Taucher wird zur Beute der Haie." The game ends after the
+-- attack; with 2 players "Das Spiel endet sofort, wenn der erste Taucher
+-- zur Beute wird": at once, before the side's other shark acts.
+function rules.diver_eaten(game, attack, diver)
+  game:say("The %s is the sharks' prey!", diver_name(diver))
+  attack.eaten[#attack.eaten + 1] = diver
+  if game:player_count() == 2 then rules.end_game(game, attack.eaten) end
+end
+
+-- One hungry shark's attack on the diver next to it. "Ist der Angriff aus
+-- irgendeinem Grund nicht erfolgreich (Harpune, Käfig, Tarnung, 'Dummy'),
+-- bleibt der Hai hungrig."
+function rules.resolve_attack(game, attack, a)
+  if attack.saved[a.diver] then
+    game:say("The harpoon drives off the shark at %s: the %s is unharmed, the shark stays hungry",
+             where(game, a.cell), diver_name(a.diver))
+  elseif game.caged == a.diver then
+    -- "wird der Käfig zerstört und kommt zurück neben das Spielfeld. Dem
+    -- Taucher passiert nichts, der Hai bleibt aber weiterhin hungrig."
+    game.cage:move(game.box)
+    game.caged = nil
+    game:say("The shark at %s destroys the cage: the %s is unharmed, the shark stays hungry",
+             where(game, a.cell), diver_name(a.diver))
+  else
+    rules.bite(game, attack, a.shark, a.cell, a.diver)
+  end
+end
+
+-- "Die beiden Haie dieser Seite werden aktiv." In clockwise order.
+function rules.shark_attack(game, seat, side)
+  game:say("Shark attack from the %s side!", side)
+  rules.clear_harpoons(game)
+  local attack = {side = side, eaten = {}, saved = {}}
+  local attacks = {}
+  local steps = {}
+  for _, pair in ipairs(game.side_sharks[side]) do
+    local shark = rules.shark_at(game, pair.shark)
+    if shark:is("full") then
+      steps[#steps + 1] = {wake = true, shark = shark, cell = pair.shark}
+    else
+      local diver = rules.diver_at(game, pair.diver)
+      if not diver then
+        steps[#steps + 1] = {empty = true, cell = pair.shark, place = pair.diver}
+      elseif rules.is_dummy(game, diver) then
+        steps[#steps + 1] = {dummy = diver, cell = pair.shark}
+      else
+        local a = {shark = shark, cell = pair.shark, diver = diver}
+        attacks[#attacks + 1] = a
+        steps[#steps + 1] = {attack = a}
+      end
+    end
+  end
+  attack.saved = rules.harpoon_reactions(game, seat, side, attacks)
+  for _, s in ipairs(steps) do
+    if s.wake then
+      rules.shark_wakes(game, s.shark, s.cell)
+    elseif s.empty then
+      game:say("The hungry shark at %s finds nobody at %s (camouflage) and stays hungry",
+               where(game, s.cell), where(game, s.place))
+    elseif s.dummy then
+      game:say("The hungry shark at %s cannot hurt the dummy %s and stays hungry",
+               where(game, s.cell), diver_name(s.dummy))
+    else
+      rules.resolve_attack(game, attack, s.attack)
+    end
+  end
+  -- "Die 3 Aktionskarten, die den Angriff ausgelöst haben, werden auf den
+  -- Ablagestapel gelegt."
+  game.sides[side]:move_all(game.discard)
+  rules.update_state(game)
+  rules.attack_over(game, seat, attack)
+end
+
+-- After the attack: the game ends if a diver was eaten.
+function rules.attack_over(game, seat, attack)
+  if #attack.eaten > 0 then rules.end_game(game, attack.eaten) end
+end
+
+-- "Alle überlebenden Taucher haben gewonnen. In seltenen Fällen kann es
+-- auch 2 Verlierer geben." With 2 players: "Wer noch beide Taucher hat,
+-- gewinnt."
+function rules.end_game(game, eaten)
+  local lost, losers, names = {}, {}, {}
+  for _, d in ipairs(eaten) do
+    local owner = rules.owner_of(game, d)
+    names[#names + 1] = diver_name(d)
+    if not lost[owner] then
+      lost[owner] = true
+      losers[#losers + 1] = owner
+    end
+  end
+  local winners, winner_names = {}, {}
+  for _, seat in ipairs(game:seats()) do
+    if not lost[seat] then
+      winners[#winners + 1] = seat
+      winner_names[#winner_names + 1] = game:player_name(seat)
+    end
+  end
+  local loser_names = {}
+  for i, s in ipairs(losers) do loser_names[i] = game:player_name(s) end
+  game:finish{
+    winners = winners,
+    losers = losers,
+    summary = string.format("the sharks eat the %s: %s %s, %s %s", table.concat(names, " and the "),
+                            table.concat(loser_names, " and "), #losers == 1 and "loses" or "lose",
+                            #winners > 0 and table.concat(winner_names, ", ") or "nobody",
+                            #winners == 1 and "wins" or "win"),
+  }
+end
+
+---------------------------------------------------------------------------
+-- A turn
+---------------------------------------------------------------------------
+
+-- "Du ziehst solange Karten vom Nachziehstapel, bis du wieder 3 auf der
+-- Hand hältst. Ist der Nachziehstapel aufgebraucht, wird der Ablagestapel
+-- gemischt und als neuer Nachziehstapel bereitgelegt."
+function rules.draw(game, seat)
+  local hand = game.hands[seat]
+  while hand:count() < 3 do
+    if not game.deck:draw(hand, game.discard) then break end
+  end
+end
+
+function rules.turn(game, seat)
+  rules.return_from_camouflage(game, seat)
+  -- "In seltenen Fällen kann es passieren, dass du zu Beginn deines Zuges
+  -- keine Karten auf der Hand hast. Dann führst du nur Phase 2 durch."
+  if game.hands[seat]:empty() then
+    game:say("%s has no cards and only draws", seat_name(game, seat))
+  else
+    local card, side = rules.choose_play(game, seat)
+    rules.play_card(game, seat, card, side)
+    -- "Spielst du die dritte Karte an eine Seite, erfolgt nach der Aktion
+    -- ein Haiangriff."
+    if game.sides[side]:count() >= 3 then rules.shark_attack(game, seat, side) end
+  end
+  rules.draw(game, seat)
+end
+
+function rules.play(game)
+  local seat = game:first_seat()
+  while true do
+    game:begin_turn(seat)
+    rules.turn(game, seat)
+    seat = game:next_seat(seat)
+  end
+end
+
+---------------------------------------------------------------------------
+-- For scenario files (`prepare`): arrange a situation by hand.
+---------------------------------------------------------------------------
+
+function rules.scenario_helpers(game)
+  -- game.give(seat, {"red_cage_harpoon", ...}): the seat's hand becomes
+  -- exactly these cards (taken from the deck or the discard pile).
+  game.give = function(seat, types)
+    game.hands[seat]:move_all(game.deck)
+    for _, t in ipairs(types) do
+      local c = game.deck:find(t) or game.discard:find(t)
+      assert(c, "no " .. t .. " left in the deck or discard pile")
+      c:move(game.hands[seat])
+    end
+  end
+  -- game.lay("bottom", {"red_turn_shark", ...}): cards lying at a side.
+  game.lay = function(side, types)
+    for _, t in ipairs(types) do
+      local c = game.deck:find(t) or game.discard:find(t)
+      assert(c, "no " .. t .. " left in the deck or discard pile")
+      c:move(game.sides[side], "bottom")
+    end
+    rules.update_state(game)
+  end
+  -- game.shark(x, y, "hungry"): a shark's face.
+  game.shark = function(x, y, face)
+    rules.shark_at(game, game.sea:cell(x, y)):set_face(face)
+  end
+  -- game.place("blue", x, y): a diver swaps places with whoever is there.
+  game.place = function(colour, x, y)
+    local diver = game:components("diver_" .. colour)[1]
+    local to = game.sea:cell(x, y)
+    local from = rules.diver_cell(game, diver)
+    local other = rules.diver_at(game, to)
+    rules.move_diver(game, diver, to)
+    if other and other ~= diver then rules.move_diver(game, other, from) end
+  end
+  -- game.injure("blue"): a diver's injured side.
+  game.injure = function(colour)
+    game:components("diver_" .. colour)[1]:set_face("injured")
+  end
+  game.cage_on = function(colour)
+    local diver = game:components("diver_" .. colour)[1]
+    game.caged = diver
+    game.cage:move(rules.diver_cell(game, diver))
+    rules.update_state(game)
+  end
+end
+
+return rules
