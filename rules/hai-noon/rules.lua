@@ -461,8 +461,10 @@ function rules.harpoon_reactions(game, seat, side, attacks)
       if rules.owner_of(game, a.diver) == owner then mine[#mine + 1] = a.diver end
     end
     if #mine > 0 then
+      -- Asked even without a fitting card (then "no harpoon" is the only
+      -- answer), so that the question gives nothing away about the hand.
       local cards = rules.harpoons_in_hand(game, owner, side)
-      if #cards > 0 then
+      do
         local options = {{label = "no harpoon"}}
         for _, card in ipairs(cards) do
           for _, d in ipairs(mine) do
@@ -693,6 +695,25 @@ function rules.scenario_helpers(game)
   -- game.injure("blue"): a diver's injured side.
   game.injure = function(colour)
     game:components("diver_" .. colour)[1]:set_face("injured")
+  end
+  -- game.camo("green"): a diver is camouflaged (off the board).
+  game.camo = function(colour)
+    local diver = game:components("diver_" .. colour)[1]
+    local from = rules.diver_cell(game, diver)
+    rules.move_diver(game, diver, game.camouflaged)
+    game.state.camouflaged[colour] = where(game, from)
+  end
+  -- game.knock_out("blue") (last diver swimming): a diver is already out.
+  game.knock_out = function(colour)
+    local diver = game:components("diver_" .. colour)[1]
+    diver:set_face("injured")
+    game.state.dummies[colour] = true
+    game.state.out[#game.state.out + 1] = colour
+    local seat = rules.owner_of(game, diver)
+    if #rules.divers_of(game, seat) == 0 then
+      game.hands[seat]:move_all(game.discard)
+      game:eliminate(seat)
+    end
   end
   game.cage_on = function(colour)
     local diver = game:components("diver_" .. colour)[1]
