@@ -662,21 +662,22 @@ end
 function rules.scenario_helpers(game)
   -- game.give(seat, {"red_cage_harpoon", ...}): the seat's hand becomes
   -- exactly these cards (taken from the deck or the discard pile).
+  -- A card of this type from the deck, the discard pile or another hand.
+  local function find_card(t, except)
+    local c = game.deck:find(t) or game.discard:find(t)
+    for _, seat in ipairs(game:seats()) do
+      if not c and seat ~= except then c = game.hands[seat]:find(t) end
+    end
+    assert(c, "no " .. t .. " left to take")
+    return c
+  end
   game.give = function(seat, types)
     game.hands[seat]:move_all(game.deck)
-    for _, t in ipairs(types) do
-      local c = game.deck:find(t) or game.discard:find(t)
-      assert(c, "no " .. t .. " left in the deck or discard pile")
-      c:move(game.hands[seat])
-    end
+    for _, t in ipairs(types) do find_card(t, seat):move(game.hands[seat]) end
   end
   -- game.lay("bottom", {"red_turn_shark", ...}): cards lying at a side.
   game.lay = function(side, types)
-    for _, t in ipairs(types) do
-      local c = game.deck:find(t) or game.discard:find(t)
-      assert(c, "no " .. t .. " left in the deck or discard pile")
-      c:move(game.sides[side], "bottom")
-    end
+    for _, t in ipairs(types) do find_card(t):move(game.sides[side], "bottom") end
     rules.update_state(game)
   end
   -- game.shark(x, y, "hungry"): a shark's face.
