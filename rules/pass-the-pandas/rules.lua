@@ -15,6 +15,7 @@ function rules.deal(game)
   end
   game.state.last_roller = nil
   game.state.last_bamboo = 0
+  rules.update_recipients(game)
 end
 
 function rules.setup(game)
@@ -42,15 +43,23 @@ function rules.evaporate(game, seat, pool, rolled)
   end
 end
 
--- Players a panda may go to: everybody else still in the round.
-function rules.panda_recipients(game, seat)
-  local others = {}
-  for other = 0, game:player_count() - 1 do
-    if other ~= seat and not game:is_eliminated(other) then
-      others[#others + 1] = other
+-- Players a panda may go to: everybody else still in the round. Kept per
+-- game and rebuilt when somebody goes out or a round starts.
+function rules.update_recipients(game)
+  game.recipients = {}
+  for seat = 0, game:player_count() - 1 do
+    local others = {}
+    for other = 0, game:player_count() - 1 do
+      if other ~= seat and not game:is_eliminated(other) then
+        others[#others + 1] = other
+      end
     end
+    game.recipients[seat] = others
   end
-  return others
+end
+
+function rules.panda_recipients(game, seat)
+  return game.recipients[seat]
 end
 
 -- 3. "Players who roll a Panda give that die to any other player of their
@@ -141,6 +150,7 @@ function rules.play_round(game, first)
       rules.player_out(game, s, #placings)
       game:eliminate(s)
     end
+    if #out > 0 then rules.update_recipients(game) end
     if #out > 0 and (not game.options.play_for_places or game:active_count() <= 1) then
       break
     end

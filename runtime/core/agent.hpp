@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/decision.hpp"
 #include "core/rng.hpp"
 
@@ -22,9 +24,10 @@ class Agent {
   virtual void begin_game(uint64_t /*seed*/, int /*seat*/) {}
   // Returns an index in [0, decision.count()). May throw AgentError.
   virtual int choose(const Decision& decision) = 0;
-  // Events this agent's seat may see, already redacted (narrated text).
+  // Agents that want them receive every event their seat may see, as
+  // JSON already redacted for that seat (see event_json in game_log.hpp).
   virtual bool wants_events() const { return false; }
-  virtual void observe(const std::string& /*narration*/) {}
+  virtual void observe(const nlohmann::json& /*event*/) {}
 };
 
 struct AgentError : std::runtime_error {

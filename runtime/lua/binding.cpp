@@ -18,10 +18,12 @@ int handle_index(lua_State* L, int arg, HandleKind kind, const char* tname) {
   return -1;
 }
 
-void push_cached(lua_State* L, int ref, int index) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  lua_rawgeti(L, -1, index + 1);
-  lua_remove(L, -2);
+// Every binding function carries the three handle tables as upvalues
+// (see add_methods), so pushing a handle is one table read.
+enum HandleUpvalue { kComponents = 1, kZones = 2, kBoards = 3 };
+
+void push_cached(lua_State* L, int upvalue, int index) {
+  lua_rawgeti(L, lua_upvalueindex(upvalue), index + 1);
 }
 
 }  // namespace
@@ -74,9 +76,9 @@ int check_face_id(lua_State* L, int arg) {
   return id;
 }
 
-void push_component(lua_State* L, int id) { push_cached(L, engine(L).components_ref, id); }
-void push_zone(lua_State* L, int slot) { push_cached(L, engine(L).zones_ref, slot); }
-void push_board(lua_State* L, int board) { push_cached(L, engine(L).boards_ref, board); }
+void push_component(lua_State* L, int id) { push_cached(L, kComponents, id); }
+void push_zone(lua_State* L, int slot) { push_cached(L, kZones, slot); }
+void push_board(lua_State* L, int board) { push_cached(L, kBoards, board); }
 
 void push_json(lua_State* L, const nlohmann::json& v) {
   switch (v.type()) {
@@ -155,9 +157,13 @@ nlohmann::json to_json(lua_State* L, int index, int depth) {
 }
 
 void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods) {
+  EngineImpl& e = engine(L);
   luaL_getmetatable(L, metatable);
   lua_getfield(L, -1, "__index");
-  luaL_setfuncs(L, methods, 0);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.components_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.zones_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.boards_ref);
+  luaL_setfuncs(L, methods, 3);
   lua_pop(L, 2);
 }
 

@@ -4,10 +4,21 @@
 #include <string>
 #include <vector>
 
+#include "core/game_log.hpp"
 #include "lua/context.hpp"
 #include "lua/rule_engine.hpp"
 
 namespace rulebook {
+
+// Feeds agents that observe the events their seat may see.
+class AgentFeed : public EventSink {
+ public:
+  std::vector<std::pair<int, Agent*>> observers;  // seat, agent
+  void on_event(const GameState& state, const Event& e) override {
+    for (auto& [seat, agent] : observers)
+      if (e.audience & seat_bit(seat)) agent->observe(event_json(state, e, seat));
+  }
+};
 
 struct EngineImpl {
   std::shared_ptr<const GameDefinition> def;
@@ -36,6 +47,9 @@ struct EngineImpl {
 
   GameState* state = nullptr;
   std::vector<Agent*> agents;
+  AgentFeed feed;
+  EventTee tee;                    // the caller's sink and the feed
+  EventSink* caller_sink = nullptr;
   std::vector<AnswerRecord>* answer_log = nullptr;
   int turn_limit = 0;
   GameResult result;

@@ -122,6 +122,17 @@ void EngineImpl::load_rules() {
 }
 
 bool EngineImpl::resume(int nargs) {
+  // Once the game is over, the caller's sink is restored.
+  struct RestoreSink {
+    EngineImpl& e;
+    bool* running;
+    ~RestoreSink() {
+      if (!*running && !e.feed.observers.empty() && e.state) {
+        e.state->set_sink(e.caller_sink);
+        e.feed.observers.clear();
+      }
+    }
+  } restore{*this, &running};
   int nres = 0;
   ctx.memory_capped = true;
   const int status = lua_resume(co, L, nargs, &nres);
@@ -193,14 +204,6 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   new_handle_metatable(L, "component");
   new_handle_metatable(L, "zone");
   new_handle_metatable(L, "board");
-  register_game(L);
-  register_turns(L);
-  register_decisions(L);
-  register_components(L);
-  register_dice(L);
-  register_zones(L);
-  register_decks(L);
-  register_boards(L);
   // The method tables need no freezing: their metatables are protected
   // (__metatable), so scripts can call the methods but never reach a table.
   lua_createtable(L, 0, static_cast<int>(e.def->face_names.size()));
@@ -212,6 +215,16 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   e.components_ref = make_handles(L, "component", HandleKind::Component, e.def->component_count());
   e.zones_ref = make_handles(L, "zone", HandleKind::Zone, e.def->zone_count());
   e.boards_ref = make_handles(L, "board", HandleKind::Board, static_cast<int>(e.def->boards.size()));
+  // After the handles: every binding gets the handle tables as upvalues.
+  register_game(L);
+  register_turns(L);
+  register_decisions(L);
+  register_components(L);
+  register_dice(L);
+  register_zones(L);
+  register_decks(L);
+  register_boards(L);
+
   e.load_rules();
 }
 
@@ -235,6 +248,19 @@ bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
   e.ctx.memory_capped = false;
   for (int seat = 0; seat < state.player_count(); ++seat)
     if (e.agents[seat]) e.agents[seat]->begin_game(state.seed(), seat);
+  // Observing agents get the events their seat may see, besides whoever
+  // already listens. Without them the state's sink is left alone, so a
+  // silent simulation builds no events at all.
+  e.feed.observers.clear();
+  for (int seat = 0; seat < state.player_count(); ++seat)
+    if (e.agents[seat] && e.agents[seat]->wants_events()) e.feed.observers.emplace_back(seat, e.agents[seat]);
+  if (!e.feed.observers.empty()) {
+    e.caller_sink = state.sink();
+    e.tee = EventTee();
+    e.tee.add(e.caller_sink);
+    e.tee.add(&e.feed);
+    state.set_sink(&e.tee);
+  }
 
   // A fresh `game` table per game: nothing a game writes reaches the next.
   luaL_unref(L, LUA_REGISTRYINDEX, e.game_ref);
