@@ -1,0 +1,72 @@
+// Hai Noon: hands are private (a seat's view shows its own cards and only
+// the counts of the others'), and game.state holds public data only.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "core/game_state.hpp"
+#include "lua/rule_engine.hpp"
+#include "setup/game_loader.hpp"
+
+using namespace rulebook;
+using nlohmann::json;
+
+namespace {
+
+void check_hands(const json& view, int seat, int players) {
+  const json& zones = view.at("zones");
+  for (int s = 0; s < players; ++s) {
+    const std::string key = fmt::format("hand@{}", s);
+    INFO("view of seat " << seat << ", " << key);
+    REQUIRE(zones.contains(key));
+    const json& hand = zones.at(key);
+    if (s == seat) {
+      REQUIRE(hand.contains("components"));
+      CHECK(hand.at("components").size() == hand.at("count").get<size_t>());
+      for (const auto& c : hand.at("components")) CHECK(c.contains("type"));
+    } else {
+      CHECK_FALSE(hand.contains("components"));
+    }
+  }
+  // The draw pile shows only its count to everybody.
+  CHECK_FALSE(zones.at("deck").contains("components"));
+}
+
+}  // namespace
+
+TEST_CASE("hai-noon: a view shows one's own hand and only the count of the others'", "[hai-noon]") {
+  for (int players = 2; players <= 4; ++players) {
+    auto def = load_game("hai-noon");
+    RuleEngine engine(def);
+    GameState state(*def);
+    state.reset(players, 7);
+    std::vector<Agent*> agents(players, nullptr);  // every decision pauses
+    bool pending = engine.begin(state, agents);
+    for (int step = 0; pending && step < 60; ++step) {
+      for (int seat = 0; seat < players; ++seat) check_hands(engine.view(seat), seat, players);
+      // Everyone watching (-1) sees every hand's count.
+      const json all = engine.view(-1);
+      for (int s = 0; s < players; ++s) CHECK(all.at("zones").contains(fmt::format("hand@{}", s)));
+      // Public data only: no card of any hand is named in game.state.
+      CHECK(all.at("state").dump().find("_harpoon") == std::string::npos);
+      pending = engine.answer(0);
+    }
+  }
+}
+
+TEST_CASE("hai-noon: every side's colour and the owners are public state", "[hai-noon]") {
+  auto def = load_game("hai-noon");
+  RuleEngine engine(def);
+  GameState state(*def);
+  state.reset(4, 3);
+  std::vector<Agent*> agents(4, nullptr);
+  REQUIRE(engine.begin(state, agents));
+  const json v = engine.view(1);
+  REQUIRE(v.contains("state"));
+  CHECK(v.at("state").at("owners").at("pink") == 0);
+  CHECK(v.at("state").at("side_colours").at("top") == "none");
+  // The board: 12 sharks on the ring, 4 divers in the centre.
+  int tiles = 0;
+  for (const auto& [cell, items] : v.at("boards").at("sea").items()) tiles += static_cast<int>(items.size());
+  CHECK(tiles == 16);
+}
