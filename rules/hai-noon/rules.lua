@@ -216,37 +216,52 @@ function rules.side_colour(game, side)
   return nil
 end
 
--- May this card lie at this side (ignoring the first-round rule)?
+-- The colour of every side, and the side of every colour lying out.
+function rules.colours_out(game)
+  local of_side, side_of = {}, {}
+  for _, side in ipairs(rules.SIDES) do
+    local colour = rules.side_colour(game, side)
+    if colour then
+      of_side[side] = colour
+      side_of[colour] = side
+    end
+  end
+  return {of_side = of_side, side_of = side_of}
+end
+
+-- May a card of this colour lie at this side (ignoring the first-round
+-- rule and the number of cards)?
 -- "An jede der 4 Seiten des Spielfeldes muss eine andere Kartenfarbe
 -- gelegt werden." "Willst du eine Karte spielen, deren Farbe bereits auf
 -- einer der 4 Seiten ausliegt, musst du diese Karte an diese Seite anlegen."
 -- Joker: "Kann an eine beliebige Seite/Farbe angelegt werden. Liegt der
 -- Joker als einzige Karte an einer Seite, kann man dort nach wie vor jede
--- Farbe anlegen."
-function rules.colour_fits(game, colour, side)
+-- Farbe anlegen." `out` is rules.colours_out(game), computed if not given.
+function rules.colour_fits(game, colour, side, out)
   if colour == "joker" then return true end
-  local here = rules.side_colour(game, side)
+  out = out or rules.colours_out(game)
+  local here = out.of_side[side]
   if here then return here == colour end
-  for _, other in ipairs(rules.SIDES) do
-    if other ~= side and rules.side_colour(game, other) == colour then return false end
-  end
-  return true
+  local there = out.side_of[colour]
+  return there == nil or there == side
 end
 
-function rules.may_place(game, card, side)
+function rules.may_place(game, card, side, out)
   -- "Es dürfen nie mehr als 3 Karten an einer Seite liegen."
   if game.sides[side]:count() >= 3 then return false end
-  return rules.colour_fits(game, card:attr("colour"), side)
+  return rules.colour_fits(game, card:attr("colour"), side, out)
 end
 
 -- Every legal (card, side) play of a hand; identical cards are offered once.
 function rules.legal_plays(game, seat)
   local plays, seen = {}, {}
+  local out = rules.colours_out(game)
   for _, card in ipairs(game.hands[seat]:items()) do
-    if not seen[card:type()] then
-      seen[card:type()] = true
+    local t = card:type()
+    if not seen[t] then
+      seen[t] = true
       for _, side in ipairs(rules.SIDES) do
-        if rules.may_place(game, card, side) then
+        if rules.may_place(game, card, side, out) then
           plays[#plays + 1] = {card = card, side = side,
                                label = string.format("%s to the %s side", card:title(), side)}
         end
@@ -437,9 +452,10 @@ end
 -- that may lie there.
 function rules.harpoons_in_hand(game, seat, side)
   local cards, seen = {}, {}
+  local out = rules.colours_out(game)
   for _, card in ipairs(game.hands[seat]:items()) do
     if card:attr("action") == "cage_harpoon" and not seen[card:type()]
-       and rules.colour_fits(game, card:attr("colour"), side) then
+       and rules.colour_fits(game, card:attr("colour"), side, out) then
       seen[card:type()] = true
       cards[#cards + 1] = card
     end
