@@ -1,0 +1,687 @@
+-- Hao Hao (Jim Dratwa & Thibaut Quintens).
+-- Each function is one step of the rulebook, so a variant can replace it.
+-- The interpretations of unclear rules are listed in README.md.
+--
+-- Model: the field is a board; each cell holds at most one animal tile (a
+-- hidden tile is face down, a public one face up) and maybe Hao Hao, a piece
+-- facing a direction. Cells are numbered 1..width*height row by row in this
+-- script (game.cells[i] is the zone, game.tile[i] the tile or nil).
+local rules = {}
+
+local DIRECTIONS = {"north", "east", "south", "west"}
+
+------------------------------------------------------------------------
+-- The field
+
+-- Rebuilds the script's picture of the field from the zones (cheap; done at
+-- every turn so that a scenario's `prepare` may arrange anything).
+function rules.scan(game)
+  local tile, down = {}, {}
+  game.hh_cell = nil
+  for i, cell in ipairs(game.cells) do
+    down[i] = false
+    for _, c in ipairs(cell:items()) do
+      if c:kind() == "piece" then game.hh_cell = i
+      elseif c:kind() == "tile" then
+        tile[i] = c
+        down[i] = not c:is_public()
+      end
+    end
+  end
+  game.tile, game.down = tile, down
+end
+
+-- Narration only when somebody listens (the arguments cost time too).
+function rules.say(game, ...)
+  if game.talk then game:say(...) end
+end
+
+-- "a Red Panda", "an Otter"
+function rules.a(title)
+  if title:match("^[AEIOUaeiou]") then return "an " .. title end
+  return "a " .. title
+end
+
+function rules.cell_name(game, i)
+  return game.names[i]
+end
+
+-- A cell holding a face-down tile.
+function rules.face_down(game, i)
+  return game.down[i]
+end
+
+-- Face-down tiles a piece on cell i facing dir sees: holes and face-up
+-- tiles neither count nor block the view.
+function rules.sight_from(game, i, dir)
+  local seen = {}
+  for _, j in ipairs(game.lines[i][dir]) do
+    if rules.face_down(game, j) then seen[#seen + 1] = j end
+  end
+  return seen
+end
+
+function rules.count_sight(game, i, dir)
+  local n, down = 0, game.down
+  for _, j in ipairs(game.lines[i][dir]) do
+    if down[j] then n = n + 1 end
+  end
+  return n
+end
+
+-- Every face-down tile except the one Hao Hao rests on ("anywhere").
+function rules.anywhere(game)
+  local out = {}
+  for i = 1, #game.cells do
+    if i ~= game.hh_cell and rules.face_down(game, i) then out[#out + 1] = i end
+  end
+  return out
+end
+
+-- What Hao Hao sees now: his line, or every face-down tile once he "sees all".
+function rules.line_of_sight(game)
+  if game.state.sees_all or game.hh_cell == nil then return rules.anywhere(game) end
+  local seen = rules.sight_from(game, game.hh_cell, game.hh:facing())
+  if #seen == 0 then return rules.anywhere(game) end  -- cannot happen by the rules; never stall
+  return seen
+end
+
+-- Face-down tiles seen from every cell in each direction, by sweeping the
+-- rows and columns once: counts.north[i], counts.east[i], ...
+function rules.sight_counts(game)
+  local W, H, down = game.width, game.height, game.down
+  local north, east, south, west = {}, {}, {}, {}
+  for y = 1, H do
+    local base = (y - 1) * W
+    local n = 0
+    for x = 1, W do
+      local i = base + x
+      west[i] = n
+      if down[i] then n = n + 1 end
+    end
+    n = 0
+    for x = W, 1, -1 do
+      local i = base + x
+      east[i] = n
+      if down[i] then n = n + 1 end
+    end
+  end
+  for x = 1, W do
+    local n = 0
+    for y = 1, H do
+      local i = (y - 1) * W + x
+      north[i] = n
+      if down[i] then n = n + 1 end
+    end
+    n = 0
+    for y = H, 1, -1 do
+      local i = (y - 1) * W + x
+      south[i] = n
+      if down[i] then n = n + 1 end
+    end
+  end
+  return {north = north, east = east, south = south, west = west}
+end
+
+-- Legal places for Hao Hao: {cell = i, dirs = {...}} for every face-down tile
+-- (other than `except`) with at least 2 face-down tiles in a direction.
+function rules.placements(game, except)
+  local need = game.sight_needed
+  local counts = rules.sight_counts(game)
+  local out, down = {}, game.down
+  for i = 1, game.width * game.height do
+    if i ~= except and down[i] then
+      local dirs
+      for k = 1, 4 do
+        local d = DIRECTIONS[k]
+        if counts[d][i] >= need then
+          dirs = dirs or {}
+          dirs[#dirs + 1] = d
+        end
+      end
+      if dirs then out[#out + 1] = {cell = i, dirs = dirs} end
+    end
+  end
+  return out
+end
+
+function rules.cell_options(game, list)
+  local options = {}
+  for k, i in ipairs(list) do options[k] = game.cells[i] end
+  return options
+end
+
+-- Asks for one of the cells in `list`; returns its index.
+function rules.choose_cell(game, seat, prompt, list)
+  local _, k = game:choose(seat, prompt, rules.cell_options(game, list))
+  return list[k]
+end
+
+-- Puts Hao Hao on cell i facing dir (dir nil: he sees all).
+function rules.put_hao_hao(game, i, dir)
+  game.hh:move(game.cells[i])
+  game.hh_cell = i
+  if dir then
+    game.hh:face_to(dir)
+    game.state.sees_all = false
+  else
+    game.state.sees_all = true
+  end
+  local x, y = game.field:xy(game.cells[i])
+  game.state.hao_hao = {x = x, y = y, facing = dir or "everywhere"}
+end
+
+-- Places Hao Hao by the rules: a face-down tile facing at least 2 face-down
+-- tiles or, when there is no such place, any face-down tile from which he
+-- sees all. Returns false when he cannot be placed on a face-down tile.
+function rules.place_by_rules(game, seat, except, prompt)
+  local places = rules.placements(game, except)
+  if #places > 0 then
+    local cells = {}
+    for k, p in ipairs(places) do cells[k] = p.cell end
+    local _, k = game:choose(seat, prompt, rules.cell_options(game, cells))
+    local place = places[k]
+    local dir = game:choose(seat, "Hao Hao looks", place.dirs)
+    rules.put_hao_hao(game, place.cell, dir)
+    rules.say(game, "%s puts Hao Hao on %s, looking %s", game:player_name(seat), rules.cell_name(game, place.cell), dir)
+    return true
+  end
+  local anywhere = {}
+  for i = 1, #game.cells do
+    if i ~= except and rules.face_down(game, i) then anywhere[#anywhere + 1] = i end
+  end
+  if #anywhere == 0 then return false end
+  local i = rules.choose_cell(game, seat, prompt .. " (he sees all the tiles now)", anywhere)
+  rules.put_hao_hao(game, i, nil)
+  rules.say(game, "%s puts Hao Hao on %s: no row shows 2 face-down tiles any more, he sees all the tiles",
+           game:player_name(seat), rules.cell_name(game, i))
+  return true
+end
+
+------------------------------------------------------------------------
+-- Set-up
+
+function rules.setup(game)
+  game.field = game:board("field")
+  game.bag = game:zone("bag")
+  game.box = game:zone("box")
+  game.lost = game:zone("lost")
+  game.effects = game:zone("effects")
+  game.hh = game:components("hao_hao")[1]
+  game.won, game.held = {}, {}
+  for _, seat in ipairs(game:seats()) do
+    game.won[seat] = game:zone("won", seat)
+    game.held[seat] = game:zone("held", seat)
+  end
+  game.sight_needed = 2
+  game.cells = game.field:cells()
+  game.width, game.height = game.field:width(), game.field:height()
+  game.index = {}
+  game.names, game.coords = {}, {}
+  for i, cell in ipairs(game.cells) do
+    game.index[cell:id()] = i
+    game.names[i] = cell:title()
+    local x, y = game.field:xy(cell)
+    game.coords[i] = x .. "," .. y
+  end
+  game.lines = {}
+  for i, cell in ipairs(game.cells) do
+    local lines = {}
+    for _, d in ipairs(DIRECTIONS) do
+      local list = {}
+      for k, c in ipairs(game.field:line(cell, d)) do list[k] = game.index[c:id()] end
+      lines[d] = list
+    end
+    game.lines[i] = lines
+  end
+  game.talk = game:listening()
+  rules.lay_out(game)
+  rules.prepare_effects(game)
+  game.state.sees_all = false
+  game.state.round_limit_reached = false
+  rules.public_summary(game)
+  rules.scan(game)
+end
+
+-- "remove one triplet and one pair ... Shuffle the Animal tiles and place
+-- them face down" on the field, row by row from the top of the bag.
+function rules.lay_out(game)
+  for _, name in ipairs(game.options.remove) do
+    game.bag:move_matching(name, game.box)
+  end
+  local cells = #game.cells
+  if game.bag:count() ~= cells then
+    error(string.format("the field has %d places but %d animal tiles are in play (options.remove: %d types)",
+                        cells, game.bag:count(), #game.options.remove))
+  end
+  game.bag:shuffle()
+  for _, cell in ipairs(game.cells) do
+    game.bag:top():move(cell)
+  end
+end
+
+function rules.prepare_effects(game)
+  if game.options.special_effects then game.effects:shuffle() end
+end
+
+-- Public per-player counts, in every view.
+function rules.public_summary(game)
+  local won, held = {}, {}
+  for _, seat in ipairs(game:seats()) do
+    won[seat + 1] = game.won[seat]:count()
+    held[seat + 1] = game.held[seat]:count()
+  end
+  game.state.won_tiles = won
+  game.state.effect_tiles = held
+end
+
+-- "Before the game begins, each player takes a secret look at a tile of
+-- their choice on the field of play."
+function rules.secret_looks(game)
+  local seat = game:first_seat()
+  local all = {}
+  for i = 1, #game.cells do
+    if rules.face_down(game, i) then all[#all + 1] = i end
+  end
+  for _ = 1, game:player_count() do
+    local i = rules.choose_cell(game, seat, "Take a secret look at a tile", all)
+    game.tile[i]:peek(seat)
+    rules.say(game, "%s takes a secret look at %s", game:player_name(seat), rules.cell_name(game, i))
+    seat = game:next_seat(seat)
+  end
+end
+
+-- "The player on the right of the first player takes the Panda and places
+-- it where they wish ... at least 2 tiles face down in the direction Hao Hao
+-- is looking."
+function rules.first_placement(game)
+  local seat = game:previous_seat(game:first_seat())
+  rules.place_by_rules(game, seat, nil, "Place Hao Hao on a tile")
+end
+
+------------------------------------------------------------------------
+-- A turn
+
+-- Flips the tile on cell i face up.
+function rules.flip(game, seat, turn, i)
+  local t = game.tile[i]
+  t:reveal()
+  game.down[i] = false
+  turn.flipped[#turn.flipped + 1] = i
+  rules.say(game, "%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
+           rules.cell_name(game, i))
+  local seen = game.state.revealed
+  seen[#seen + 1] = game.coords[i] .. " " .. t:type()
+  return t
+end
+
+function rules.flip_anywhere(game, seat, turn, prompt)
+  local choices = rules.anywhere(game)
+  if #choices == 0 then
+    rules.say(game, "No face-down tile is left to flip")
+    return nil
+  end
+  return rules.flip(game, seat, turn, rules.choose_cell(game, seat, prompt, choices))
+end
+
+-- Step 1: "The player must flip over a first tile that is in front of Hao
+-- Hao's sight line ... The tile that Hao Hao stands cannot be turned over."
+function rules.reveal(game, seat, turn)
+  local first = rules.flip(game, seat, turn,
+                           rules.choose_cell(game, seat, "Flip a tile in Hao Hao's line of sight",
+                                             rules.line_of_sight(game)))
+  if first:type() == "red_panda" then
+    return rules.red_panda_hunt(game, seat, turn)
+  end
+  local more = rules.extra_flips(game, first)
+  for k = 1, more do
+    rules.flip_anywhere(game, seat, turn, string.format("Flip another tile anywhere (%d of %d)", k, more))
+  end
+  rules.use_extra_reveal(game, seat, turn)
+end
+
+-- How many more tiles the first tile asks for: a 2 one, a 3 two, a Snow
+-- Leopard one.
+function rules.extra_flips(game, first)
+  if first:attr("leopard") then return 1 end
+  local set = first:attr("set")
+  if set == 2 then return 1 end
+  if set == 3 then return 2 end
+  return 0
+end
+
+-- A Red Panda first: "continue searching for another Red Panda or stop here".
+function rules.red_panda_hunt(game, seat, turn)
+  turn.red_panda = true
+  while true do
+    if #rules.anywhere(game) == 0 then
+      rules.say(game, "No face-down tile is left: %s stops", game:player_name(seat))
+      return
+    end
+    local go_on = game:choose(seat, "Push your luck: flip another tile hoping for a Red Panda?", {false, true})
+    if not go_on then
+      rules.say(game, "%s stops with %d Red Panda%s", game:player_name(seat), #turn.flipped, #turn.flipped > 1 and "s" or "")
+      return
+    end
+    local t = rules.flip_anywhere(game, seat, turn, "Flip a tile, hoping for a Red Panda")
+    if t:type() ~= "red_panda" then
+      turn.missed = true
+      rules.say(game, "Not a Red Panda: %s loses the tiles of this turn", game:player_name(seat))
+      return
+    end
+  end
+end
+
+------------------------------------------------------------------------
+-- Special effects (advanced game)
+
+function rules.holds(game, seat, effect)
+  if not game.options.special_effects then return nil end
+  for _, c in ipairs(game.held[seat]:items()) do
+    if c:type() == effect then return c end
+  end
+  return nil
+end
+
+-- "Once a Special effect tile is played, it is placed face down on the
+-- bottom of the pile of tiles."
+function rules.spend(game, seat, tile)
+  rules.say(game, "%s plays the special effect tile: %s", game:player_name(seat), tile:title())
+  tile:move(game.effects, "bottom")
+  rules.public_summary(game)
+end
+
+-- "I can reveal an extra tile as part of my turn (in step 1)."
+function rules.use_extra_reveal(game, seat, turn)
+  local tile = rules.holds(game, seat, "extra_reveal")
+  if not tile or #rules.anywhere(game) == 0 then return end
+  if not game:choose(seat, "Play Extra reveal: flip one more tile?", {false, true}) then return end
+  rules.spend(game, seat, tile)
+  rules.flip_anywhere(game, seat, turn, "Flip an extra tile anywhere")
+end
+
+-- "I can take a secret look at a face down tile from the field of play."
+-- Offered at the start of the holder's own turn.
+function rules.use_secret_look(game, seat)
+  local tile = rules.holds(game, seat, "secret_look")
+  if not tile then return end
+  local choices = rules.anywhere(game)
+  if #choices == 0 then return end
+  if not game:choose(seat, "Play Secret look: look at a face-down tile?", {false, true}) then return end
+  rules.spend(game, seat, tile)
+  local i = rules.choose_cell(game, seat, "Take a secret look at a tile", choices)
+  game.tile[i]:peek(seat)
+  rules.say(game, "%s takes a secret look at %s", game:player_name(seat), rules.cell_name(game, i))
+end
+
+-- "At the beginning of my turn, or at the beginning of another player's
+-- turn, I can move Hao Hao and place him somewhere else (respecting the
+-- rules)." Asked of every holder, from the player whose turn it is.
+function rules.use_move_hao_hao(game, turn_seat)
+  local seat = turn_seat
+  for _ = 1, game:player_count() do
+    local tile = rules.holds(game, seat, "move_hao_hao")
+    if tile then
+      local can = #rules.placements(game, game.hh_cell) > 0 or #rules.anywhere(game) > 0
+      local prompt = seat == turn_seat and "Play Move Hao Hao at the start of your turn?"
+                     or string.format("Play Move Hao Hao at the start of %s's turn?", game:player_name(turn_seat))
+      if can and game:choose(seat, prompt, {false, true}) then
+        rules.spend(game, seat, tile)
+        rules.place_by_rules(game, seat, game.hh_cell, "Move Hao Hao to a tile")
+      end
+    end
+    seat = game:next_seat(seat)
+  end
+end
+
+function rules.start_of_turn(game, seat)
+  if not game.options.special_effects then return end
+  rules.use_secret_look(game, seat)
+  rules.use_move_hao_hao(game, seat)
+end
+
+-- At the end of step 4: "he/she has not won any tile during their turn AND
+-- another player has at least 3 more tiles than he/she does."
+function rules.draw_effect(game, seat, turn)
+  if not game.options.special_effects or #turn.won > 0 then return end
+  local mine = game.won[seat]:count()
+  local behind = false
+  for _, other in ipairs(game:seats()) do
+    if other ~= seat and game.won[other]:count() >= mine + game.options.effect_gap then behind = true end
+  end
+  if not behind then return end
+  local limit = game.options.effect_limit[tostring(game:player_count())]
+  if game.held[seat]:count() >= limit then return end
+  if game.effects:empty() then return end
+  game.effects:top():move(game.held[seat])
+  rules.say(game, "%s is behind and draws a special effect tile", game:player_name(seat))
+  rules.public_summary(game)
+end
+
+------------------------------------------------------------------------
+-- Step 2: tiles face up
+
+-- "Among the tiles face up, there is a complete set of the same animal, the
+-- player wins the tiles." Pairs of a 2, pairs or triplets of a 3 ("a pair
+-- found in the search for a triplet counts"); Red Pandas only by the hunt;
+-- Snow Leopards are never won.
+function rules.collect(game, seat, turn)
+  local won = turn.won
+  if turn.red_panda then
+    for _, i in ipairs(turn.flipped) do won[#won + 1] = game.tile[i] end
+    rules.say(game, "Hao Hao! %s wins %d Red Panda%s", game:player_name(seat), #won, #won > 1 and "s" or "")
+    return
+  end
+  local by_type, order = {}, {}
+  for _, i in ipairs(turn.flipped) do
+    local t = game.tile[i]
+    local name = t:type()
+    if not by_type[name] then by_type[name] = {}; order[#order + 1] = name end
+    local list = by_type[name]
+    list[#list + 1] = i
+  end
+  for _, name in ipairs(order) do
+    local list = by_type[name]
+    local t = game.tile[list[1]]
+    if rules.winnable(game, t, #list) then
+      for _, i in ipairs(list) do won[#won + 1] = game.tile[i] end
+      rules.say(game, "Hao Hao! %s wins a %s of %s tiles", game:player_name(seat),
+               #list == 3 and "triplet" or "pair", t:title())
+    end
+  end
+end
+
+function rules.winnable(game, tile, count)
+  if tile:attr("leopard") then return false end
+  local set = tile:attr("set")
+  if set == 2 or set == 3 then return count >= 2 end
+  return false
+end
+
+-- "If at the end of the turn, only one Snow Leopard tile is visible, the
+-- player exchanges the Snow Leopard with another tile that is face up. If 2
+-- tiles with a Snow Leopard are visible ... the player loses one tile (of
+-- their choice) that he/she has previously won."
+function rules.snow_leopards(game, seat, turn)
+  local leopards, others = {}, {}
+  for _, i in ipairs(turn.flipped) do
+    if game.tile[i]:attr("leopard") then leopards[#leopards + 1] = i else others[#others + 1] = i end
+  end
+  if #leopards == 1 then
+    if #others == 0 then return end
+    local l = leopards[1]
+    local o = rules.choose_cell(game, seat, "The Snow Leopard swaps places with", others)
+    rules.swap(game, l, o)
+    rules.say(game, "The Snow Leopard pounces: %s escapes to %s and the Snow Leopard takes %s",
+             game.tile[l]:title(), rules.cell_name(game, l), rules.cell_name(game, o))
+  elseif #leopards >= 2 then
+    local pile = game.won[seat]
+    if pile:empty() then
+      rules.say(game, "Two Snow Leopards! %s has no tile to lose", game:player_name(seat))
+      return
+    end
+    local tile = game:choose(seat, "Two Snow Leopards: lose one of your tiles", pile:items())
+    tile:move(game.lost)
+    rules.say(game, "Two Snow Leopards! %s loses a %s tile", game:player_name(seat), tile:title())
+    rules.public_summary(game)
+  end
+end
+
+-- Two tiles swap places (the turn's record follows the cells).
+function rules.swap(game, a, b)
+  local ta, tb = game.tile[a], game.tile[b]
+  ta:move(game.cells[b])
+  tb:move(game.cells[a])
+  game.tile[a], game.tile[b] = tb, ta
+  local seen = game.state.revealed
+  seen[#seen + 1] = game.coords[a] .. " " .. tb:type()
+  seen[#seen + 1] = game.coords[b] .. " " .. ta:type()
+end
+
+------------------------------------------------------------------------
+-- Step 3: moving Hao Hao, while the tiles are still face up
+
+-- Returns false when Hao Hao can no longer be moved onto a face-down tile.
+function rules.move_hao_hao(game, seat, turn)
+  return rules.place_by_rules(game, seat, game.hh_cell, "Move Hao Hao to a tile")
+end
+
+------------------------------------------------------------------------
+-- Step 4: tiles face down
+
+function rules.tidy(game, seat, turn)
+  local won = {}
+  for _, t in ipairs(turn.won) do won[t:id()] = true end
+  for _, i in ipairs(turn.flipped) do
+    local t = game.tile[i]
+    if won[t:id()] then
+      t:move(game.won[seat])
+      game.tile[i] = nil
+    else
+      t:hide()
+      game.down[i] = true
+    end
+  end
+  rules.public_summary(game)
+end
+
+-- One whole turn; returns true when the game is over.
+function rules.turn(game, seat)
+  game.state.revealed = {}
+  rules.start_of_turn(game, seat)
+  local turn = {seat = seat, flipped = {}, won = {}, red_panda = false, missed = false}
+  rules.reveal(game, seat, turn)
+  if not turn.missed then
+    rules.collect(game, seat, turn)
+    rules.snow_leopards(game, seat, turn)
+  end
+  local moved = rules.move_hao_hao(game, seat, turn)
+  rules.tidy(game, seat, turn)
+  rules.draw_effect(game, seat, turn)
+  if not moved then
+    rules.say(game, "Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
+             game:player_name(seat))
+    game.state.hao_hao_winner = seat
+    return true
+  end
+  if rules.dead_field(game) then
+    rules.say(game, "No tile left on the field can be won any more: the game ends and %s wins Hao Hao. Hao Hao!",
+             game:player_name(seat))
+    game.state.hao_hao_winner = seat
+    return true
+  end
+  return false
+end
+
+-- No tile left can ever be won: only Snow Leopards and lone animals (no two
+-- tiles of one pair or triplet animal, no Red Panda) remain.
+function rules.dead_field(game)
+  local seen = {}
+  for i = 1, #game.cells do
+    local t = game.tile[i]
+    if t then
+      local name = t:type()
+      if name == "red_panda" then return false end
+      if not t:attr("leopard") then
+        if seen[name] then return false end
+        seen[name] = true
+      end
+    end
+  end
+  return true
+end
+
+------------------------------------------------------------------------
+-- Counting points
+
+function rules.red_panda_points(game, n)
+  if n <= 0 then return 0 end
+  if n >= 3 then n = 3 end
+  return game.options.red_panda_points[tostring(n)]
+end
+
+-- Returns seat -> {tiles=, red_pandas=, effects=, hao_hao=, total=}
+function rules.count_points(game)
+  local out = {}
+  for _, seat in ipairs(game:seats()) do
+    local tiles, pandas = 0, 0
+    for _, c in ipairs(game.won[seat]:items()) do
+      if c:type() == "red_panda" then pandas = pandas + 1 else tiles = tiles + 1 end
+    end
+    local effects = game.options.special_effects and game.held[seat]:count() or 0
+    local hh = game.state.hao_hao_winner == seat and game.options.hao_hao_points or 0
+    local p = {tiles = tiles, red_pandas = pandas, red_panda_points = rules.red_panda_points(game, pandas),
+               effects = effects, hao_hao = hh}
+    p.total = p.tiles + p.red_panda_points + p.effects + p.hao_hao
+    out[seat] = p
+  end
+  return out
+end
+
+function rules.finish(game)
+  local points = rules.count_points(game)
+  local best, winners = nil, {}
+  local details = {}
+  for _, seat in ipairs(game:seats()) do
+    local p = points[seat]
+    if p.total ~= 0 then game:add_score(seat, p.total) end
+    rules.say(game, "%s: %d tile%s, %d Red Panda%s (%+d), %d special effect%s, Hao Hao %+d = %d points",
+             game:player_name(seat), p.tiles, p.tiles == 1 and "" or "s", p.red_pandas,
+             p.red_pandas == 1 and "" or "s", p.red_panda_points, p.effects, p.effects == 1 and "" or "s",
+             p.hao_hao, p.total)
+    details[seat + 1] = p
+    if best == nil or p.total > best then best, winners = p.total, {seat}
+    elseif p.total == best then winners[#winners + 1] = seat end
+  end
+  local names = {}
+  for k, s in ipairs(winners) do names[k] = game:player_name(s) end
+  local summary
+  if #winners > 1 then
+    summary = string.format("tie between %s with %d points", table.concat(names, " and "), best)
+  else
+    summary = string.format("%s wins with %d points", names[1], best)
+  end
+  rules.say(game, "Hao Hao!")
+  game:finish{winners = winners, summary = summary, details = {points = details, tie = #winners > 1}}
+end
+
+function rules.play(game)
+  rules.scan(game)  -- after a scenario's `prepare`
+  rules.secret_looks(game)
+  rules.first_placement(game)
+  local seat = game:first_seat()
+  while true do
+    game:begin_turn(seat)
+    if rules.turn(game, seat) then break end
+    local limit = game.options.max_rounds
+    if limit > 0 and game:round() >= limit and game:next_seat(seat) == game:first_seat() then
+      game.state.round_limit_reached = true
+      rules.say(game, "The round limit (%d) is reached: the game stops and nobody wins Hao Hao", limit)
+      break
+    end
+    seat = game:next_seat(seat)
+  end
+  rules.finish(game)
+end
+
+return rules
