@@ -96,6 +96,8 @@ int run(PlayOptions& o) {
     tee.add(&narrator);
   }
   if (!o.log_file.empty()) tee.add(&full_log);
+  for (auto& agent : owned)
+    if (auto* human = dynamic_cast<HumanAgent*>(agent.get())) human->set_before_prompt([&narrator] { narrator.flush(); });
   engine.set_answer_log(&answers);
   state.set_sink(&tee);
   state.reset(players, o.game.seed, o.names);

@@ -29,7 +29,7 @@ std::string option_list(const Decision& d) {
 void print_view(std::ostream& out, const nlohmann::json& view) {
   out << "  Your view:\n";
   for (const auto& [id, zone] : view.at("zones").items()) {
-    out << "    " << id << ": " << zone.at("count").get<int>();
+    out << "    " << zone.value("title", id) << ": " << zone.at("count").get<int>();
     if (zone.contains("components")) {
       out << " [";
       bool first = true;
@@ -85,6 +85,8 @@ int ScriptedAgent::choose(const Decision& d) {
 }
 
 int HumanAgent::choose(const Decision& d) {
+  if (before_prompt_) before_prompt_();
+  out_ << "\n" << d.view().at("players").at(d.seat()).at("name").get<std::string>() << ", it is your decision.\n";
   print_view(out_, d.view());
   for (;;) {
     out_ << d.prompt() << "\n";

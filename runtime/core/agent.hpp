@@ -3,6 +3,7 @@
 // external bot needs: a new game begins, events it may see arrive, a
 // decision asks for an option index.
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <memory>
 #include <ostream>
@@ -76,11 +77,13 @@ class HumanAgent : public Agent {
   HumanAgent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
   std::string kind() const override { return "human"; }
   int choose(const Decision& d) override;
-  bool wants_events() const override { return false; }
+  // Called before the menu is shown (the CLI flushes its narration).
+  void set_before_prompt(std::function<void()> fn) { before_prompt_ = std::move(fn); }
 
  private:
   std::istream& in_;
   std::ostream& out_;
+  std::function<void()> before_prompt_;
 };
 
 // "random", "first", "human", "scripted:FILE"; throws AgentError.

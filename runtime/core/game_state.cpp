@@ -232,7 +232,7 @@ json GameState::view(int seat) const {
       boards[z.name][fmt::format("{},{}", g.x(c) + 1, g.y(c) + 1)] = std::move(cell);
       continue;
     }
-    json zone{{"count", items.size()}};
+    json zone{{"title", zone_title(slot)}, {"count", items.size()}};
     bool any_visible = false;
     for (int id : items) any_visible = any_visible || visible_to(id, seat);
     if (any_visible) {
