@@ -4,9 +4,10 @@
 // Merge rules (OverlayStack::apply and OverlayStack::set):
 //
 //  1. Mappings merge key by key, recursively. A mapping written where the
-//     base has no value creates it (merged into an empty mapping); a mapping
-//     written where the base has a scalar, a list or null replaces that value
-//     as a whole (after applying rules 3 and 4 inside it).
+//     base has no value creates it (merged into an empty mapping; one that
+//     holds only removals creates nothing); a mapping written where the base
+//     has a scalar, a list or null replaces that value as a whole (after
+//     applying rules 3 and 4 inside it).
 //  2. Scalars and lists replace the base value as a whole. List items are
 //     taken literally: nothing inside a list is merged, appended or removed.
 //  3. A key written with a trailing '+' ("components+: [...]") appends the

@@ -255,6 +255,18 @@ class Builder : public YAML::EventHandler {
 
   const std::optional<std::string>& error() const { return error_; }
 
+  // Set when the parser stopped making progress; throws a syntax error.
+  void check_stalled() const {
+    if (!stalled_) return;
+    const YAML::Mark& mark = last_doc_mark_;
+    const long offset = mark.pos >= 0 ? static_cast<long>(mark.pos) + bom_ : -1;
+    if (offset >= 0 && static_cast<std::size_t>(offset) < text_.size()) {
+      const char c = text_[static_cast<std::size_t>(offset)];
+      if (c > ' ' && c < 0x7f) fail(mark, fmt::format("unexpected '{}'", c));
+    }
+    fail(mark, "unexpected character");
+  }
+
   SourcedJson take() {
     SourcedJson out;
     out.value = std::move(root_);
@@ -268,9 +280,21 @@ class Builder : public YAML::EventHandler {
   }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
+    // yaml-cpp 0.7 does not consume a token it cannot start a node with
+    // (e.g. a ',' at the top level) and reports an endless series of
+    // documents at the same place: stop there.
+    if (last_doc_mark_.pos >= 0 && mark.pos == last_doc_mark_.pos) stalled_ = true;
+    last_doc_mark_ = mark;
+    if (stalled_) return;
     guard([&] {
       if (++documents_ > 1) {
-        fail(mark, "a setup file must contain a single YAML document; a second one starts here");
+        // A new document without "---" is text that is outside the first
+        // document's top-level node, typically because of bad indentation.
+        const long offset = mark.pos >= 0 ? static_cast<long>(mark.pos) + bom_ : -1;
+        if (offset >= 0 && text_.compare(static_cast<std::size_t>(offset), 3, "---") == 0) {
+          fail(mark, "a setup file must contain a single YAML document; a second one starts here");
+        }
+        fail(mark, "unexpected text after the end of the top-level value (check the indentation)");
       }
       doc_mark_ = mark;
     });
@@ -625,6 +649,8 @@ class Builder : public YAML::EventHandler {
   std::size_t alias_nodes_ = 0;
   std::vector<std::size_t> line_starts_;
   std::optional<std::string> error_;
+  bool stalled_ = false;
+  YAML::Mark last_doc_mark_ = YAML::Mark::null_mark();
 };
 
 }  // namespace
@@ -635,6 +661,7 @@ SourcedJson parse_yaml(const std::string& text, const std::string& file_name) {
     std::istringstream in(text);
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
+      builder.check_stalled();
     }
     if (builder.error()) throw SetupError(*builder.error());
   } catch (const SetupError&) {
