@@ -280,8 +280,11 @@ function rules.legal_plays(game, seat)
   return plays
 end
 
+-- Returns the card and side played, or nil when no card in the hand may be
+-- placed (cannot happen under these rules, but a variant might allow it).
 function rules.choose_play(game, seat)
   local plays = rules.legal_plays(game, seat)
+  if #plays == 0 then return nil end
   local play = game:choose(seat, "Play a card to a side", plays)
   return play.card, play.side
 end
@@ -654,12 +657,17 @@ function rules.turn(game, seat)
     game:say("%s has no cards and only draws", seat_name(game, seat))
   else
     local card, side = rules.choose_play(game, seat)
-    rules.play_card(game, seat, card, side)
-    -- "Spielst du die dritte Karte an eine Seite, erfolgt nach der Aktion
-    -- ein Haiangriff."
-    if game.sides[side]:count() >= 3 then rules.shark_attack(game, seat, side) end
+    if card then
+      rules.play_card(game, seat, card, side)
+      -- "Spielst du die dritte Karte an eine Seite, erfolgt nach der Aktion
+      -- ein Haiangriff."
+      if game.sides[side]:count() >= 3 then rules.shark_attack(game, seat, side) end
+    else
+      game:say("%s cannot place any card and only draws", seat_name(game, seat))
+    end
   end
-  rules.draw(game, seat)
+  -- (A player knocked out during their own turn, in a variant, draws no more.)
+  if not game:is_eliminated(seat) then rules.draw(game, seat) end
 end
 
 function rules.play(game)

@@ -20,7 +20,6 @@ function rules.diver_eaten(game, attack, diver)
   attack.out[#attack.out + 1] = diver
   local seat = rules.owner_of(game, diver)
   if #rules.divers_of(game, seat) == 0 then
-    game:say("%s has no diver left and is out of the game", game:player_name(seat))
     game.hands[seat]:move_all(game.discard)
     game:eliminate(seat)
   end
