@@ -375,12 +375,12 @@ end
 -- ALLE HAIE SCHWIMMEN WEITER: "Jeder Hai schwimmt im Uhrzeigersinn um 1
 -- Platz weiter."
 function rules.action_all_sharks(game, seat, card, side)
+  game:say("Every shark swims one place clockwise")
   local sharks = {}
   for i, cell in ipairs(game.ring) do sharks[i] = rules.shark_at(game, cell) end
   for i, shark in ipairs(sharks) do
     shark:move(game.sea:along("ring", game.ring[i], 1))
   end
-  game:say("Every shark swims one place clockwise")
 end
 
 -- TARNUNG: "Dein Taucher ist bis zum Anfang deines nächsten Zuges gegen
