@@ -235,12 +235,12 @@ function rules.setup(game)
     game.lines[i] = lines
   end
   game.talk = game:listening()
+  rules.announce(game)
   rules.lay_out(game)
   rules.prepare_effects(game)
   game.state.sees_all = false
   game.state.round_limit_reached = false
   rules.public_summary(game)
-  rules.scan(game)
 end
 
 -- "remove one triplet and one pair ... Shuffle the Animal tiles and place
@@ -261,7 +261,21 @@ function rules.lay_out(game)
 end
 
 function rules.prepare_effects(game)
-  if game.options.special_effects then game.effects:shuffle() end
+  if game.options.special_effects then
+    game.effects:shuffle()
+  else
+    game.effects:move_all(game.box)
+  end
+end
+
+function rules.announce(game)
+  if not game.talk then return end
+  local removed = {}
+  for k, name in ipairs(game.options.remove) do removed[k] = game:components(name)[1]:title() end
+  game:say("%s game: %d animal tiles face down on a %dx%d field%s; special effects %s",
+           #removed > 0 and "Basic" or "Full", game.width * game.height, game.width, game.height,
+           #removed > 0 and " (" .. table.concat(removed, " and ") .. " tiles left in the box)" or "",
+           game.options.special_effects and "on" or "off")
 end
 
 -- Public per-player counts, in every view.
