@@ -15,9 +15,9 @@ rules.DIVERS = {"diver_pink", "diver_blue", "diver_green", "diver_black"}
 -- Small helpers
 ---------------------------------------------------------------------------
 
+-- "(x,y)" for a cell (names made once in rules.find_geometry).
 local function where(game, cell)
-  local _, x, y = cell:cell()
-  return string.format("(%d,%d)", x, y)
+  return game.cell_name[cell]
 end
 
 local function diver_name(diver)
@@ -89,6 +89,11 @@ end
 -- not on the ring borders a diver's place.
 function rules.find_geometry(game)
   local sea = game.sea
+  game.cell_name = {}
+  for _, cell in ipairs(sea:cells()) do
+    local _, x, y = cell:cell()
+    game.cell_name[cell] = string.format("(%d,%d)", x, y)
+  end
   game.ring = sea:path("ring")
   local on_ring = {}
   for _, cell in ipairs(game.ring) do on_ring[cell] = true end
@@ -209,8 +214,9 @@ end
 -- The colour lying on a side: that of its cards other than jokers (all the
 -- same), or nil for an empty side or one holding only jokers.
 function rules.side_colour(game, side)
-  for _, c in ipairs(game.sides[side]:items()) do
-    local colour = c:attr("colour")
+  local cards = game.sides[side]
+  for i = 1, cards:count() do
+    local colour = cards:get(i):attr("colour")
     if colour ~= "joker" then return colour end
   end
   return nil
