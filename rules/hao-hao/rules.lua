@@ -87,62 +87,66 @@ function rules.line_of_sight(game)
 end
 
 -- Face-down tiles seen from every cell in each direction, by sweeping the
--- rows and columns once: counts.north[i], counts.east[i], ...
+-- rows and columns once into game.counts.north[i], .east[i], ... (tables
+-- made once per game and refilled: this runs every turn).
 function rules.sight_counts(game)
   local W, H, down = game.width, game.height, game.down
-  local north, east, south, west = {}, {}, {}, {}
+  local counts = game.counts
+  local north, east, south, west = counts.north, counts.east, counts.south, counts.west
   for y = 1, H do
     local base = (y - 1) * W
     local n = 0
-    for x = 1, W do
-      local i = base + x
+    for i = base + 1, base + W do
       west[i] = n
       if down[i] then n = n + 1 end
     end
     n = 0
-    for x = W, 1, -1 do
-      local i = base + x
+    for i = base + W, base + 1, -1 do
       east[i] = n
       if down[i] then n = n + 1 end
     end
   end
+  local last = (H - 1) * W
   for x = 1, W do
     local n = 0
-    for y = 1, H do
-      local i = (y - 1) * W + x
+    for i = x, last + x, W do
       north[i] = n
       if down[i] then n = n + 1 end
     end
     n = 0
-    for y = H, 1, -1 do
-      local i = (y - 1) * W + x
+    for i = last + x, x, -W do
       south[i] = n
       if down[i] then n = n + 1 end
     end
   end
-  return {north = north, east = east, south = south, west = west}
+  return counts
 end
 
--- Legal places for Hao Hao: {cell = i, dirs = {...}} for every face-down tile
--- (other than `except`) with at least 2 face-down tiles in a direction.
+-- Legal places for Hao Hao: every face-down tile (other than `except`) with
+-- at least 2 face-down tiles in some direction. Call rules.directions for
+-- the directions of one of them (right after, with the same counts).
 function rules.placements(game, except)
   local need = game.sight_needed
   local counts = rules.sight_counts(game)
+  local north, east, south, west = counts.north, counts.east, counts.south, counts.west
   local out, down = {}, game.down
   for i = 1, game.width * game.height do
-    if i ~= except and down[i] then
-      local dirs
-      for k = 1, 4 do
-        local d = DIRECTIONS[k]
-        if counts[d][i] >= need then
-          dirs = dirs or {}
-          dirs[#dirs + 1] = d
-        end
-      end
-      if dirs then out[#out + 1] = {cell = i, dirs = dirs} end
+    if i ~= except and down[i] and
+       (north[i] >= need or east[i] >= need or south[i] >= need or west[i] >= need) then
+      out[#out + 1] = i
     end
   end
   return out
+end
+
+function rules.directions(game, i)
+  local need, counts = game.sight_needed, game.counts
+  local dirs = {}
+  for k = 1, 4 do
+    local d = DIRECTIONS[k]
+    if counts[d][i] >= need then dirs[#dirs + 1] = d end
+  end
+  return dirs
 end
 
 function rules.cell_options(game, list)
@@ -177,13 +181,10 @@ end
 function rules.place_by_rules(game, seat, except, prompt)
   local places = rules.placements(game, except)
   if #places > 0 then
-    local cells = {}
-    for k, p in ipairs(places) do cells[k] = p.cell end
-    local _, k = game:choose(seat, prompt, rules.cell_options(game, cells))
-    local place = places[k]
-    local dir = game:choose(seat, "Hao Hao looks", place.dirs)
-    rules.put_hao_hao(game, place.cell, dir)
-    rules.say(game, "%s puts Hao Hao on %s, looking %s", game:player_name(seat), rules.cell_name(game, place.cell), dir)
+    local i = rules.choose_cell(game, seat, prompt, places)
+    local dir = game:choose(seat, "Hao Hao looks", rules.directions(game, i))
+    rules.put_hao_hao(game, i, dir)
+    if game.talk then game:say("%s puts Hao Hao on %s, looking %s", game:player_name(seat), rules.cell_name(game, i), dir) end
     return true
   end
   local anywhere = {}
@@ -193,8 +194,8 @@ function rules.place_by_rules(game, seat, except, prompt)
   if #anywhere == 0 then return false end
   local i = rules.choose_cell(game, seat, prompt .. " (he sees all the tiles now)", anywhere)
   rules.put_hao_hao(game, i, nil)
-  rules.say(game, "%s puts Hao Hao on %s: no row shows 2 face-down tiles any more, he sees all the tiles",
-           game:player_name(seat), rules.cell_name(game, i))
+  if game.talk then game:say("%s puts Hao Hao on %s: no row shows 2 face-down tiles any more, he sees all the tiles",
+           game:player_name(seat), rules.cell_name(game, i)) end
   return true
 end
 
@@ -214,8 +215,10 @@ function rules.setup(game)
     game.held[seat] = game:zone("held", seat)
   end
   game.sight_needed = 2
+  game.most_flips = 3  -- a 3 and the two tiles it asks for
   game.cells = game.field:cells()
   game.width, game.height = game.field:width(), game.field:height()
+  game.counts = {north = {}, east = {}, south = {}, west = {}}
   game.index = {}
   game.names, game.coords = {}, {}
   for i, cell in ipairs(game.cells) do
@@ -300,7 +303,7 @@ function rules.secret_looks(game)
   for _ = 1, game:player_count() do
     local i = rules.choose_cell(game, seat, "Take a secret look at a tile", all)
     game.tile[i]:peek(seat)
-    rules.say(game, "%s takes a secret look at %s", game:player_name(seat), rules.cell_name(game, i))
+    if game.talk then game:say("%s takes a secret look at %s", game:player_name(seat), rules.cell_name(game, i)) end
     seat = game:next_seat(seat)
   end
 end
@@ -322,8 +325,8 @@ function rules.flip(game, seat, turn, i)
   t:reveal()
   game.down[i] = false
   turn.flipped[#turn.flipped + 1] = i
-  rules.say(game, "%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
-           rules.cell_name(game, i))
+  if game.talk then game:say("%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
+           rules.cell_name(game, i)) end
   local seen = game.state.revealed
   seen[#seen + 1] = game.coords[i] .. " " .. t:type()
   return t
@@ -332,7 +335,7 @@ end
 function rules.flip_anywhere(game, seat, turn, prompt)
   local choices = rules.anywhere(game)
   if #choices == 0 then
-    rules.say(game, "No face-down tile is left to flip")
+    if game.talk then game:say("No face-down tile is left to flip") end
     return nil
   end
   return rules.flip(game, seat, turn, rules.choose_cell(game, seat, prompt, choices))
@@ -369,18 +372,18 @@ function rules.red_panda_hunt(game, seat, turn)
   turn.red_panda = true
   while true do
     if #rules.anywhere(game) == 0 then
-      rules.say(game, "No face-down tile is left: %s stops", game:player_name(seat))
+      if game.talk then game:say("No face-down tile is left: %s stops", game:player_name(seat)) end
       return
     end
     local go_on = game:choose(seat, "Push your luck: flip another tile hoping for a Red Panda?", {false, true})
     if not go_on then
-      rules.say(game, "%s stops with %d Red Panda%s", game:player_name(seat), #turn.flipped, #turn.flipped > 1 and "s" or "")
+      if game.talk then game:say("%s stops with %d Red Panda%s", game:player_name(seat), #turn.flipped, #turn.flipped > 1 and "s" or "") end
       return
     end
     local t = rules.flip_anywhere(game, seat, turn, "Flip a tile, hoping for a Red Panda")
     if t:type() ~= "red_panda" then
       turn.missed = true
-      rules.say(game, "Not a Red Panda: %s loses the tiles of this turn", game:player_name(seat))
+      if game.talk then game:say("Not a Red Panda: %s loses the tiles of this turn", game:player_name(seat)) end
       return
     end
   end
@@ -390,7 +393,7 @@ end
 -- Special effects (advanced game)
 
 function rules.holds(game, seat, effect)
-  if not game.options.special_effects then return nil end
+  if not game.options.special_effects or game.held[seat]:empty() then return nil end
   for _, c in ipairs(game.held[seat]:items()) do
     if c:type() == effect then return c end
   end
@@ -400,7 +403,7 @@ end
 -- "Once a Special effect tile is played, it is placed face down on the
 -- bottom of the pile of tiles."
 function rules.spend(game, seat, tile)
-  rules.say(game, "%s plays the special effect tile: %s", game:player_name(seat), tile:title())
+  if game.talk then game:say("%s plays the special effect tile: %s", game:player_name(seat), tile:title()) end
   tile:move(game.effects, "bottom")
   rules.public_summary(game)
 end
@@ -425,7 +428,7 @@ function rules.use_secret_look(game, seat)
   rules.spend(game, seat, tile)
   local i = rules.choose_cell(game, seat, "Take a secret look at a tile", choices)
   game.tile[i]:peek(seat)
-  rules.say(game, "%s takes a secret look at %s", game:player_name(seat), rules.cell_name(game, i))
+  if game.talk then game:say("%s takes a secret look at %s", game:player_name(seat), rules.cell_name(game, i)) end
 end
 
 -- "At the beginning of my turn, or at the beginning of another player's
@@ -468,7 +471,7 @@ function rules.draw_effect(game, seat, turn)
   if game.held[seat]:count() >= limit then return end
   if game.effects:empty() then return end
   game.effects:top():move(game.held[seat])
-  rules.say(game, "%s is behind and draws a special effect tile", game:player_name(seat))
+  if game.talk then game:say("%s is behind and draws a special effect tile", game:player_name(seat)) end
   rules.public_summary(game)
 end
 
@@ -483,7 +486,7 @@ function rules.collect(game, seat, turn)
   local won = turn.won
   if turn.red_panda then
     for _, i in ipairs(turn.flipped) do won[#won + 1] = game.tile[i] end
-    rules.say(game, "Hao Hao! %s wins %d Red Panda%s", game:player_name(seat), #won, #won > 1 and "s" or "")
+    if game.talk then game:say("Hao Hao! %s wins %d Red Panda%s", game:player_name(seat), #won, #won > 1 and "s" or "") end
     return
   end
   local by_type, order = {}, {}
@@ -499,8 +502,8 @@ function rules.collect(game, seat, turn)
     local t = game.tile[list[1]]
     if rules.winnable(game, t, #list) then
       for _, i in ipairs(list) do won[#won + 1] = game.tile[i] end
-      rules.say(game, "Hao Hao! %s wins a %s of %s tiles", game:player_name(seat),
-               #list == 3 and "triplet" or "pair", t:title())
+      if game.talk then game:say("Hao Hao! %s wins a %s of %s tiles", game:player_name(seat),
+               #list == 3 and "triplet" or "pair", t:title()) end
     end
   end
 end
@@ -526,17 +529,17 @@ function rules.snow_leopards(game, seat, turn)
     local l = leopards[1]
     local o = rules.choose_cell(game, seat, "The Snow Leopard swaps places with", others)
     rules.swap(game, l, o)
-    rules.say(game, "The Snow Leopard pounces: %s escapes to %s and the Snow Leopard takes %s",
-             game.tile[l]:title(), rules.cell_name(game, l), rules.cell_name(game, o))
+    if game.talk then game:say("The Snow Leopard pounces: %s escapes to %s and the Snow Leopard takes %s",
+             game.tile[l]:title(), rules.cell_name(game, l), rules.cell_name(game, o)) end
   elseif #leopards >= 2 then
     local pile = game.won[seat]
     if pile:empty() then
-      rules.say(game, "Two Snow Leopards! %s has no tile to lose", game:player_name(seat))
+      if game.talk then game:say("Two Snow Leopards! %s has no tile to lose", game:player_name(seat)) end
       return
     end
     local tile = game:choose(seat, "Two Snow Leopards: lose one of your tiles", pile:items())
     tile:move(game.lost)
-    rules.say(game, "Two Snow Leopards! %s loses a %s tile", game:player_name(seat), tile:title())
+    if game.talk then game:say("Two Snow Leopards! %s loses a %s tile", game:player_name(seat), tile:title()) end
     rules.public_summary(game)
   end
 end
@@ -576,7 +579,7 @@ function rules.tidy(game, seat, turn)
       game.down[i] = true
     end
   end
-  rules.public_summary(game)
+  if #turn.won > 0 then rules.public_summary(game) end
 end
 
 -- One whole turn; returns true when the game is over.
@@ -593,27 +596,30 @@ function rules.turn(game, seat)
   rules.tidy(game, seat, turn)
   rules.draw_effect(game, seat, turn)
   if not moved then
-    rules.say(game, "Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
-             game:player_name(seat))
+    if game.talk then game:say("Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
+             game:player_name(seat)) end
     game.state.hao_hao_winner = seat
     return true
   end
   if rules.dead_field(game) then
-    rules.say(game, "No tile left on the field can be won any more: the game ends and %s wins Hao Hao. Hao Hao!",
-             game:player_name(seat))
+    if game.talk then game:say("No tile left on the field can be won any more: the game ends and %s wins Hao Hao. Hao Hao!",
+             game:player_name(seat)) end
     game.state.hao_hao_winner = seat
     return true
   end
   return false
 end
 
--- No tile left can ever be won: only Snow Leopards and lone animals (no two
--- tiles of one pair or triplet animal, no Red Panda) remain.
+-- A dead field: no tile left can ever be won (only Snow Leopards and lone
+-- tiles of triplets, no Red Panda, no two tiles of one animal) and more
+-- tiles are left face down besides Hao Hao's than one turn can flip (3), so
+-- the rulebook's end could never come.
 function rules.dead_field(game)
-  local seen = {}
+  local seen, others = {}, 0
   for i = 1, #game.cells do
     local t = game.tile[i]
     if t then
+      if i ~= game.hh_cell then others = others + 1 end
       local name = t:type()
       if name == "red_panda" then return false end
       if not t:attr("leopard") then
@@ -622,7 +628,7 @@ function rules.dead_field(game)
       end
     end
   end
-  return true
+  return others > game.most_flips
 end
 
 ------------------------------------------------------------------------
@@ -659,10 +665,10 @@ function rules.finish(game)
   for _, seat in ipairs(game:seats()) do
     local p = points[seat]
     if p.total ~= 0 then game:add_score(seat, p.total) end
-    rules.say(game, "%s: %d tile%s, %d Red Panda%s (%+d), %d special effect%s, Hao Hao %+d = %d points",
+    if game.talk then game:say("%s: %d tile%s, %d Red Panda%s (%+d), %d special effect%s, Hao Hao %+d = %d points",
              game:player_name(seat), p.tiles, p.tiles == 1 and "" or "s", p.red_pandas,
              p.red_pandas == 1 and "" or "s", p.red_panda_points, p.effects, p.effects == 1 and "" or "s",
-             p.hao_hao, p.total)
+             p.hao_hao, p.total) end
     details[seat + 1] = p
     if best == nil or p.total > best then best, winners = p.total, {seat}
     elseif p.total == best then winners[#winners + 1] = seat end
@@ -675,7 +681,7 @@ function rules.finish(game)
   else
     summary = string.format("%s wins with %d points", names[1], best)
   end
-  rules.say(game, "Hao Hao!")
+  if game.talk then game:say("Hao Hao!") end
   game:finish{winners = winners, summary = summary, details = {points = details, tie = #winners > 1}}
 end
 
@@ -690,7 +696,7 @@ function rules.play(game)
     local limit = game.options.max_rounds
     if limit > 0 and game:round() >= limit and game:next_seat(seat) == game:first_seat() then
       game.state.round_limit_reached = true
-      rules.say(game, "The round limit (%d) is reached: the game stops and nobody wins Hao Hao", limit)
+      if game.talk then game:say("The round limit (%d) is reached: the game stops and nobody wins Hao Hao", limit) end
       break
     end
     seat = game:next_seat(seat)
