@@ -13,8 +13,9 @@ local DIRECTIONS = {"north", "east", "south", "west"}
 ------------------------------------------------------------------------
 -- The field
 
--- Rebuilds the script's picture of the field from the zones (cheap; done at
--- every turn so that a scenario's `prepare` may arrange anything).
+-- Builds the script's picture of the field from the zones, once the game
+-- starts (after a scenario's `prepare`, which may arrange anything); the
+-- rules keep it up to date from then on.
 function rules.scan(game)
   local tile, down = {}, {}
   game.hh_cell = nil
@@ -59,14 +60,6 @@ function rules.sight_from(game, i, dir)
     if rules.face_down(game, j) then seen[#seen + 1] = j end
   end
   return seen
-end
-
-function rules.count_sight(game, i, dir)
-  local n, down = 0, game.down
-  for _, j in ipairs(game.lines[i][dir]) do
-    if down[j] then n = n + 1 end
-  end
-  return n
 end
 
 -- Every face-down tile except the one Hao Hao rests on ("anywhere").
