@@ -28,6 +28,7 @@ std::string option_list(const Decision& d) {
 // Compact one-line rendering of a view for the human menu.
 void print_view(std::ostream& out, const nlohmann::json& view) {
   out << "  Your view:\n";
+  if (!view.contains("zones")) return;
   for (const auto& [id, zone] : view.at("zones").items()) {
     out << "    " << zone.value("title", id) << ": " << zone.at("count").get<int>();
     if (zone.contains("components")) {
@@ -86,8 +87,12 @@ int ScriptedAgent::choose(const Decision& d) {
 
 int HumanAgent::choose(const Decision& d) {
   if (before_prompt_) before_prompt_();
-  out_ << "\n" << d.view().at("players").at(d.seat()).at("name").get<std::string>() << ", it is your decision.\n";
-  print_view(out_, d.view());
+  const nlohmann::json view = d.view();
+  std::string who = fmt::format("Seat {}", d.seat());
+  if (view.contains("players") && view.at("players").size() > static_cast<size_t>(d.seat()))
+    who = view.at("players").at(d.seat()).value("name", who);
+  out_ << "\n" << who << ", it is your decision.\n";
+  print_view(out_, view);
   for (;;) {
     out_ << d.prompt() << "\n";
     for (int i = 0; i < d.count(); ++i) out_ << "  " << (i + 1) << ") " << d.label(i) << "\n";
