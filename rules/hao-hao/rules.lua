@@ -17,7 +17,7 @@ local DIRECTIONS = {"north", "east", "south", "west"}
 -- starts (after a scenario's `prepare`, which may arrange anything); the
 -- rules keep it up to date from then on.
 function rules.scan(game)
-  local tile, down = {}, {}
+  local tile, down, kind, leopard = {}, {}, {}, {}
   game.hh_cell = nil
   for i, cell in ipairs(game.cells) do
     down[i] = false
@@ -26,10 +26,13 @@ function rules.scan(game)
       elseif c:kind() == "tile" then
         tile[i] = c
         down[i] = not c:is_public()
+        kind[i] = c:type()
+        leopard[c:type()] = c:attr("leopard") or false
       end
     end
   end
-  game.tile, game.down = tile, down
+  -- tile[i]: the tile on cell i; down[i]: it is face down; kind[i]: its type.
+  game.tile, game.down, game.kind, game.leopard = tile, down, kind, leopard
 end
 
 -- Narration only when somebody listens (the arguments cost time too).
@@ -54,19 +57,36 @@ end
 
 -- Face-down tiles a piece on cell i facing dir sees: holes and face-up
 -- tiles neither count nor block the view.
+-- The cells seen from cell i towards dir, nearest first (the board's line
+-- of sight, asked once per cell and direction).
+function rules.line(game, i, dir)
+  local lines = game.lines[i]
+  local line = lines[dir]
+  if not line then
+    line = {}
+    for k, c in ipairs(game.field:line(game.cells[i], dir)) do line[k] = game.index[c:id()] end
+    lines[dir] = line
+  end
+  return line
+end
+
 function rules.sight_from(game, i, dir)
-  local seen = {}
-  for _, j in ipairs(game.lines[i][dir]) do
-    if rules.face_down(game, j) then seen[#seen + 1] = j end
+  local seen, down, line = {}, game.down, rules.line(game, i, dir)
+  for k = 1, #line do
+    local j = line[k]
+    if down[j] then seen[#seen + 1] = j end
   end
   return seen
 end
 
 -- Every face-down tile except the one Hao Hao rests on ("anywhere").
 function rules.anywhere(game)
-  local out = {}
-  for i = 1, #game.cells do
-    if i ~= game.hh_cell and rules.face_down(game, i) then out[#out + 1] = i end
+  local out, n, down, here = {}, 0, game.down, game.hh_cell
+  for i = 1, game.width * game.height do
+    if down[i] and i ~= here then
+      n = n + 1
+      out[n] = i
+    end
   end
   return out
 end
@@ -122,11 +142,12 @@ function rules.placements(game, except)
   local need = game.sight_needed
   local counts = rules.sight_counts(game)
   local north, east, south, west = counts.north, counts.east, counts.south, counts.west
-  local out, down = {}, game.down
+  local out, n, down = {}, 0, game.down
   for i = 1, game.width * game.height do
-    if i ~= except and down[i] and
+    if down[i] and i ~= except and
        (north[i] >= need or east[i] >= need or south[i] >= need or west[i] >= need) then
-      out[#out + 1] = i
+      n = n + 1
+      out[n] = i
     end
   end
   return out
@@ -143,8 +164,8 @@ function rules.directions(game, i)
 end
 
 function rules.cell_options(game, list)
-  local options = {}
-  for k, i in ipairs(list) do options[k] = game.cells[i] end
+  local options, cells = {}, game.cells
+  for k = 1, #list do options[k] = cells[list[k]] end
   return options
 end
 
@@ -221,15 +242,7 @@ function rules.setup(game)
     game.coords[i] = x .. "," .. y
   end
   game.lines = {}
-  for i, cell in ipairs(game.cells) do
-    local lines = {}
-    for _, d in ipairs(DIRECTIONS) do
-      local list = {}
-      for k, c in ipairs(game.field:line(cell, d)) do list[k] = game.index[c:id()] end
-      lines[d] = list
-    end
-    game.lines[i] = lines
-  end
+  for i = 1, #game.cells do game.lines[i] = {} end
   game.talk = game:listening()
   rules.announce(game)
   rules.lay_out(game)
@@ -543,6 +556,7 @@ function rules.swap(game, a, b)
   ta:move(game.cells[b])
   tb:move(game.cells[a])
   game.tile[a], game.tile[b] = tb, ta
+  game.kind[a], game.kind[b] = game.kind[b], game.kind[a]
   local seen = game.state.revealed
   seen[#seen + 1] = game.coords[a] .. " " .. tb:type()
   seen[#seen + 1] = game.coords[b] .. " " .. ta:type()
@@ -567,6 +581,7 @@ function rules.tidy(game, seat, turn)
     if won[t:id()] then
       t:move(game.won[seat])
       game.tile[i] = nil
+      game.kind[i] = nil
     else
       t:hide()
       game.down[i] = true
@@ -608,14 +623,13 @@ end
 -- tiles are left face down besides Hao Hao's than one turn can flip (3), so
 -- the rulebook's end could never come.
 function rules.dead_field(game)
-  local seen, others = {}, 0
-  for i = 1, #game.cells do
-    local t = game.tile[i]
-    if t then
-      if i ~= game.hh_cell then others = others + 1 end
-      local name = t:type()
+  local seen, others, kind, leopard, here = {}, 0, game.kind, game.leopard, game.hh_cell
+  for i = 1, game.width * game.height do
+    local name = kind[i]
+    if name then
+      if i ~= here then others = others + 1 end
       if name == "red_panda" then return false end
-      if not t:attr("leopard") then
+      if not leopard[name] then
         if seen[name] then return false end
         seen[name] = true
       end
