@@ -602,7 +602,7 @@ function rules.turn(game, seat)
   end
   local moved = rules.move_hao_hao(game, seat, turn)
   rules.tidy(game, seat, turn)
-  rules.draw_effect(game, seat, turn)
+  if moved then rules.draw_effect(game, seat, turn) end  -- no draw once the game is over
   if not moved then
     if game.talk then game:say("Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
              game:player_name(seat)) end
