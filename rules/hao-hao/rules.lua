@@ -99,53 +99,58 @@ function rules.line_of_sight(game)
   return seen
 end
 
--- Face-down tiles seen from every cell in each direction, by sweeping the
--- rows and columns once into game.counts.north[i], .east[i], ... (tables
--- made once per game and refilled: this runs every turn).
-function rules.sight_counts(game)
-  local W, H, down = game.width, game.height, game.down
-  local counts = game.counts
-  local north, east, south, west = counts.north, counts.east, counts.south, counts.west
+-- Legal places for Hao Hao: every face-down tile (other than `except`) with
+-- at least 2 face-down tiles in some direction. Along a row (or column)
+-- holding r face-down tiles, every one of them sees at least 2 others one
+-- way when r >= 4; when r = 3 only the two ends do; never when r <= 2.
+-- (This runs every turn: one pass over the rows, one over the columns.)
+function rules.placements(game, except)
+  local W, H, down, ok = game.width, game.height, game.down, game.ok
+  if game.sight_needed ~= 2 then  -- the shortcut below counts on 2
+    local out = {}
+    for i = 1, W * H do
+      if down[i] and i ~= except and #rules.directions(game, i) > 0 then out[#out + 1] = i end
+    end
+    return out
+  end
   for y = 1, H do
     local base = (y - 1) * W
-    local n = 0
+    local r, first, last = 0, 0, 0
     for i = base + 1, base + W do
-      west[i] = n
-      if down[i] then n = n + 1 end
+      if down[i] then
+        r = r + 1
+        if r == 1 then first = i end
+        last = i
+      end
     end
-    n = 0
-    for i = base + W, base + 1, -1 do
-      east[i] = n
-      if down[i] then n = n + 1 end
+    if r >= 4 then
+      for i = base + 1, base + W do ok[i] = down[i] end
+    else
+      for i = base + 1, base + W do ok[i] = false end
+      if r == 3 then ok[first], ok[last] = true, true end
     end
   end
-  local last = (H - 1) * W
+  local last_row = (H - 1) * W
   for x = 1, W do
-    local n = 0
-    for i = x, last + x, W do
-      north[i] = n
-      if down[i] then n = n + 1 end
+    local r, first, last = 0, 0, 0
+    for i = x, last_row + x, W do
+      if down[i] then
+        r = r + 1
+        if r == 1 then first = i end
+        last = i
+      end
     end
-    n = 0
-    for i = last + x, x, -W do
-      south[i] = n
-      if down[i] then n = n + 1 end
+    if r >= 4 then
+      for i = x, last_row + x, W do
+        if down[i] then ok[i] = true end
+      end
+    elseif r == 3 then
+      ok[first], ok[last] = true, true
     end
   end
-  return counts
-end
-
--- Legal places for Hao Hao: every face-down tile (other than `except`) with
--- at least 2 face-down tiles in some direction. Call rules.directions for
--- the directions of one of them (right after, with the same counts).
-function rules.placements(game, except)
-  local need = game.sight_needed
-  local counts = rules.sight_counts(game)
-  local north, east, south, west = counts.north, counts.east, counts.south, counts.west
-  local out, n, down = {}, 0, game.down
-  for i = 1, game.width * game.height do
-    if down[i] and i ~= except and
-       (north[i] >= need or east[i] >= need or south[i] >= need or west[i] >= need) then
+  local out, n = {}, 0
+  for i = 1, W * H do
+    if ok[i] and i ~= except then
       n = n + 1
       out[n] = i
     end
@@ -153,12 +158,22 @@ function rules.placements(game, except)
   return out
 end
 
+-- Face-down tiles seen from cell i towards dir.
+function rules.count_sight(game, i, dir)
+  local line, down, n = rules.line(game, i, dir), game.down, 0
+  for k = 1, #line do
+    if down[line[k]] then n = n + 1 end
+  end
+  return n
+end
+
+-- The directions Hao Hao may look from cell i.
 function rules.directions(game, i)
-  local need, counts = game.sight_needed, game.counts
+  local need = game.sight_needed
   local dirs = {}
   for k = 1, 4 do
     local d = DIRECTIONS[k]
-    if counts[d][i] >= need then dirs[#dirs + 1] = d end
+    if rules.count_sight(game, i, d) >= need then dirs[#dirs + 1] = d end
   end
   return dirs
 end
@@ -232,7 +247,7 @@ function rules.setup(game)
   game.most_flips = 3  -- a 3 and the two tiles it asks for
   game.cells = game.field:cells()
   game.width, game.height = game.field:width(), game.field:height()
-  game.counts = {north = {}, east = {}, south = {}, west = {}}
+  game.ok = {}
   game.index = {}
   game.names, game.coords = {}, {}
   for i, cell in ipairs(game.cells) do
