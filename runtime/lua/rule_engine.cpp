@@ -163,6 +163,15 @@ bool EngineImpl::resume(int nargs) {
   luaL_traceback(L, co, message.c_str(), 0);
   std::string text = lua_tostring(L, -1);
   lua_pop(L, 1);
+  // Never reuse a thread a script error unwound: when the error came from
+  // the count hook (the budget), Lua leaves hooks disabled on that thread,
+  // and the next game would run without any instruction budget.
+  luaL_unref(L, LUA_REGISTRYINDEX, co_ref);
+  co_ref = LUA_NOREF;
+  co = nullptr;
+  // And free what the failed game left (a memory bomb's garbage), or the
+  // next game would start next to the memory cap.
+  lua_gc(L, LUA_GCCOLLECT);
   throw ScriptError(text);
 }
 
