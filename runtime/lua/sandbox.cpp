@@ -275,13 +275,27 @@ int det_random(lua_State* L) {
 int det_format(lua_State* L) {
   size_t n;
   const char* fmt = luaL_checklstring(L, 1, &n);
+  int arg = 1;
   for (size_t i = 0; i + 1 < n; ++i) {
     if (fmt[i] != '%') continue;
     size_t j = i + 1;
     if (fmt[j] == '%') { i = j; continue; }
+    ++arg;
     while (j < n && std::strchr("-+ #0123456789.", fmt[j])) ++j;
     if (j < n && fmt[j] == 'p')
       return luaL_argerror(L, 1, "'%p' prints addresses, which differ from run to run");
+    // "%s" of a table, function, ... would show its address: use the
+    // sandbox's tostring for it, as print and tostring do.
+    if (j < n && fmt[j] == 's' && arg <= lua_gettop(L)) {
+      const int t = lua_type(L, arg);
+      if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD ||
+          t == LUA_TLIGHTUSERDATA) {
+        lua_pushcfunction(L, det_tostring);
+        lua_pushvalue(L, arg);
+        lua_call(L, 1, 1);
+        lua_replace(L, arg);
+      }
+    }
     i = j;
   }
   lua_pushvalue(L, lua_upvalueindex(1));
@@ -331,9 +345,24 @@ int safe_pcall(lua_State* L) {
   return finish_pcall(L, status, 0);
 }
 
+// xpcall's message handler, guarded: once an abort is pending the script's
+// handler is not called. The budget's error is raised inside the count
+// hook, where Lua runs with hooks off: a handler called from there would
+// run unbudgeted, and one that loops would hang the game for ever.
+int guarded_handler(lua_State* L) {
+  if (context(L)->abort != Abort::None) return 1;  // the message as it is
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
 int safe_xpcall(lua_State* L) {
   const int n = lua_gettop(L);
   luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushvalue(L, 2);
+  lua_pushcclosure(L, guarded_handler, 1);
+  lua_replace(L, 2);
   lua_pushboolean(L, 1);
   lua_pushvalue(L, 1);
   lua_rotate(L, 3, 2);
