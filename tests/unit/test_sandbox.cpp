@@ -1,0 +1,556 @@
+// The sandbox: hostile rule scripts end with a clear ScriptError and the
+// engine plays the next game normally; what scripts may not reach is not
+// there; what must be deterministic is.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/agent.hpp"
+#include "core/game_state.hpp"
+#include "core/rng.hpp"
+#include "lua/rule_engine.hpp"
+#include "setup/game_loader.hpp"
+
+using nlohmann::json;
+using namespace rulebook;
+namespace fs = std::filesystem;
+
+namespace {
+
+class TempGame {
+ public:
+  explicit TempGame(const std::string& lua, const std::map<std::string, std::string>& extra = {}) {
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() /
+           ("rb-s" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    write("game.yaml", kYaml);
+    write("rules.lua", lua);
+    for (const auto& [name, text] : extra) write(name, text);
+  }
+  ~TempGame() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string dir() const { return dir_.string(); }
+  void write(const std::string& name, const std::string& text) const {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+
+ private:
+  static constexpr const char* kYaml = R"(name: sandbox
+title: Sandbox
+script: rules.lua
+players: {min: 2, max: 3, default: 3}
+options: {target: 3, nested: {a: 1}}
+zones:
+  - {name: supply}
+components:
+  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 2, zone: supply}
+)";
+  fs::path dir_;
+};
+
+// Small limits keep the hostile games fast.
+constexpr EngineLimits kLimits{5'000'000, 32u * 1024 * 1024};
+
+struct Table {
+  explicit Table(const TempGame& game, EngineLimits limits = kLimits)
+      : def(load_game(game.dir())), engine(def, limits), state(*def) {}
+  GameResult play(int players, uint64_t seed = 1) {
+    state.reset(players, seed);
+    std::vector<Agent*> agents(static_cast<size_t>(players), &first);
+    return engine.play(state, agents);
+  }
+  // The message of the ScriptError the game ends with ("" if none).
+  std::string failure(int players, uint64_t seed = 1) {
+    try {
+      play(players, seed);
+    } catch (const ScriptError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  std::shared_ptr<const GameDefinition> def;
+  RuleEngine engine;
+  GameState state;
+  FirstAgent first;
+};
+
+// A script whose play runs `hostile` with 2 players and finishes normally
+// (details.ok = true) with 3: the engine must survive the first to play
+// the second.
+std::string hostile_script(const std::string& hostile) {
+  return "local rules = {}\n"                                    // 1
+         "function rules.setup(game) end\n"                      // 2
+         "local function hostile(game)\n"                        // 3
+         + hostile +                                             // 4..
+         "\nend\n"
+         "function rules.play(game)\n"
+         "  if game:player_count() == 2 then hostile(game) end\n"
+         "  game:finish{winners = {0}, details = {ok = true}}\n"
+         "end\n"
+         "return rules\n";
+}
+
+// Runs the hostile game, expects a ScriptError containing every `expected`
+// text, then checks the engine plays a normal game afterwards.
+std::string expect_contained(const std::string& hostile, const std::vector<std::string>& expected,
+                             EngineLimits limits = kLimits) {
+  TempGame game(hostile_script(hostile));
+  Table t(game, limits);
+  const std::string message = t.failure(2);
+  INFO(message);
+  CHECK_FALSE(message.empty());
+  for (const auto& e : expected) CHECK_THAT(message, Catch::Contains(e));
+  const GameResult r = t.play(3);
+  CHECK(r.finished);
+  CHECK(r.details.at("ok") == true);
+  // And once more, the hostile game again: the same failure (the first
+  // line: how many levels a traceback skips may vary).
+  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  CHECK(first_line(t.failure(2)) == first_line(message));
+  return message;
+}
+
+// A script whose play stores what `body` computes into details `d`.
+std::string probe_script(const std::string& body, const std::string& top = "") {
+  return "local rules = {}\n" + top + "\nfunction rules.setup(game) end\nfunction rules.play(game)\n  local d = {}\n" +
+         body + "\n  game:finish{details = d}\nend\nreturn rules\n";
+}
+
+json probe(const std::string& body, const std::string& top = "", EngineLimits limits = kLimits) {
+  TempGame game(probe_script(body, top));
+  Table t(game, limits);
+  return t.play(3).details;
+}
+
+}  // namespace
+
+TEST_CASE("sandbox: an infinite loop hits the instruction budget", "[sandbox]") {
+  const std::string message = expect_contained("  while true do end", {"rules.lua:4:", "instruction budget"});
+  CHECK_THAT(message, Catch::Contains("5000000"));
+  CHECK_THAT(message, Catch::Contains("stack traceback:"));
+}
+
+TEST_CASE("sandbox: pcall cannot catch the instruction budget", "[sandbox]") {
+  expect_contained("  pcall(function() while true do end end)", {"rules.lua:4:", "instruction budget"});
+  expect_contained("  xpcall(function() while true do end end, function(m) return m end)",
+                   {"instruction budget"});
+  // Catching in a loop does not help either.
+  expect_contained("  for _ = 1, 1000 do pcall(function() while true do end end) end",
+                   {"instruction budget"});
+  // Nor does an error handler that loops.
+  expect_contained("  xpcall(error, function() while true do end end)", {"instruction budget"});
+}
+
+TEST_CASE("sandbox: after a game hits the budget, the next games still have one", "[sandbox]") {
+  // A long but finite loop: should the budget be lost after the first
+  // failure, the later games would finish instead of failing.
+  TempGame game(hostile_script("  for i = 1, 300000000 do end"));
+  Table t(game);
+  for (int i = 0; i < 3; ++i) {
+    CHECK_THAT(t.failure(2), Catch::Contains("instruction budget"));
+    CHECK(t.play(3).finished);
+  }
+}
+
+TEST_CASE("sandbox: the budget is per game", "[sandbox]") {
+  // Each game uses about 40% of the budget: fine game after game.
+  TempGame game(probe_script("  local n = 0\n  for i = 1, 1000000 do n = n + i end\n  d.n = n"));
+  Table t(game);
+  for (int i = 0; i < 3; ++i) CHECK(t.play(3).details.at("n") == 500000500000LL);
+  // No budget at all (0) means no limit.
+  Table unlimited(game, EngineLimits{0, 32u * 1024 * 1024});
+  CHECK(unlimited.play(3).details.at("n") == 500000500000LL);
+}
+
+TEST_CASE("sandbox: a memory bomb hits the memory cap", "[sandbox]") {
+  expect_contained(
+      "  local t = {}\n"
+      "  for i = 1, 1e9 do t[i] = string.rep('x', 1000) .. i end",
+      {"memory cap of 32 MiB"});
+  // One huge allocation.
+  expect_contained("  local s = string.rep('x', 1 << 30)", {"memory cap"});
+  // Doubling a string inside pcall: still the end of the game.
+  expect_contained(
+      "  local s = 'x'\n"
+      "  pcall(function() while true do s = s .. s end end)",
+      {"memory cap"});
+  // A table that grows without end.
+  expect_contained("  local t = {}\n  local i = 0\n  while true do i = i + 1; t[i] = {i} end",
+                   {"memory cap"}, EngineLimits{0, 32u * 1024 * 1024});
+}
+
+TEST_CASE("sandbox: dangerous functions and libraries are absent", "[sandbox]") {
+  for (const char* name : {"os", "io", "debug", "package", "dofile", "loadfile", "collectgarbage",
+                           "rawset", "coroutine", "next", "loadstring", "setfenv", "module"}) {
+    INFO(name);
+    // At load time the name is simply nil...
+    const json d = probe(std::string("  d.absent_at_load = absent_at_load\n  d.ok, d.err = pcall(function() return ") +
+                             name + " end)",
+                         std::string("local absent_at_load = ") + name + " == nil");
+    CHECK(d.at("absent_at_load") == true);
+    // ... and once the globals are sealed, reading it is an error.
+    CHECK(d.at("ok") == false);
+    CHECK_THAT(d.at("err").get<std::string>(),
+               Catch::Contains(std::string("attempt to read undeclared global '") + name + "'"));
+  }
+  const json d = probe(
+      "  d.dump = string.dump == nil\n"
+      "  d.randomseed = math.randomseed == nil\n"
+      "  d.string_meta = getmetatable('')\n"
+      "  d.ok = pcall(function() return os.execute('true') end)");
+  CHECK(d.at("dump") == true);
+  CHECK(d.at("randomseed") == true);
+  CHECK(d.at("string_meta") == "string");  // the real metatable stays out of reach
+  CHECK(d.at("ok") == false);
+}
+
+TEST_CASE("sandbox: load refuses bytecode and runs text in the sandbox", "[sandbox]") {
+  const json d = probe(R"(
+  local f, err = load("\27Lua\84\0\25\147\13\10\26\10\4\8\8\120\86\0\0")
+  d.binary_nil = f == nil
+  d.binary_err = err
+  local ok, err2 = pcall(load, "return 1", "chunk", "b")
+  d.mode_ok, d.mode_err = ok, err2
+  local ok3, err3 = pcall(load, "return 1", "chunk", "bt")
+  d.mode_bt_ok, d.mode_bt_err = ok3, err3
+  local ok4, err4 = pcall(load, function() return "return 1" end)
+  d.reader_ok, d.reader_err = ok4, err4
+  d.text = load("return 1 + 2")()
+  local ok5, err5 = pcall(load("return os"))
+  d.env_ok, d.env_err = ok5, err5
+  local g, syntax = load("return +", "=mine")
+  d.syntax_nil, d.syntax = g == nil, syntax
+)");
+  CHECK(d.at("binary_nil") == true);
+  CHECK_THAT(d.at("binary_err").get<std::string>(), Catch::Contains("binary chunk"));
+  CHECK(d.at("mode_ok") == false);
+  CHECK_THAT(d.at("mode_err").get<std::string>(), Catch::Contains("binary chunks are not allowed"));
+  CHECK(d.at("mode_bt_ok") == false);
+  CHECK(d.at("reader_ok") == false);
+  CHECK_THAT(d.at("reader_err").get<std::string>(), Catch::Contains("source text"));
+  CHECK(d.at("text") == 3);
+  CHECK(d.at("env_ok") == false);
+  CHECK_THAT(d.at("env_err").get<std::string>(), Catch::Contains("undeclared global 'os'"));
+  CHECK(d.at("syntax_nil") == true);
+  CHECK_THAT(d.at("syntax").get<std::string>(), Catch::Contains("mine:1:"));
+}
+
+TEST_CASE("sandbox: deep recursion ends with a clean stack overflow", "[sandbox]") {
+  // Plain Lua recursion: the Lua stack's limit.
+  expect_contained("  local function f(n) return f(n + 1) + 1 end\n  f(1)", {"stack overflow"},
+                   EngineLimits{50'000'000, 256u * 1024 * 1024});
+  // Recursion through C (a metamethod): the C stack's limit.
+  expect_contained(
+      "  local t = setmetatable({}, {__index = function(t, k) return t[k] end})\n"
+      "  return t.x",
+      {"stack overflow"});
+  // Caught by pcall, it is an ordinary error the rules may handle.
+  const json d = probe(
+      "  local function f(n) return f(n + 1) + 1 end\n"
+      "  local ok, err = pcall(f, 1)\n"
+      "  d.ok, d.err = ok, err",
+      "", EngineLimits{50'000'000, 256u * 1024 * 1024});
+  CHECK(d.at("ok") == false);
+  CHECK_THAT(d.at("err").get<std::string>(), Catch::Contains("stack overflow"));
+}
+
+TEST_CASE("sandbox: require stays inside the game folder", "[sandbox]") {
+  const std::map<std::string, std::string> modules{
+      {"helpers.lua", "local M = {}\nfunction M.double(x) return 2 * x end\nM.list = {1, 2}\nreturn M\n"},
+      {"lib/util.lua", "return {name = 'util', loaded_as = ...}\n"},
+      {"noreturn.lua", "local x = 1\n"},
+  };
+  TempGame game(probe_script(R"(
+  local helpers = require("helpers")
+  d.double = helpers.double(21)
+  d.same = require("helpers") == helpers
+  d.util = require("lib.util").name
+  d.loaded_as = require("lib.util").loaded_as
+  d.noreturn = require("noreturn")
+  local function try(name)
+    local ok, err = pcall(require, name)
+    return {ok, err}
+  end
+  d.parent = try("../x")
+  d.absolute = try("/etc/passwd")
+  d.dotdot = try("lib..util")
+  d.dots = try("..helpers")
+  d.slash = try("lib/util")
+  d.missing = try("nothing_here")
+  d.empty = try("")
+  local ok, err = pcall(function() helpers.list[1] = 99 end)
+  d.write_ok, d.write_err = ok, err
+  local ok2, err2 = pcall(function() helpers.extra = 1 end)
+  d.add_ok, d.add_err = ok2, err2
+)"), modules);
+  Table t(game);
+  const json d = t.play(3).details;
+  CHECK(d.at("double") == 42);
+  CHECK(d.at("same") == true);
+  CHECK(d.at("util") == "util");
+  CHECK(d.at("loaded_as") == "lib.util");
+  CHECK(d.at("noreturn") == true);
+  for (const char* key : {"parent", "absolute", "dotdot", "dots", "slash", "empty"}) {
+    INFO(key);
+    CHECK(d.at(key)[0] == false);
+    CHECK_THAT(d.at(key)[1].get<std::string>(), Catch::Contains("module names are letters"));
+  }
+  CHECK(d.at("missing")[0] == false);
+  CHECK_THAT(d.at("missing")[1].get<std::string>(),
+             Catch::Contains("module 'nothing_here' not found in the game folder"));
+  // Modules are frozen like the rules table.
+  CHECK(d.at("write_ok") == false);
+  CHECK_THAT(d.at("write_err").get<std::string>(), Catch::Contains("read-only"));
+  CHECK(d.at("add_ok") == false);
+  // A second game sees the module as it was.
+  CHECK(t.play(3).details == d);
+}
+
+TEST_CASE("sandbox: require cannot reach a file next to the game folder", "[sandbox]") {
+  // A file that exists next to the game folder cannot be reached.
+  TempGame game(hostile_script("  require('../secret')"));
+  const fs::path outside = fs::path(game.dir()).parent_path() / "secret.lua";
+  { std::ofstream(outside) << "return {}\n"; }
+  Table t(game);
+  const std::string message = t.failure(2);
+  fs::remove(outside);
+  CHECK_THAT(message, Catch::Contains("bad argument #1 to 'require'"));
+  CHECK(t.play(3).finished);
+}
+
+TEST_CASE("sandbox: undeclared globals", "[sandbox]") {
+  expect_contained("  counter = 1", {"rules.lua:4:", "attempt to assign to global 'counter'"});
+  expect_contained("  local x = missing_value + 1", {"rules.lua:4:", "attempt to read undeclared global 'missing_value'"});
+  // Globals the script declared while loading can be read but not changed.
+  const json d = probe(
+      "  d.limit = LIMIT\n"
+      "  local ok, err = pcall(function() LIMIT = 11 end)\n"
+      "  d.ok, d.err = ok, err\n"
+      "  d.after = LIMIT\n"
+      "  local ok2 = pcall(function() _G = 1 end)\n"
+      "  d.g_ok = ok2\n"
+      "  local ok3, err3 = pcall(setmetatable, rules, {})\n"
+      "  d.meta_ok, d.meta_err = ok3, err3\n"
+      "  d.rules_meta = getmetatable(rules)",
+      "LIMIT = 10");
+  CHECK(d.at("limit") == 10);
+  CHECK(d.at("ok") == false);
+  CHECK_THAT(d.at("err").get<std::string>(), Catch::Contains("attempt to assign to global 'LIMIT'"));
+  CHECK(d.at("after") == 10);
+  CHECK(d.at("g_ok") == false);
+  CHECK(d.at("meta_ok") == false);
+  CHECK_THAT(d.at("meta_err").get<std::string>(), Catch::Contains("protected metatable"));
+  CHECK(d.at("rules_meta") == "read-only table");
+}
+
+TEST_CASE("sandbox: module tables are frozen; games do not share what they write", "[sandbox]") {
+  TempGame game(R"(local rules = {}
+rules.data = {count = 0, list = {1, 2, 3}}
+function rules.setup(game) end
+function rules.play(game)
+  local d = {}
+  d.count_seen = rules.data.count
+  d.extra_seen = rules.extra == nil
+  d.mark_seen = game.mark == nil
+  d.state_seen = game.state.turns == nil
+  local function try(f)
+    local ok, err = pcall(f)
+    return {ok, err or ""}
+  end
+  d.rules_add = try(function() rules.extra = 1 end)
+  d.rules_replace = try(function() rules.play = nil end)
+  d.nested = try(function() rules.data.count = rules.data.count + 1 end)
+  d.nested_list = try(function() table.insert(rules.data.list, 4) end)
+  d.string_lib = try(function() string.upper = string.lower end)
+  d.math_lib = try(function() math.pi = 3 end)
+  d.table_lib = try(function() table.sort = nil end)
+  d.len = #rules.data.list
+  game.mark = true
+  game.state.turns = 1
+  game:finish{details = d}
+end
+return rules
+)");
+  Table t(game);
+  const json first = t.play(3).details;
+  const json second = t.play(3).details;
+  CHECK(first == second);  // nothing the first game did reached the second
+  CHECK(second.at("count_seen") == 0);
+  CHECK(second.at("extra_seen") == true);
+  CHECK(second.at("mark_seen") == true);
+  CHECK(second.at("state_seen") == true);
+  CHECK(second.at("len") == 3);
+  for (const char* key : {"rules_add", "rules_replace", "nested", "nested_list", "string_lib", "math_lib", "table_lib"}) {
+    INFO(key);
+    CHECK(second.at(key)[0] == false);
+    CHECK_THAT(second.at(key)[1].get<std::string>(), Catch::Contains("read-only table"));
+  }
+}
+
+TEST_CASE("sandbox: pairs walks keys in a fixed order", "[sandbox]") {
+  const json d = probe(R"(
+  local t = {zeta = 1, alpha = 2, [3] = 3, [1] = 1, mid = 5, [true] = 1, [2.5] = 0, [-4] = 0, Beta = 1, [false] = 0}
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+  d.keys = keys
+  local option_keys = {}
+  for k, v in pairs(game.options) do option_keys[#option_keys + 1] = k end
+  d.option_keys = option_keys
+  local ok, err = pcall(function() for _ in pairs({[{}] = 1}) do end end)
+  d.table_key_ok, d.table_key_err = ok, err
+  local many = {}
+  for i = 1, 200 do many["k" .. (i * 7919 % 1000)] = i end
+  local walked = {}
+  for k in pairs(many) do walked[#walked + 1] = k end
+  d.first, d.last = walked[1], walked[#walked]
+  local sorted = true
+  for i = 2, #walked do sorted = sorted and walked[i - 1] < walked[i] end
+  d.sorted = sorted
+  local seen = 0
+  for k, v in pairs(many) do if many[k] == v then seen = seen + 1 end end
+  d.seen = seen
+)");
+  CHECK(d.at("keys") == json::array({"-4", "1", "2.5", "3", "Beta", "alpha", "mid", "zeta", "false", "true"}));
+  CHECK(d.at("option_keys") == json::array({"nested", "target"}));
+  CHECK(d.at("table_key_ok") == false);
+  CHECK_THAT(d.at("table_key_err").get<std::string>(), Catch::Contains("no fixed order"));
+  CHECK(d.at("sorted") == true);
+  CHECK(d.at("seen") == 200);
+  CHECK(d.at("first") == "k109");
+  CHECK(d.at("last") == "k987");
+}
+
+TEST_CASE("sandbox: tostring and string.format show no addresses", "[sandbox]") {
+  const json d = probe(R"(
+  d.table = tostring({})
+  d.func = tostring(print)
+  d.lua_func = tostring(function() end)
+  d.named = tostring(setmetatable({}, {__name = "Thing"}))
+  d.custom = tostring(setmetatable({}, {__tostring = function() return "custom!" end}))
+  d.die = tostring(game:components("die")[1])
+  d.zone = tostring(game:zone("supply"))
+  d.game = tostring(game)
+  d.number, d.float, d.bool, d.none = tostring(42), tostring(1.5), tostring(true), tostring(nil)
+  local ok, err = pcall(string.format, "%p", {})
+  d.p_ok, d.p_err = ok, err
+  d.percent = string.format("100%% %d", 5)
+  d.format_s = string.format("%s|%s|%s|%5s", {}, print, game, "x")
+  d.format_num = string.format("%5.1f", 2.25)
+)");
+  CHECK(d.at("table") == "table");
+  CHECK(d.at("func") == "function");
+  CHECK(d.at("lua_func") == "function");
+  CHECK(d.at("named") == "Thing");
+  CHECK(d.at("custom") == "custom!");
+  CHECK(d.at("die") == "die #0");
+  CHECK(d.at("zone") == "supply");
+  CHECK(d.at("game") == "game");
+  CHECK(d.at("number") == "42");
+  CHECK(d.at("float") == "1.5");
+  CHECK(d.at("bool") == "true");
+  CHECK(d.at("none") == "nil");
+  CHECK(d.at("p_ok") == false);
+  CHECK_THAT(d.at("p_err").get<std::string>(), Catch::Contains("prints addresses"));
+  CHECK(d.at("percent") == "100% 5");
+  CHECK(d.at("format_s") == "table|function|game|    x");
+  CHECK(d.at("format_num") == "  2.2");
+  for (const auto& [key, value] : d.items())
+    if (value.is_string()) CHECK(value.get<std::string>().find("0x") == std::string::npos);
+}
+
+TEST_CASE("sandbox: print goes to the game's narration without addresses", "[sandbox]") {
+  TempGame game(probe_script("  print('hello', 1, {}, nil, true)\n  game:say('%s and %s', {}, 'x')"));
+  Table t(game);
+  struct Recorder : EventSink {
+    std::vector<std::string> lines;
+    void on_event(const GameState&, const Event& e) override {
+      if (e.type == EventType::Message) lines.push_back(e.text);
+    }
+  } rec;
+  t.state.set_sink(&rec);
+  t.play(3);
+  CHECK(rec.lines == std::vector<std::string>{"hello\t1\ttable\tnil\ttrue", "table and x"});
+}
+
+TEST_CASE("sandbox: math.random is deterministic per seed", "[sandbox]") {
+  const std::string body = R"(
+  local r = {}
+  for i = 1, 20 do r[i] = math.random(100) end
+  d.ints = r
+  d.range = math.random(-3, 3)
+  d.float = math.random()
+  local ok, err = pcall(math.random, 0)
+  d.empty_ok, d.empty_err = ok, err
+  local ok2 = pcall(math.random, 1, 2, 3)
+  d.three_ok = ok2
+  local inrange = true
+  for _ = 1, 1000 do
+    local v = math.random(6)
+    inrange = inrange and v >= 1 and v <= 6 and math.type(v) == "integer"
+  end
+  d.inrange = inrange
+)";
+  TempGame game(probe_script(body));
+  Table t(game);
+  const json a = t.play(3, 11).details;
+  const json b = t.play(3, 11).details;
+  const json c = t.play(3, 12).details;
+  CHECK(a == b);
+  CHECK(a.at("ints") != c.at("ints"));
+  // A fresh engine gives the same numbers: nothing depends on the process.
+  Table other(game);
+  CHECK(other.play(3, 11).details == a);
+  CHECK(a.at("inrange") == true);
+  CHECK(a.at("range").get<int>() >= -3);
+  CHECK(a.at("range").get<int>() <= 3);
+  CHECK(a.at("float").get<double>() >= 0.0);
+  CHECK(a.at("float").get<double>() < 1.0);
+  CHECK(a.at("empty_ok") == false);
+  CHECK_THAT(a.at("empty_err").get<std::string>(), Catch::Contains("interval is empty"));
+  CHECK(a.at("three_ok") == false);
+  // It is the game's chance stream: the first draw matches a die roll.
+  Rng chance;
+  chance.reseed(11, kChanceStream);
+  CHECK(a.at("ints")[0] == static_cast<int>(chance.below(100)) + 1);
+}
+
+TEST_CASE("sandbox: the CLI exits 1 with the message for an infinite loop", "[sandbox]") {
+  // Every game is hostile here: the CLI plays the default player count.
+  TempGame game("local rules = {}\n"
+                "function rules.setup(game) end\n"
+                "function rules.play(game)\n"
+                "  while true do end\n"
+                "end\n"
+                "return rules\n");
+  const std::string out = (fs::temp_directory_path() / ("rb-cli" + std::to_string(::getpid()) + ".txt")).string();
+  const std::string command = std::string("'") + RULEBOOK_BINARY + "' play '" + game.dir() +
+                              "' --seed 1 --max-instructions 2000000 > '" + out + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  fs::remove(out);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK_THAT(text, Catch::Contains("rules.lua:4:"));
+  CHECK_THAT(text, Catch::Contains("instruction budget"));
+}
