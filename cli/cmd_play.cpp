@@ -62,10 +62,7 @@ struct JsonLines : EventSink {
 
 int run(PlayOptions& o) {
   auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
-  const int players = o.game.players ? o.game.players : def->default_players;
-  if (players < def->min_players || players > def->max_players)
-    throw SetupError(fmt::format("--players: error: {} takes {} to {} players, not {}", def->name,
-                                 def->min_players, def->max_players, players));
+  const int players = player_count_for(*def, o.game.players);
   if (!o.game.seed_given) o.game.seed = std::random_device{}();
   const auto kinds = agent_kinds(o.agents, players);
   std::vector<std::unique_ptr<Agent>> owned;

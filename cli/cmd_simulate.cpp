@@ -31,10 +31,7 @@ struct GameOutcome {
 
 int run(SimulateOptions& o) {
   auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
-  const int players = o.game.players ? o.game.players : def->default_players;
-  if (players < def->min_players || players > def->max_players)
-    throw SetupError(fmt::format("--players: error: {} takes {} to {} players, not {}", def->name,
-                                 def->min_players, def->max_players, players));
+  const int players = player_count_for(*def, o.game.players);
   if (o.agent != "random" && o.agent != "first")
     throw SetupError(fmt::format("--agent: error: simulate plays bots: random or first, not '{}'", o.agent));
   const EngineLimits limits{o.game.max_instructions, o.game.max_memory_mb * 1024 * 1024};

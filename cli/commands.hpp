@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/game_definition.hpp"
+
 namespace rulebook::cli {
 
 enum ExitCode { kOk = 0, kGameFailure = 1, kUsage = 2 };
@@ -32,6 +34,9 @@ Runner add_play(CLI::App& app);
 Runner add_replay(CLI::App& app);
 Runner add_simulate(CLI::App& app);
 Runner add_test(CLI::App& app);
+
+// The requested player count (0: the game's default), checked against the game.
+int player_count_for(const GameDefinition& def, int requested);
 
 bool use_colour(int fd);
 std::string read_file(const std::string& path);  // throws SetupError

@@ -24,6 +24,14 @@ void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed) {
   cmd.add_option("--max-memory", o.max_memory_mb, "Lua memory cap in MiB")->capture_default_str();
 }
 
+int player_count_for(const GameDefinition& def, int requested) {
+  const int players = requested ? requested : def.default_players;
+  if (players < def.min_players || players > def.max_players)
+    throw SetupError(fmt::format("--players: error: {} takes {} to {} players, not {}", def.name,
+                                 def.min_players, def.max_players, players));
+  return players;
+}
+
 bool use_colour(int fd) {
   const char* no_colour = std::getenv("NO_COLOR");
   if (no_colour && *no_colour) return false;

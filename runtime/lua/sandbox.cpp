@@ -84,6 +84,27 @@ int global_newindex(lua_State* L) {
                     "locals or in game.state)", luaL_tolstring(L, 2, nullptr));
 }
 
+// Moves every field of the table at `index` into a new table, left on the
+// stack top, and empties the original: the first step of making it read-only.
+int move_to_shadow(lua_State* L, int index) {
+  lua_newtable(L);
+  const int shadow = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, index)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, shadow);
+  }
+  for (;;) {
+    lua_pushnil(L);
+    if (!lua_next(L, index)) break;
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawset(L, index);
+  }
+  return shadow;
+}
+
 // Moves t's contents into a shadow table that t reads through.
 void freeze_table(lua_State* L, int index, int depth) {
   index = lua_absindex(L, index);
@@ -94,23 +115,7 @@ void freeze_table(lua_State* L, int index, int depth) {
     lua_pop(L, 2);
     if (frozen) return;
   }
-  lua_newtable(L);  // shadow
-  const int shadow = lua_gettop(L);
-  std::vector<int> nested;
-  lua_pushnil(L);
-  while (lua_next(L, index)) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, shadow);
-  }
-  // Clear the original.
-  for (;;) {
-    lua_pushnil(L);
-    if (!lua_next(L, index)) break;
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_rawset(L, index);
-  }
+  const int shadow = move_to_shadow(L, index);
   // Freeze nested tables in the shadow.
   lua_pushnil(L);
   while (lua_next(L, shadow)) {
@@ -560,21 +565,7 @@ void sandbox_seal_globals(lua_State* L) {
     lua_pop(L, 2);
     return;
   }
-  lua_newtable(L);  // shadow
-  const int shadow = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, env)) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, shadow);
-  }
-  for (;;) {
-    lua_pushnil(L);
-    if (!lua_next(L, env)) break;
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_rawset(L, env);
-  }
+  const int shadow = move_to_shadow(L, env);
   lua_newtable(L);
   lua_pushvalue(L, shadow);
   lua_pushcclosure(L, global_index, 1);

@@ -76,27 +76,6 @@ std::string render(const json& value) {
   return s;
 }
 
-const char* type_phrase(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "an integer";
-    case json::value_t::number_float:
-      return "a number";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "a list";
-    case json::value_t::object:
-      return "a mapping";
-    default:
-      return "a value";
-  }
-}
 
 bool is_append_key(const std::string& key) { return key.size() > 1 && key.back() == '+'; }
 
@@ -197,12 +176,12 @@ class Merge {
               const std::string& q) {
     if (!items.is_array()) {
       fail(loc(q),
-           fmt::format("'{}+' must be a list of items to append, got {}", key, type_phrase(items)));
+           fmt::format("'{}+' must be a list of items to append, got {}", key, json_type_phrase(items)));
     }
     auto it = target.find(key);
     if (it != target.end() && !it->is_array() && !it->is_null()) {
       fail(loc(q), fmt::format("cannot append to {}: it is {} ({}), not a list", dotted(p),
-                               type_phrase(*it), result_.locate(p).str()));
+                               json_type_phrase(*it), result_.locate(p).str()));
     }
     if (!items.empty()) check(p, Kind::append, items, q);
     json& list = target[key];
@@ -237,7 +216,7 @@ class Merge {
           }
           if (!value.is_array()) {
             fail(loc(vq), fmt::format("'{}' must be a list of items to append, got {}", key,
-                                      type_phrase(value)));
+                                      json_type_phrase(value)));
           }
           out[base] = build(value, vq, child(p, base), false, where);
         } else if (in_mapping && value.is_null()) {
@@ -352,7 +331,7 @@ void OverlayStack::apply(const SourcedJson& layer, const std::string& layer_name
   if (layer.value.is_null()) return;
   if (!layer.value.is_object()) {
     fail(layer.locate(""), fmt::format("layer '{}' must be a mapping at the top level, got {}",
-                                       layer_name, type_phrase(layer.value)));
+                                       layer_name, json_type_phrase(layer.value)));
   }
   SourcedJson result = result_;
   auto touches = touches_;
@@ -360,7 +339,7 @@ void OverlayStack::apply(const SourcedJson& layer, const std::string& layer_name
   if (!result.value.is_object()) {
     fail(result.locate(""),
          fmt::format("cannot apply layer '{}': the base setup is {}, not a mapping", layer_name,
-                     type_phrase(result.value)));
+                     json_type_phrase(result.value)));
   }
   Merge merge(result, touches, id, layer_name, layer);
   merge.merge_map(result.value, "", layer.value, "");
@@ -413,7 +392,7 @@ void OverlayStack::set(const std::string& assignment) {
   if (result.value.is_null()) result.value = json::object();
   if (!result.value.is_object()) {
     fail(result.locate(""), fmt::format("cannot set {}: the base setup is {}, not a mapping", path,
-                                        type_phrase(result.value)));
+                                        json_type_phrase(result.value)));
   }
 
   // Walk to the container of the last segment, creating mappings on the way.
@@ -447,7 +426,7 @@ void OverlayStack::set(const std::string& assignment) {
     if (!current->is_object() && !current->is_array()) {
       fail(at_segment(i + 1),
            fmt::format("cannot set {}: {} is {} ({}), not a mapping or list", path, dotted(pointer),
-                       type_phrase(*current), result.locate(pointer).str()));
+                       json_type_phrase(*current), result.locate(pointer).str()));
     }
   }
 

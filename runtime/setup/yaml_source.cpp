@@ -214,27 +214,6 @@ bool valid_utf8(const std::string& s) {
   return true;
 }
 
-const char* type_phrase(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "an integer";
-    case json::value_t::number_float:
-      return "a number";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "a list";
-    case json::value_t::object:
-      return "a mapping";
-    default:
-      return "a value";
-  }
-}
 
 // Builds the JSON tree (and the location table) from yaml-cpp's parse events.
 class Builder : public YAML::EventHandler {
@@ -333,7 +312,7 @@ class Builder : public YAML::EventHandler {
       if (at_key()) {
         if (!target.value.is_string()) {
           fail(mark, fmt::format("mapping keys must be strings, got {} (alias *{})",
-                                 type_phrase(target.value), target.name));
+                                 json_type_phrase(target.value), target.name));
         }
         take_key(target.value.get<std::string>(), mark);
         return;
@@ -358,7 +337,7 @@ class Builder : public YAML::EventHandler {
           fail(mark,
                fmt::format(
                    "mapping keys must be strings, got {} '{}' (quote the key to make it a string)",
-                   type_phrase(v), value));
+                   json_type_phrase(v), value));
         }
         take_key(v.get<std::string>(), mark);
         if (anchor != YAML::NullAnchor) {
@@ -654,6 +633,28 @@ class Builder : public YAML::EventHandler {
 };
 
 }  // namespace
+
+const char* json_type_phrase(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return "an integer";
+    case json::value_t::number_float:
+      return "a number";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "a list";
+    case json::value_t::object:
+      return "a mapping";
+    default:
+      return "a value";
+  }
+}
 
 SourcedJson parse_yaml(const std::string& text, const std::string& file_name) {
   Builder builder(text, file_name);

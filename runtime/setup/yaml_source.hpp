@@ -41,6 +41,9 @@ struct SetupError : std::runtime_error {
 // Throws SetupError; never anything else for any input text.
 SourcedJson parse_yaml(const std::string& text, const std::string& file_name);
 
+// "a list", "an integer", ... for messages about a value's type.
+const char* json_type_phrase(const nlohmann::json& value);
+
 // Reads and parses `path` (the path as given is used as the file name).
 // An unreadable file gives "path: error: cannot read file (<strerror>)".
 SourcedJson load_yaml_file(const std::string& path);
