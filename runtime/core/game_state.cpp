@@ -34,8 +34,13 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
       int slot = def_->zone_slot(def_->find_zone_def(t.zone), 0);
       c.zone = slot;
       zones_[slot].push_back(id);
-      ZonePolicy p = def_->zone_defs[def_->zone_def_of[slot]].policy;
-      c.visibility = p == ZonePolicy::Hidden ? Visibility::Hidden : Visibility::Public;
+      // The start zone's policy applies as if the component had moved in.
+      switch (def_->zone_defs[def_->zone_def_of[slot]].policy) {
+        case ZonePolicy::Hidden: c.visibility = Visibility::Hidden; break;
+        case ZonePolicy::Owner: c.visibility = Visibility::Owner; break;
+        case ZonePolicy::Keep:
+        case ZonePolicy::Public: c.visibility = Visibility::Public; break;
+      }
     }
   }
   if (sink_) emit(Event{EventType::GameStart, -1, -1, -1, -1, players, {}, ~SeatMask{0}});

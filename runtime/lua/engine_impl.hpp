@@ -28,6 +28,7 @@ struct EngineImpl {
   lua_State* co = nullptr;  // the thread running the current game
   int co_ref = LUA_NOREF;
   int rules_ref = LUA_NOREF;
+  int upvalues_ref = LUA_NOREF;    // module-level locals, restored per game
   int driver_ref = LUA_NOREF;
   int options_ref = LUA_NOREF;
   int game_ref = LUA_NOREF;        // this game's `game` table

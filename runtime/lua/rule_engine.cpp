@@ -110,6 +110,7 @@ void EngineImpl::load_rules() {
     ctx.memory_capped = false;
   }
   sandbox_freeze(L, rules);
+  upvalues_ref = sandbox_lock_upvalues(L, rules);
   rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 1);  // handler
   sandbox_seal_globals(L);
@@ -271,7 +272,9 @@ bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
     state.set_sink(&e.tee);
   }
 
-  // A fresh `game` table per game: nothing a game writes reaches the next.
+  // Module-level locals start every game as they were loaded, and a fresh
+  // `game` table: nothing a game writes reaches the next.
+  sandbox_restore_upvalues(L, e.upvalues_ref);
   luaL_unref(L, LUA_REGISTRYINDEX, e.game_ref);
   lua_createtable(L, 0, 2);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.options_ref);

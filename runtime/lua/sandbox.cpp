@@ -558,6 +558,102 @@ bool sandbox_load_file(lua_State* L, const std::string& path, const std::string&
 
 void sandbox_freeze(lua_State* L, int index) { freeze_table(L, index, 0); }
 
+namespace {
+
+struct UpvalueWalk {
+  lua_State* L;
+  int visited;  // table: object -> true
+  int record;   // array of {function, n, value} triples, flattened
+  int count = 0;
+  std::vector<const void*> upvalue_ids;
+
+  bool first_visit(int index) {
+    lua_pushvalue(L, index);
+    if (lua_rawget(L, visited) != LUA_TNIL) {
+      lua_pop(L, 1);
+      return false;
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, index);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, visited);
+    return true;
+  }
+
+  void visit(int index, int depth) {
+    index = lua_absindex(L, index);
+    if (depth > 64) return;
+    luaL_checkstack(L, 8, "module state too deep");
+    if (lua_type(L, index) == LUA_TTABLE) {
+      if (!first_visit(index)) return;
+      sandbox_push_env(L);
+      const bool is_env = lua_rawequal(L, -1, index);
+      lua_pop(L, 1);
+      if (is_env) return;
+      const int contents = contents_of(L, index);
+      lua_pushnil(L);
+      while (lua_next(L, contents)) {
+        visit(-1, depth + 1);
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+      freeze_table(L, index, 0);
+    } else if (lua_type(L, index) == LUA_TFUNCTION && !lua_iscfunction(L, index)) {
+      if (!first_visit(index)) return;
+      for (int n = 1;; ++n) {
+        const char* name = lua_getupvalue(L, index, n);
+        if (!name) break;
+        const void* id = lua_upvalueid(L, index, n);
+        const bool env = std::strcmp(name, "_ENV") == 0;
+        const bool seen = std::find(upvalue_ids.begin(), upvalue_ids.end(), id) != upvalue_ids.end();
+        if (!env && !seen) {
+          upvalue_ids.push_back(id);
+          visit(-1, depth + 1);
+          lua_pushvalue(L, index);
+          lua_rawseti(L, record, ++count);
+          lua_pushinteger(L, n);
+          lua_rawseti(L, record, ++count);
+          lua_pushvalue(L, -1);
+          lua_rawseti(L, record, ++count);
+        }
+        lua_pop(L, 1);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+int sandbox_lock_upvalues(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  lua_newtable(L);
+  const int visited = lua_gettop(L);
+  lua_newtable(L);
+  const int record = lua_gettop(L);
+  UpvalueWalk walk{L, visited, record};
+  walk.visit(index, 0);
+  lua_pushvalue(L, record);
+  const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 2);
+  return ref;
+}
+
+void sandbox_restore_upvalues(lua_State* L, int record_ref) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, record_ref);
+  const int record = lua_gettop(L);
+  const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, record));
+  for (lua_Integer i = 1; i + 2 <= n; i += 3) {
+    lua_rawgeti(L, record, i);
+    const int fn = lua_gettop(L);
+    const int up = static_cast<int>((lua_rawgeti(L, record, i + 1), lua_tointeger(L, -1)));
+    lua_pop(L, 1);
+    lua_rawgeti(L, record, i + 2);
+    lua_setupvalue(L, fn, up);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
 void sandbox_seal_globals(lua_State* L) {
   sandbox_push_env(L);
   const int env = lua_gettop(L);

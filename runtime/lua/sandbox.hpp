@@ -24,6 +24,15 @@ bool sandbox_load_file(lua_State* L, const std::string& path, const std::string&
 
 // Makes a table (and the tables inside it) read-only in place.
 void sandbox_freeze(lua_State* L, int index);
+// Module state that outlives a game lives in upvalues: a script's
+// module-level locals. This freezes every table reachable from the value
+// at `index` (through tables and function upvalues) and records every
+// upvalue's value; sandbox_restore_upvalues puts them back before each
+// game, so nothing one game assigns is seen by the next. Returns a
+// registry reference to the record.
+int sandbox_lock_upvalues(lua_State* L, int index);
+void sandbox_restore_upvalues(lua_State* L, int record_ref);
+
 // Freezes the global table itself: from now on, reading or writing an
 // undeclared global is an error.
 void sandbox_seal_globals(lua_State* L);

@@ -406,6 +406,35 @@ return rules
   }
 }
 
+TEST_CASE("sandbox: module-level locals start every game as loaded", "[sandbox]") {
+  TempGame game(R"(local rules = {}
+local games_seen = 0
+local cache = {hits = 0}
+local later
+function rules.setup(game) end
+function rules.play(game)
+  local d = {}
+  games_seen = games_seen + 1
+  d.games_seen = games_seen
+  d.later_was_nil = later == nil
+  later = {}
+  d.cache_write = pcall(function() cache.hits = cache.hits + 1 end)
+  d.cache_hits = cache.hits
+  cache = {hits = 100}
+  game:finish{details = d}
+end
+return rules
+)");
+  Table t(game);
+  const json first = t.play(3).details;
+  const json second = t.play(3).details;
+  CHECK(first == second);
+  CHECK(second.at("games_seen") == 1);         // the number assigned last game is back to 0
+  CHECK(second.at("later_was_nil") == true);   // so is a local assigned later
+  CHECK(second.at("cache_write") == false);    // module tables are frozen
+  CHECK(second.at("cache_hits") == 0);         // and a replaced table is restored
+}
+
 TEST_CASE("sandbox: pairs walks keys in a fixed order", "[sandbox]") {
   const json d = probe(R"(
   local t = {zeta = 1, alpha = 2, [3] = 3, [1] = 1, mid = 5, [true] = 1, [2.5] = 0, [-4] = 0, Beta = 1, [false] = 0}
