@@ -271,7 +271,7 @@ TEST_CASE("overlay: conflicts between layers", "[setup]") {
   }
 }
 
-TEST_CASE("--set assigns YAML values at dotted paths", "[setup]") {
+TEST_CASE("overlay: --set assigns YAML values at dotted paths", "[setup]") {
   OverlayStack stack = base_stack();
   stack.set("options.target=10");
   CHECK(stack.result().value["options"]["target"] == 10);
@@ -320,7 +320,7 @@ TEST_CASE("--set assigns YAML values at dotted paths", "[setup]") {
   CHECK_FALSE(stack.result().value.contains("nowhere"));
 }
 
-TEST_CASE("--set rejects bad assignments", "[setup]") {
+TEST_CASE("overlay: --set rejects bad assignments", "[setup]") {
   OverlayStack stack = base_stack();
   for (const char* bad : {"x", "=5", "", "a..b=1", ".a=1", "a.=1"}) {
     INFO(bad);
@@ -344,7 +344,7 @@ TEST_CASE("--set rejects bad assignments", "[setup]") {
   CHECK(stack.result().value == base_stack().result().value);
 }
 
-TEST_CASE("--set conflicts like a layer", "[setup]") {
+TEST_CASE("overlay: --set conflicts like a layer", "[setup]") {
   OverlayStack stack = base_stack();
   stack.apply(Y("options:\n  target: 7\n", "a.yaml"), "a");
   stack.set("options.target=7");  // same value
