@@ -78,7 +78,7 @@ TEST_CASE("Rng: different seeds and streams give different sequences", "[rng]") 
   CHECK(static_cast<int>(firsts.size()) == pairs);
 }
 
-TEST_CASE("Rng: below(n) stays in [0, n)", "[rng]") {
+TEST_CASE("Rng: below(n) stays below n", "[rng]") {
   Rng rng;
   rng.reseed(12345, kChanceStream);
   for (uint32_t n : {1u, 2u, 3u, 6u, 7u, 10u, 52u, 100u, 1000u, 0x7fffffffu, 0xffffffffu}) {
@@ -121,7 +121,7 @@ TEST_CASE("Rng: below(n) is roughly uniform (chi-square, fixed seed)", "[rng]") 
   CHECK(chi_square(52, 3) > 13.0);
 }
 
-TEST_CASE("Rng: unit() lies in [0, 1) and averages one half", "[rng]") {
+TEST_CASE("Rng: unit() lies between 0 (included) and 1 (excluded) and averages one half", "[rng]") {
   Rng rng(99);
   double sum = 0, lo = 1, hi = 0;
   const int n = 20000;
