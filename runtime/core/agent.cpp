@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,41 @@ std::string option_list(const Decision& d) {
   return out;
 }
 
+// A board as a grid: each cell shows its top component's face ("?" when
+// hidden, "." when empty), with an arrow for a piece's facing.
+void print_board(std::ostream& out, const std::string& name, const nlohmann::json& cells) {
+  int width = 0, height = 0;
+  for (const auto& [key, _] : cells.items()) {
+    const auto comma = key.find(',');
+    width = std::max(width, std::stoi(key.substr(0, comma)));
+    height = std::max(height, std::stoi(key.substr(comma + 1)));
+  }
+  static const std::map<std::string, std::string> arrows{
+      {"north", "^"}, {"east", ">"}, {"south", "v"}, {"west", "<"},
+      {"northeast", "/"}, {"southeast", "\\"}, {"southwest", "/"}, {"northwest", "\\"}};
+  out << "    " << name << ":\n      ";
+  for (int x = 1; x <= width; ++x) out << fmt::format("{:<11}", x);
+  out << "\n";
+  for (int y = 1; y <= height; ++y) {
+    out << fmt::format("    {:>2}", y);
+    for (int x = 1; x <= width; ++x) {
+      std::string text = ".";
+      auto it = cells.find(fmt::format("{},{}", x, y));
+      if (it != cells.end() && !it->empty()) {
+        text.clear();
+        for (const auto& c : *it) {
+          if (!text.empty()) text += "+";
+          if (c.contains("hidden")) text += "?";
+          else text += c.at("face").get<std::string>().substr(0, 8);
+          if (c.contains("facing")) text += arrows.count(c.at("facing")) ? arrows.at(c.at("facing")) : "*";
+        }
+      }
+      out << " " << fmt::format("{:<10}", text.substr(0, 10));
+    }
+    out << "\n";
+  }
+}
+
 // Compact one-line rendering of a view for the human menu.
 void print_view(std::ostream& out, const nlohmann::json& view) {
   out << "  Your view:\n";
@@ -42,7 +78,9 @@ void print_view(std::ostream& out, const nlohmann::json& view) {
     }
     out << "\n";
   }
-  if (view.contains("boards")) out << "    boards: " << view.at("boards").dump() << "\n";
+  if (view.contains("boards")) {
+    for (const auto& [name, cells] : view.at("boards").items()) print_board(out, name, cells);
+  }
   if (view.contains("state")) out << "    state: " << view.at("state").dump() << "\n";
 }
 

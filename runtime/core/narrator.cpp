@@ -65,7 +65,13 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       const std::string what = describe_component(s, e.component, seat_);
       const std::string from = e.from >= 0 ? s.zone_title(e.from) : "nowhere";
       const std::string to = s.zone_title(e.to);
-      const std::string key = fmt::format("move:{}:{}:{}", e.from, e.to, what);
+      // Moves onto several cells of one board are counted together
+      // ("25 tiles move from the bag to the field").
+      const GameDefinition& def = s.definition();
+      const ZoneDef& dest = def.zone_defs[def.zone_def_of[e.to]];
+      const std::string to_many = dest.board >= 0 ? dest.title : to;
+      const std::string key = dest.board >= 0 ? fmt::format("move:{}:board{}:{}", e.from, dest.board, what)
+                                              : fmt::format("move:{}:{}:{}", e.from, e.to, what);
       if (pending_key_ == key) {
         ++pending_count_;
         return;
@@ -79,7 +85,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
                              ? (t.faces.size() > 1 ? fmt::format("{} ({})", plural(t.title, 2), s.face_name(e.component))
                                                    : plural(t.title, 2))
                              : plural(t.kind, 2);
-      pending_counted_ = fmt::format("{} move from {} to {}", many, from, to);
+      pending_counted_ = fmt::format("{} move from {} to {}", many, from, to_many);
       return;
     }
     default: break;
