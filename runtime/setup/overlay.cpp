@@ -16,21 +16,6 @@ using Touch = OverlayStack::Touch;
 using Kind = OverlayStack::Touch::Kind;
 using Where = std::vector<std::pair<std::string, SourceLocation>>;
 
-std::string escape_token(std::string_view token) {
-  std::string out;
-  out.reserve(token.size());
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string unescape_token(std::string_view token) {
   std::string out;
   out.reserve(token.size());
@@ -46,7 +31,7 @@ std::string unescape_token(std::string_view token) {
 }
 
 std::string child(const std::string& pointer, std::string_view key) {
-  return pointer + "/" + escape_token(key);
+  return pointer + "/" + escape_pointer_token(key);
 }
 
 std::string child(const std::string& pointer, std::size_t index) {

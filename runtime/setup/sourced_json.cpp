@@ -20,6 +20,17 @@ SourceLocation SourcedJson::locate(const std::string& pointer) const {
   }
 }
 
+std::string escape_pointer_token(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  for (char c : token) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
 std::string format_error(const SourceLocation& at, const std::string& message) {
   return fmt::format("{}: error: {}", at.str(), message);
 }

@@ -5,6 +5,7 @@
 // can be reported as `file:line:col: error: ...`.
 #include <map>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,9 @@ struct SourcedJson {
   // Location of the pointer, or of its nearest recorded ancestor.
   SourceLocation locate(const std::string& pointer) const;
 };
+
+// One JSON-pointer reference token: '~' -> "~0", '/' -> "~1".
+std::string escape_pointer_token(std::string_view token);
 
 // "file:line:col: error: message"
 std::string format_error(const SourceLocation& at, const std::string& message);

@@ -34,20 +34,6 @@ constexpr std::string_view kCoreTag = "tag:yaml.org,2002:";
 // Limit on the nodes produced by expanding aliases ("billion laughs").
 constexpr std::size_t kMaxAliasNodes = 100000;
 
-std::string escape_pointer_token(const std::string& token) {
-  std::string out;
-  out.reserve(token.size());
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string display_tag(const std::string& tag) {
   if (tag.compare(0, kCoreTag.size(), kCoreTag) == 0) {

@@ -4,6 +4,8 @@
 // the C++ side checks the details, the result, the views and the state.
 #include <catch2/catch.hpp>
 
+#include "temp_game.hpp"
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -29,34 +31,7 @@ namespace {
 
 // A game folder in the temporary directory, removed afterwards. Names are
 // short: Lua shortens long chunk names in messages.
-class TempGame {
- public:
-  TempGame(const std::string& yaml, const std::string& lua,
-           const std::map<std::string, std::string>& extra = {}) {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("rb-b" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    write("game.yaml", yaml);
-    write("rules.lua", lua);
-    for (const auto& [name, text] : extra) write(name, text);
-  }
-  ~TempGame() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string dir() const { return dir_.string(); }
-
- private:
-  void write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
-  fs::path dir_;
-};
+using rulebook::test::TempGame;
 
 const char* const kYaml = R"(name: bindings
 title: Bindings

@@ -3,6 +3,8 @@
 // there; what must be deterministic is.
 #include <catch2/catch.hpp>
 
+#include "temp_game.hpp"
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -29,32 +31,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class TempGame {
- public:
-  explicit TempGame(const std::string& lua, const std::map<std::string, std::string>& extra = {}) {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("rb-s" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    write("game.yaml", kYaml);
-    write("rules.lua", lua);
-    for (const auto& [name, text] : extra) write(name, text);
-  }
-  ~TempGame() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string dir() const { return dir_.string(); }
-  void write(const std::string& name, const std::string& text) const {
-    const fs::path path = dir_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
-
- private:
-  static constexpr const char* kYaml = R"(name: sandbox
+const char* const kSandboxYaml = R"(name: sandbox
 title: Sandbox
 script: rules.lua
 players: {min: 2, max: 3, default: 3}
@@ -64,7 +41,12 @@ zones:
 components:
   - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 2, zone: supply}
 )";
-  fs::path dir_;
+
+// A game folder with the sandbox test's game.yaml.
+class TempGame : public rulebook::test::TempGame {
+ public:
+  explicit TempGame(const std::string& lua, const std::map<std::string, std::string>& extra = {})
+      : rulebook::test::TempGame(kSandboxYaml, lua, extra) {}
 };
 
 // Small limits keep the hostile games fast.
