@@ -630,7 +630,7 @@ int sandbox_lock_upvalues(lua_State* L, int index) {
   const int visited = lua_gettop(L);
   lua_newtable(L);
   const int record = lua_gettop(L);
-  UpvalueWalk walk{L, visited, record};
+  UpvalueWalk walk{L, visited, record, 0, {}};
   walk.visit(index, 0);
   lua_pushvalue(L, record);
   const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
