@@ -21,15 +21,16 @@ int int_or(const json& j, const char* key, int fallback) {
   return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
 }
 
-[[noreturn]] void fail(const std::string& file, const std::string& message) {
-  throw SetupError(fmt::format("{}: error: {}", file, message));
-}
+
 
 }  // namespace
 
 GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
-                                     std::vector<VariantInfo> variants) {
+                                     std::vector<VariantInfo> variants, const Locator& locate) {
   const std::string file = dir + "/game.yaml";
+  auto fail = [&](const std::string& pointer, const std::string& message) {
+    throw SetupError(fmt::format("{}: error: {}", locate ? locate(pointer) : file, message));
+  };
   GameDefinition def;
   def.setup = setup;
   def.dir = dir;
@@ -46,9 +47,9 @@ GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
   def.max_players = int_or(players, "max", def.min_players);
   def.default_players = int_or(players, "default", def.max_players);
   if (def.min_players > def.max_players)
-    fail(file, fmt::format("players: min {} is above max {}", def.min_players, def.max_players));
+    fail("/players/min", fmt::format("players: min {} is above max {}", def.min_players, def.max_players));
   if (def.default_players < def.min_players || def.default_players > def.max_players)
-    fail(file, fmt::format("players: default {} is outside {}..{}", def.default_players,
+    fail("/players/default", fmt::format("players: default {} is outside {}..{}", def.default_players,
                            def.min_players, def.max_players));
   if (auto it = players.find("names"); it != players.end())
     for (const auto& n : *it) def.default_names.push_back(n.get<std::string>());
@@ -58,7 +59,10 @@ GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
   // Boards first: each board owns a zone definition for its cells.
   std::set<std::string> zone_names;
   if (auto it = setup.find("boards"); it != setup.end()) {
+    int board_index = -1;
     for (const auto& b : *it) {
+      ++board_index;
+      const std::string at = fmt::format("/boards/{}", board_index);
       BoardDef board;
       board.name = b.at("name").get<std::string>();
       board.title = str_or(b, "title", board.name);
@@ -75,20 +79,20 @@ GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
             for (const auto& xy : *c) {
               int cell = board.geometry.cell(xy[0].get<int>() - 1, xy[1].get<int>() - 1);
               if (cell < 0)
-                fail(file, fmt::format("board '{}': path '{}' leaves the board", board.name,
+                fail(at + "/paths", fmt::format("board '{}': path '{}' leaves the board", board.name,
                                        path.name));
               path.cells.push_back(cell);
             }
           }
           for (int cell : path.cells)
             if (cell < 0)
-              fail(file, fmt::format("board '{}': path '{}' leaves the board", board.name,
+              fail(at + "/paths", fmt::format("board '{}': path '{}' leaves the board", board.name,
                                      path.name));
           board.geometry.add_path(std::move(path));
         }
       }
       if (!zone_names.insert(board.name).second)
-        fail(file, fmt::format("the name '{}' is used twice among zones and boards", board.name));
+        fail(at + "/name", fmt::format("the name '{}' is used twice among zones and boards", board.name));
       ZoneDef zone;
       zone.name = board.name;
       zone.title = board.title;
@@ -102,16 +106,19 @@ GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
     }
   }
   if (auto it = setup.find("zones"); it != setup.end()) {
+    int zone_index = -1;
     for (const auto& z : *it) {
+      ++zone_index;
+      const std::string at = fmt::format("/zones/{}", zone_index);
       ZoneDef zone;
       zone.name = z.at("name").get<std::string>();
       zone.per_player = z.value("per_player", false);
       zone.title = str_or(z, "title", zone.per_player ? "{player}'s " + zone.name : zone.name);
       if (!parse_zone_policy(str_or(z, "visibility", "public"), zone.policy))
-        fail(file, fmt::format("zone '{}': bad visibility", zone.name));
+        fail(at + "/visibility", fmt::format("zone '{}': bad visibility", zone.name));
       zone.slots = zone.per_player ? def.max_players : 1;
       if (!zone_names.insert(zone.name).second)
-        fail(file, fmt::format("the name '{}' is used twice among zones and boards", zone.name));
+        fail(at + "/name", fmt::format("the name '{}' is used twice among zones and boards", zone.name));
       def.zone_defs.push_back(zone);
     }
   }
@@ -126,7 +133,10 @@ GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
 
   std::set<std::string> type_names;
   if (auto it = setup.find("components"); it != setup.end()) {
+    int component_index = -1;
     for (const auto& c : *it) {
+      ++component_index;
+      const std::string at = fmt::format("/components/{}", component_index);
       ComponentType type;
       type.name = c.at("name").get<std::string>();
       type.kind = str_or(c, "kind", "token");
@@ -142,14 +152,14 @@ GameDefinition GameDefinition::build(const json& setup, const std::string& dir,
       for (size_t i = 0; i < type.faces.size(); ++i)
         if (type.faces[i] == face) type.initial_face = static_cast<int>(i);
       if (type.initial_face < 0)
-        fail(file, fmt::format("component '{}': face '{}' is not one of its faces", type.name, face));
+        fail(at + "/face", fmt::format("component '{}': face '{}' is not one of its faces", type.name, face));
       if (!type_names.insert(type.name).second)
-        fail(file, fmt::format("component name '{}' is used twice", type.name));
+        fail(at + "/name", fmt::format("component name '{}' is used twice", type.name));
       if (!type.zone.empty()) {
         int zd = def.find_zone_def(type.zone);
-        if (zd < 0) fail(file, fmt::format("component '{}': unknown zone '{}'", type.name, type.zone));
+        if (zd < 0) fail(at + "/zone", fmt::format("component '{}': unknown zone '{}'", type.name, type.zone));
         if (def.zone_defs[zd].per_player || def.zone_defs[zd].board >= 0)
-          fail(file, fmt::format("component '{}': starts in '{}', which is not a single shared zone",
+          fail(at + "/zone", fmt::format("component '{}': starts in '{}', which is not a single shared zone",
                                  type.name, type.zone));
       }
       for (const auto& f : type.faces) {

@@ -176,7 +176,8 @@ std::shared_ptr<const GameDefinition> load_game(const std::string& game, const L
   if (!fs::is_regular_file(fs::path(dir) / script))
     throw SetupError(format_error(merged.locate("/script"), fmt::format("script '{}' not found in {}", script, display(dir))));
   try {
-    return std::make_shared<const GameDefinition>(GameDefinition::build(merged.value, dir, std::move(variants)));
+    return std::make_shared<const GameDefinition>(GameDefinition::build(
+        merged.value, dir, std::move(variants), [&merged](const std::string& pointer) { return merged.locate(pointer).str(); }));
   } catch (const SetupError& e) {
     std::string msg = e.what();
     // Messages from build() name game.yaml by folder; keep them as they are.

@@ -180,6 +180,12 @@ TEST_CASE("cli: validation errors are file:line:col and exit 2", "[cli]") {
   auto conflict = run_rulebook("play pass-the-pandas --set options.points_target=3 --set options.points_target=4");
   CHECK(conflict.exit_code == 2);
   CHECK(conflict.err.find("conflicting overrides") != std::string::npos);
+  auto semantic = run_rulebook("play pass-the-pandas --set components.0.zone=dice");
+  CHECK(semantic.exit_code == 2);
+  CHECK(semantic.err.find("--set:1:19: error: component 'panda_die': starts in 'dice'") != std::string::npos);
+  auto dangling = run_rulebook("play pass-the-pandas --set 'zones=~'");
+  CHECK(dangling.exit_code == 2);
+  CHECK(dangling.err.find("game.yaml:61:11: error: component 'panda_die': unknown zone 'supply'") != std::string::npos);
   auto players = run_rulebook("play pass-the-pandas --players 7");
   CHECK(players.exit_code == 2);
   auto syntax = tiny_game("return {}", "name: tiny\ntitle: [unclosed\n");
