@@ -96,103 +96,18 @@ void GameState::begin_turn(int seat) {
   if (sink_) emit(Event{EventType::TurnBegin, seat, -1, -1, -1, turns_.round(), {}, ~SeatMask{0}});
 }
 
-void GameState::move(int id, int to_zone, bool to_bottom) {
-  Component& c = components_[id];
-  const int from = c.zone;
-  if (from >= 0) {
-    auto& items = zones_[from];
-    items.erase(std::find(items.begin(), items.end(), id));
-  }
-  auto& dest = zones_[to_zone];
-  if (to_bottom) dest.insert(dest.begin(), id);
-  else dest.push_back(id);
-  c.zone = to_zone;
-  const ZoneDef& z = def_->zone_defs[def_->zone_def_of[to_zone]];
-  switch (z.policy) {
-    case ZonePolicy::Keep: break;
-    case ZonePolicy::Public: c.visibility = Visibility::Public; c.known_to = 0; break;
-    case ZonePolicy::Hidden: c.visibility = Visibility::Hidden; c.known_to = 0; break;
-    case ZonePolicy::Owner:
-      c.visibility = Visibility::Owner;
-      c.known_to = 0;
-      break;
-  }
-  if (z.per_player) c.owner = zone_owner(to_zone);
-  if (sink_) emit(Event{EventType::Move, c.owner, id, from, to_zone, 0, {}, ~SeatMask{0}});
-}
 
-int GameState::roll(int id) {
-  Component& c = components_[id];
-  const int faces = static_cast<int>(def_->types[c.type].faces.size());
-  int face = 0;
-  if (!(override_ && override_->forced_roll(*this, id, face)))
-    face = static_cast<int>(chance_.below(static_cast<uint32_t>(faces)));
-  c.face = face;
-  if (sink_) emit(Event{EventType::Roll, c.owner, id, c.zone, -1, face, {}, ~SeatMask{0}});
-  return face;
-}
 
-void GameState::roll_zone(int slot) {
-  if (override_) override_->begin_roll_group(*this, slot, zone_size(slot));
-  // Bottom to top: the order is part of the game's determinism.
-  for (int id : zones_[slot]) roll(id);
-}
 
-void GameState::set_face(int id, int face) {
-  components_[id].face = face;
-  if (sink_) emit(Event{EventType::SetFace, -1, id, components_[id].zone, -1, face, {}, ~SeatMask{0}});
-}
 
-void GameState::reveal(int id) {
-  components_[id].visibility = Visibility::Public;
-  if (sink_) emit(Event{EventType::Reveal, -1, id, components_[id].zone, -1, components_[id].face, {}, ~SeatMask{0}});
-}
 
-void GameState::hide(int id) {
-  components_[id].visibility = Visibility::Hidden;
-  if (sink_) emit(Event{EventType::Hide, -1, id, components_[id].zone, -1, 0, {}, ~SeatMask{0}});
-}
 
-void GameState::peek(int id, int seat) {
-  components_[id].known_to |= seat_bit(seat);
-  if (sink_) emit(Event{EventType::Peek, seat, id, components_[id].zone, -1, 0, {}, seat_bit(seat)});
-}
 
-void GameState::set_facing(int id, int direction) {
-  components_[id].facing = direction;
-  if (sink_) emit(Event{EventType::Facing, -1, id, components_[id].zone, -1, direction, {}, ~SeatMask{0}});
-}
 
-void GameState::set_owner(int id, int seat) { components_[id].owner = seat; }
 
-void GameState::shuffle(int slot) {
-  auto& items = zones_[slot];
-  if (!(override_ && override_->forced_shuffle(*this, slot, items))) {
-    // Fisher-Yates with the portable generator.
-    for (size_t i = items.size(); i > 1; --i) {
-      const size_t j = chance_.below(static_cast<uint32_t>(i));
-      std::swap(items[i - 1], items[j]);
-    }
-  }
-  for (int id : items) components_[id].known_to = 0;
-  if (sink_) emit(Event{EventType::Shuffle, -1, -1, slot, -1, zone_size(slot), {}, ~SeatMask{0}});
-}
 
-void GameState::add_score(int seat, int delta) {
-  players_[seat].score += delta;
-  if (sink_) emit(Event{EventType::Score, seat, -1, -1, players_[seat].score, delta, {}, ~SeatMask{0}});
-}
 
-void GameState::eliminate(int seat) {
-  players_[seat].eliminated = true;
-  turns_.eliminate(seat);
-  if (sink_) emit(Event{EventType::Eliminate, seat, -1, -1, -1, 0, {}, ~SeatMask{0}});
-}
 
-void GameState::reinstate(int seat) {
-  players_[seat].eliminated = false;
-  turns_.reinstate(seat);
-}
 
 void GameState::record_choice(int seat, int index, const std::string& label) {
   if (sink_) emit(Event{EventType::Choice, seat, -1, -1, -1, index, label, ~SeatMask{0}});

@@ -1,35 +1,22 @@
 #pragma once
 // The state of one game: where every component lies and how it shows, the
-// players, the turn order and the chance stream. Every change goes through
-// a method here, which emits the matching event when somebody listens.
+// players, the turn order and the chance stream. Every change is made by
+// an operation of its concept (dice, tile, piece, zone, deck, players),
+// which emits the matching event when somebody listens.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/component.hpp"
 #include "core/event.hpp"
 #include "core/game_definition.hpp"
+#include "core/players.hpp"
 #include "core/rng.hpp"
 #include "core/turn_order.hpp"
 
 namespace rulebook {
-
-struct Component {
-  int type = 0;
-  int face = 0;
-  int zone = -1;
-  int owner = -1;
-  int facing = -1;  // Direction for pieces that face one; -1 = none
-  Visibility visibility = Visibility::Public;
-  SeatMask known_to = 0;  // seats that know it although it is hidden
-};
-
-struct Player {
-  std::string name;
-  int score = 0;
-  bool eliminated = false;
-};
 
 // Fixes chance outcomes (scenario files): consulted before the generator.
 class ChanceOverride {
@@ -80,23 +67,19 @@ class GameState {
   int face_id(int id) const { return def_->types[components_[id].type].face_ids[components_[id].face]; }
   int count_showing(int slot, int face_id) const;
 
-  // Changes (each emits its event).
+  // Changes that belong to no component: each emits its event. The
+  // component operations are in dice.hpp, tile.hpp, piece.hpp, zone.hpp,
+  // deck.hpp and players.hpp.
   void begin_turn(int seat);
-  void move(int id, int to_zone, bool to_bottom = false);
-  int roll(int id);
-  void roll_zone(int slot);
-  void set_face(int id, int face);
-  void reveal(int id);
-  void hide(int id);
-  void peek(int id, int seat);
-  void set_facing(int id, int direction);
-  void set_owner(int id, int seat);
-  void shuffle(int slot);
-  void add_score(int seat, int delta);
-  void eliminate(int seat);
-  void reinstate(int seat);
   void record_choice(int seat, int index, const std::string& label);
   void message(int seat, std::string text);
+
+  // Raw access for those operations, which keep the state consistent and
+  // emit the events; nothing else should change a state through these.
+  Component& mutable_component(int id) { return components_[id]; }
+  std::vector<int>& mutable_zone(int slot) { return zones_[slot]; }
+  Player& mutable_player(int seat) { return players_[seat]; }
+  ChanceOverride* chance_override() const { return override_; }
   void emit(Event e) {
     if (sink_) sink_->on_event(*this, e);
   }

@@ -3,6 +3,9 @@
 #include <cstring>
 
 #include "core/game_state.hpp"
+#include "core/piece.hpp"
+#include "core/tile.hpp"
+#include "core/zone.hpp"
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -65,7 +68,7 @@ int component_set_face(lua_State* L) {
   const int index = state.definition().face_index(state.component(id).type, face);
   luaL_argcheck(L, index >= 0, 2,
                 lua_pushfstring(L, "'%s' has no face '%s'", state.type_of(id).name.c_str(), face));
-  if (index != state.component(id).face) state.set_face(id, index);
+  if (index != state.component(id).face) set_face(state, id, index);
   return 0;
 }
 
@@ -73,8 +76,7 @@ int component_set_face(lua_State* L) {
 int component_turn_over(lua_State* L) {
   const int id = check_component(L, 1);
   GameState& state = state_of(L);
-  const int faces = static_cast<int>(state.type_of(id).faces.size());
-  state.set_face(id, (state.component(id).face + 1) % faces);
+  turn_over(state, id);
   lua_pushstring(L, state.face_name(id).c_str());
   return 1;
 }
@@ -108,19 +110,19 @@ int component_owner(lua_State* L) {
 int component_set_owner(lua_State* L) {
   const int id = check_component(L, 1);
   const int seat = lua_isnoneornil(L, 2) ? -1 : check_seat(L, 2);
-  state_of(L).set_owner(id, seat);
+  set_owner(state_of(L), id, seat);
   return 0;
 }
 
 int component_reveal(lua_State* L) {
   const int id = check_component(L, 1);
-  if (state_of(L).component(id).visibility != Visibility::Public) state_of(L).reveal(id);
+  if (state_of(L).component(id).visibility != Visibility::Public) reveal(state_of(L), id);
   return 0;
 }
 
 int component_hide(lua_State* L) {
   const int id = check_component(L, 1);
-  if (state_of(L).component(id).visibility != Visibility::Hidden) state_of(L).hide(id);
+  if (state_of(L).component(id).visibility != Visibility::Hidden) hide(state_of(L), id);
   return 0;
 }
 
@@ -128,7 +130,7 @@ int component_hide(lua_State* L) {
 int component_peek(lua_State* L) {
   const int id = check_component(L, 1);
   const int seat = check_seat(L, 2);
-  state_of(L).peek(id, seat);
+  peek(state_of(L), id, seat);
   return 0;
 }
 
@@ -158,7 +160,7 @@ int component_face_to(lua_State* L) {
   const char* name = luaL_checkstring(L, 2);
   Direction d;
   luaL_argcheck(L, parse_direction(name, d), 2, "direction expected (north, east, south, west, northeast, ...)");
-  state_of(L).set_facing(id, static_cast<int>(d));
+  face_to(state_of(L), id, d);
   return 0;
 }
 
@@ -173,7 +175,7 @@ int component_move(lua_State* L) {
                   "'top' or 'bottom' expected");
     bottom = std::strcmp(where, "bottom") == 0;
   }
-  state_of(L).move(id, zone, bottom);
+  move_component(state_of(L), id, zone, bottom);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // Decks: shuffling and drawing, with the discard pile reshuffled into an
 // empty draw pile when asked.
 #include "core/game_state.hpp"
+#include "core/deck.hpp"
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -10,7 +11,7 @@ GameState& state_of(lua_State* L) { return *context(L)->state; }
 
 int deck_shuffle(lua_State* L) {
   const int zone = check_zone(L, 1);
-  state_of(L).shuffle(zone);
+  shuffle_zone(state_of(L), zone);
   return 0;
 }
 
@@ -21,18 +22,9 @@ int deck_draw(lua_State* L) {
   const int dest = check_zone(L, 2);
   const int discard = lua_isnoneornil(L, 3) ? -1 : check_zone(L, 3);
   luaL_argcheck(L, dest != deck, 2, "cannot draw into the deck itself");
-  GameState& state = state_of(L);
-  if (state.zone_size(deck) == 0 && discard >= 0 && state.zone_size(discard) > 0) {
-    while (state.zone_size(discard) > 0) state.move(state.zone(discard).back(), deck);
-    state.shuffle(deck);
-  }
-  if (state.zone_size(deck) == 0) {
-    lua_pushnil(L);
-    return 1;
-  }
-  const int card = state.zone(deck).back();
-  state.move(card, dest);
-  push_component(L, card);
+  const int card = draw_top(state_of(L), deck, dest, discard);
+  if (card < 0) lua_pushnil(L);
+  else push_component(L, card);
   return 1;
 }
 

@@ -1,5 +1,6 @@
 // Dice: rolling one die, or every die in a zone (a dice pool).
 #include "core/game_state.hpp"
+#include "core/dice.hpp"
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -11,7 +12,7 @@ GameState& state_of(lua_State* L) { return *context(L)->state; }
 int die_roll(lua_State* L) {
   const int id = check_component(L, 1);
   GameState& state = state_of(L);
-  state.roll(id);
+  roll_die(state, id);
   lua_pushstring(L, state.face_name(id).c_str());
   return 1;
 }
@@ -20,7 +21,7 @@ int die_roll(lua_State* L) {
 int zone_roll(lua_State* L) {
   const int zone = check_zone(L, 1);
   GameState& state = state_of(L);
-  state.roll_zone(zone);
+  roll_dice(state, zone);
   lua_pushinteger(L, state.zone_size(zone));
   return 1;
 }

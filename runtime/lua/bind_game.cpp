@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -107,7 +108,7 @@ int game_add_score(lua_State* L) {
   check_game(L, 1);
   const int seat = check_seat(L, 2);
   const lua_Integer delta = luaL_checkinteger(L, 3);
-  state_of(L).add_score(seat, static_cast<int>(delta));
+  add_score(state_of(L), seat, static_cast<int>(delta));
   lua_pushinteger(L, state_of(L).player(seat).score);
   return 1;
 }

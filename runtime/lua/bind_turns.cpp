@@ -1,5 +1,6 @@
 // Turn order: whose turn it is, next and previous seats, rounds, eliminations.
 #include "core/game_state.hpp"
+
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -81,14 +82,14 @@ int turns_active_count(lua_State* L) {
 int turns_eliminate(lua_State* L) {
   check_game(L, 1);
   const int seat = check_seat(L, 2);
-  if (!state_of(L).turns().eliminated(seat)) state_of(L).eliminate(seat);
+  if (!state_of(L).turns().eliminated(seat)) eliminate(state_of(L), seat);
   return 0;
 }
 
 // game:reinstate(seat): an eliminated seat plays again (a new round).
 int turns_reinstate(lua_State* L) {
   check_game(L, 1);
-  state_of(L).reinstate(check_seat(L, 2));
+  reinstate(state_of(L), check_seat(L, 2));
   return 0;
 }
 

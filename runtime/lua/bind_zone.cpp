@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/game_state.hpp"
+#include "core/zone.hpp"
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -97,18 +98,10 @@ int zone_items(lua_State* L) {
   return 1;
 }
 
-// Matches a face name or a component type name.
-struct Matcher {
-  int face = -1;
-  int type = -1;
-  bool operator()(const GameState& s, int id) const {
-    return face >= 0 ? s.face_id(id) == face : s.component(id).type == type;
-  }
-};
-
-Matcher check_matcher(lua_State* L, int arg) {
+// A face name or a component type name.
+ComponentMatch check_matcher(lua_State* L, int arg) {
   const char* name = luaL_checkstring(L, arg);
-  Matcher m;
+  ComponentMatch m;
   m.face = face_id_of(L, arg);
   if (m.face < 0) m.type = state_of(L).definition().find_type(name);
   luaL_argcheck(L, m.face >= 0 || m.type >= 0, arg,
@@ -119,16 +112,10 @@ Matcher check_matcher(lua_State* L, int arg) {
 // zone:find(face_or_type) -> first matching component from the top, or nil
 int zone_find(lua_State* L) {
   const int zone = check_zone(L, 1);
-  const Matcher m = check_matcher(L, 2);
-  GameState& state = state_of(L);
-  const auto& items = state.zone(zone);
-  for (auto it = items.rbegin(); it != items.rend(); ++it) {
-    if (m(state, *it)) {
-      push_component(L, *it);
-      return 1;
-    }
-  }
-  lua_pushnil(L);
+  const ComponentMatch m = check_matcher(L, 2);
+  const int found = find_matching(state_of(L), zone, m);
+  if (found < 0) lua_pushnil(L);
+  else push_component(L, found);
   return 1;
 }
 
@@ -144,13 +131,7 @@ int zone_move_all(lua_State* L) {
   const int zone = check_zone(L, 1);
   const int dest = check_zone(L, 2);
   luaL_argcheck(L, dest != zone, 2, "a zone cannot move into itself");
-  GameState& state = state_of(L);
-  int n = 0;
-  while (state.zone_size(zone) > 0) {
-    state.move(state.zone(zone).front(), dest);
-    ++n;
-  }
-  lua_pushinteger(L, n);
+  lua_pushinteger(L, move_all(state_of(L), zone, dest));
   return 1;
 }
 
@@ -161,39 +142,18 @@ int zone_move_top(lua_State* L) {
   const int dest = check_zone(L, 3);
   luaL_argcheck(L, count >= 0, 2, "count must not be negative");
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
-  GameState& state = state_of(L);
-  int n = 0;
-  while (n < count && state.zone_size(zone) > 0) {
-    state.move(state.zone(zone).back(), dest);
-    ++n;
-  }
-  lua_pushinteger(L, n);
+  lua_pushinteger(L, move_top(state_of(L), zone, static_cast<int>(count), dest));
   return 1;
 }
 
 // zone:move_matching(face_or_type, dest [, n]) -> number moved (from the top)
 int zone_move_matching(lua_State* L) {
   const int zone = check_zone(L, 1);
-  const Matcher m = check_matcher(L, 2);
+  const ComponentMatch m = check_matcher(L, 2);
   const int dest = check_zone(L, 3);
   const lua_Integer limit = luaL_optinteger(L, 4, -1);
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
-  GameState& state = state_of(L);
-  int n = 0;
-  for (;;) {
-    if (limit >= 0 && n >= limit) break;
-    const auto& items = state.zone(zone);
-    int found = -1;
-    for (auto it = items.rbegin(); it != items.rend(); ++it)
-      if (m(state, *it)) {
-        found = *it;
-        break;
-      }
-    if (found < 0) break;
-    state.move(found, dest);
-    ++n;
-  }
-  lua_pushinteger(L, n);
+  lua_pushinteger(L, move_matching(state_of(L), zone, m, dest, static_cast<int>(limit)));
   return 1;
 }
 
@@ -203,12 +163,9 @@ int zone_exchange(lua_State* L) {
   const int zone = check_zone(L, 1);
   const int other = check_zone(L, 2);
   luaL_argcheck(L, other != zone, 2, "a zone cannot exchange with itself");
-  GameState& state = state_of(L);
-  const std::vector<int> mine = state.zone(zone), theirs = state.zone(other);
-  for (int id : mine) state.move(id, other);
-  for (int id : theirs) state.move(id, zone);
-  lua_pushinteger(L, static_cast<lua_Integer>(mine.size()));
-  lua_pushinteger(L, static_cast<lua_Integer>(theirs.size()));
+  const auto [given, taken] = exchange_zones(state_of(L), zone, other);
+  lua_pushinteger(L, given);
+  lua_pushinteger(L, taken);
   return 2;
 }
 

@@ -10,7 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/game_definition.hpp"
+#include "core/deck.hpp"
+#include "core/dice.hpp"
 #include "core/game_state.hpp"
+#include "core/tile.hpp"
+#include "core/zone.hpp"
 #include "core/rng.hpp"
 #include "setup/setup_error.hpp"
 
@@ -156,11 +160,11 @@ TEST_CASE("GameState::reset places components in their start zones", "[state]") 
   CHECK(state.turns().seats() == 3);
 
   // A second reset undoes everything the first game did.
-  state.move(0, kTable);
-  state.set_face(1, 4);
-  state.add_score(1, 5);
-  state.eliminate(2);
-  state.reveal(3);
+  move_component(state, 0, kTable);
+  set_face(state, 1, 4);
+  add_score(state, 1, 5);
+  eliminate(state, 2);
+  reveal(state, 3);
   state.reset(2, 7, {"Xia", ""});
   CHECK(state.player_count() == 2);
   CHECK(state.player(0).name == "Xia");
@@ -177,17 +181,17 @@ TEST_CASE("GameState: moves to the top and to the bottom", "[state]") {
   const GameDefinition def = make_definition();
   GameState state(def);
   state.reset(3, 1);
-  state.move(0, kTable);
-  state.move(1, kTable);
-  state.move(2, kTable, /*to_bottom=*/true);
+  move_component(state, 0, kTable);
+  move_component(state, 1, kTable);
+  move_component(state, 2, kTable, /*to_bottom=*/true);
   CHECK(state.zone(kTable) == std::vector<int>{2, 0, 1});  // bottom .. top
   CHECK(state.zone_size(kSupply) == 0);
   CHECK(state.component(2).zone == kTable);
   // Moving within a zone puts it on top again.
-  state.move(2, kTable);
+  move_component(state, 2, kTable);
   CHECK(state.zone(kTable) == std::vector<int>{0, 1, 2});
   // A component that lay nowhere can be placed.
-  state.move(kTile, kGrid0 + 4);
+  move_component(state, kTile, kGrid0 + 4);
   CHECK(state.zone(kGrid0 + 4) == std::vector<int>{kTile});
   CHECK(state.zone_id(kGrid0 + 4) == "grid@2,2");
   CHECK(state.zone_title(kGrid0 + 5) == "the grid (3,2)");
@@ -207,37 +211,37 @@ TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
   const int card = 7;  // top of the deck
   REQUIRE(state.component(card).visibility == Visibility::Hidden);
 
-  state.move(card, kHand0 + 1);  // owner policy
+  move_component(state, card, kHand0 + 1);  // owner policy
   CHECK(state.component(card).visibility == Visibility::Owner);
   CHECK(state.component(card).owner == 1);
   CHECK(state.visible_to(card, 1));
   CHECK_FALSE(state.visible_to(card, 0));
   CHECK_FALSE(state.visible_to(card, 2));
 
-  state.move(card, kTable);  // public
+  move_component(state, card, kTable);  // public
   CHECK(state.component(card).visibility == Visibility::Public);
   CHECK(state.component(card).owner == 1);  // a shared zone keeps the owner
   for (int seat = 0; seat < 3; ++seat) CHECK(state.visible_to(card, seat));
 
-  state.move(card, kPool0 + 2);  // per-player, public
+  move_component(state, card, kPool0 + 2);  // per-player, public
   CHECK(state.component(card).owner == 2);
   CHECK(state.component(card).visibility == Visibility::Public);
 
-  state.move(card, kDeck);  // hidden
+  move_component(state, card, kDeck);  // hidden
   CHECK(state.component(card).visibility == Visibility::Hidden);
   for (int seat = 0; seat < 3; ++seat) CHECK_FALSE(state.visible_to(card, seat));
 
   // A board keeps whatever visibility a component had.
-  state.move(card, kGrid0);
+  move_component(state, card, kGrid0);
   CHECK(state.component(card).visibility == Visibility::Hidden);
-  state.move(0, kGrid0 + 1);
+  move_component(state, 0, kGrid0 + 1);
   CHECK(state.component(0).visibility == Visibility::Public);
 
   // Entering a zone forgets who had peeked.
-  state.move(6, kHand0);
-  state.peek(6, 2);
+  move_component(state, 6, kHand0);
+  peek(state, 6, 2);
   CHECK(state.visible_to(6, 2));
-  state.move(6, kHand0 + 1);
+  move_component(state, 6, kHand0 + 1);
   CHECK_FALSE(state.visible_to(6, 2));
   CHECK_FALSE(state.visible_to(6, 0));
   CHECK(state.visible_to(6, 1));
@@ -250,17 +254,17 @@ TEST_CASE("GameState: reveal, hide, peek and visible_to", "[state]") {
   const int card = 3;
   CHECK(state.visible_to(card, -1));  // the onlooker sees everything
   CHECK_FALSE(state.visible_to(card, 0));
-  state.peek(card, 0);
+  peek(state, card, 0);
   CHECK(state.visible_to(card, 0));
   CHECK_FALSE(state.visible_to(card, 1));
-  state.reveal(card);
+  reveal(state, card);
   for (int seat = 0; seat < 3; ++seat) CHECK(state.visible_to(card, seat));
-  state.hide(card);
+  hide(state, card);
   CHECK(state.component(card).visibility == Visibility::Hidden);
   CHECK_FALSE(state.visible_to(card, 1));
   CHECK(state.visible_to(card, 0));  // still remembers what it peeked
   // A shuffle makes everybody forget.
-  state.shuffle(kDeck);
+  shuffle_zone(state, kDeck);
   CHECK_FALSE(state.visible_to(card, 0));
 }
 
@@ -274,8 +278,8 @@ TEST_CASE("GameState: rolls draw from the seeded chance stream", "[state]") {
   std::vector<int> ra, rb;
   for (int i = 0; i < 30; ++i) {
     const int id = i % 3;
-    ra.push_back(a.roll(id));
-    rb.push_back(b.roll(id));
+    ra.push_back(roll_die(a, id));
+    rb.push_back(roll_die(b, id));
     CHECK(ra.back() == static_cast<int>(expected.below(6)));
     CHECK(a.component(id).face == ra.back());
   }
@@ -284,12 +288,12 @@ TEST_CASE("GameState: rolls draw from the seeded chance stream", "[state]") {
   GameState c(def);
   c.reset(3, 2025);
   std::vector<int> rc;
-  for (int i = 0; i < 30; ++i) rc.push_back(c.roll(i % 3));
+  for (int i = 0; i < 30; ++i) rc.push_back(roll_die(c, i % 3));
   CHECK(rc != ra);
   // roll_zone rolls bottom to top.
   GameState d(def);
   d.reset(3, 2024);
-  d.roll_zone(kSupply);
+  roll_dice(d, kSupply);
   CHECK(d.component(0).face == ra[0]);
   CHECK(d.component(1).face == ra[1]);
   CHECK(d.component(2).face == ra[2]);
@@ -301,7 +305,7 @@ TEST_CASE("GameState: shuffle is a deterministic permutation", "[state]") {
   auto shuffled = [&](uint64_t seed) {
     GameState s(def);
     s.reset(3, seed);
-    s.shuffle(kDeck);
+    shuffle_zone(s, kDeck);
     return s.zone(kDeck);
   };
   const std::vector<int> original{3, 4, 5, 6, 7};
@@ -319,12 +323,12 @@ TEST_CASE("GameState: shuffle is a deterministic permutation", "[state]") {
   // Components know their new place.
   GameState s(def);
   s.reset(3, 5);
-  s.shuffle(kDeck);
+  shuffle_zone(s, kDeck);
   for (int id : s.zone(kDeck)) CHECK(s.component(id).zone == kDeck);
   // Shuffling an empty or one-card zone is fine.
-  s.shuffle(kTable);
-  s.move(0, kTable);
-  s.shuffle(kTable);
+  shuffle_zone(s, kTable);
+  move_component(s, 0, kTable);
+  shuffle_zone(s, kTable);
   CHECK(s.zone(kTable) == std::vector<int>{0});
 }
 
@@ -332,12 +336,12 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   const GameDefinition def = make_definition();
   GameState state(def);
   state.reset(3, 1);
-  state.move(7, kHand0 + 1);  // sapphire card in Bob's hand
-  state.move(4, kHand0 + 1);  // ruby card in Bob's hand
-  state.move(6, kTable);      // public sapphire
-  state.move(5, kGrid0 + 4);  // hidden sapphire on the board
-  state.hide(6);              // ... and the table's card turned face down
-  state.move(0, kTable);      // a die on top of it
+  move_component(state, 7, kHand0 + 1);  // sapphire card in Bob's hand
+  move_component(state, 4, kHand0 + 1);  // ruby card in Bob's hand
+  move_component(state, 6, kTable);      // public sapphire
+  move_component(state, 5, kGrid0 + 4);  // hidden sapphire on the board
+  hide(state, 6);              // ... and the table's card turned face down
+  move_component(state, 0, kTable);      // a die on top of it
 
   const json v0 = state.view(0);
   const std::string text0 = v0.dump();
@@ -380,7 +384,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   CHECK(ids1 == std::vector<int>{0, 1, 2, 4, 7});
 
   // A peek lets one seat, and only that seat, see the board's card.
-  state.peek(5, 2);
+  peek(state, 5, 2);
   CHECK(state.view(2).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
   CHECK(state.view(0).dump().find("sapphire") == std::string::npos);
 
@@ -403,8 +407,8 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   GameState state(def);
   CHECK_FALSE(state.listening());
   state.reset(3, 1);
-  state.move(0, kTable);
-  state.roll(0);
+  move_component(state, 0, kTable);
+  roll_die(state, 0);
   state.message(-1, "nobody hears this");
 
   Recorder rec;
@@ -415,11 +419,11 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   CHECK(rec.events[0].type == EventType::GameStart);
   CHECK(rec.events[0].value == 3);
   state.begin_turn(0);
-  state.move(7, kHand0 + 2);
-  state.roll(1);
-  state.peek(3, 1);
-  state.shuffle(kDeck);
-  state.add_score(2, 4);
+  move_component(state, 7, kHand0 + 2);
+  roll_die(state, 1);
+  peek(state, 3, 1);
+  shuffle_zone(state, kDeck);
+  add_score(state, 2, 4);
   state.message(0, "hello");
   REQUIRE(rec.events.size() == 8u);
   CHECK(rec.events[1].type == EventType::TurnBegin);
@@ -441,7 +445,7 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   CHECK(rec.events[7].text == "hello");
 
   state.set_sink(nullptr);
-  state.move(0, kTable);
+  move_component(state, 0, kTable);
   CHECK(rec.events.size() == 8u);
 }
 
@@ -476,10 +480,10 @@ TEST_CASE("GameState: a ChanceOverride forces rolls and shuffles", "[state]") {
   Forcing forcing;
   state.set_chance_override(&forcing);
   state.reset(3, 77);
-  for (int i = 0; i < 10; ++i) CHECK(state.roll(i % 3) == 5);
+  for (int i = 0; i < 10; ++i) CHECK(roll_die(state, i % 3) == 5);
   CHECK(state.face_name(0) == "six");
 
-  state.roll_zone(kSupply);
+  roll_dice(state, kSupply);
   CHECK(forcing.groups == 1);
   CHECK(forcing.group_zone == kSupply);
   CHECK(forcing.group_dice == 3);
@@ -490,12 +494,12 @@ TEST_CASE("GameState: a ChanceOverride forces rolls and shuffles", "[state]") {
   forcing.face = -1;
   GameState plain(def);
   plain.reset(3, 77);
-  CHECK(state.roll(0) == plain.roll(0));
+  CHECK(roll_die(state, 0) == roll_die(plain, 0));
 
   forcing.reverse_shuffles = true;
-  state.shuffle(kDeck);
+  shuffle_zone(state, kDeck);
   CHECK(state.zone(kDeck) == std::vector<int>{7, 6, 5, 4, 3});
   forcing.reverse_shuffles = false;
   state.set_chance_override(nullptr);
-  state.roll(1);  // no crash without an override
+  roll_die(state, 1);  // no crash without an override
 }

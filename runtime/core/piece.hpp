@@ -1,0 +1,14 @@
+#pragma once
+// Pieces: components that stand on a board cell facing a direction, and
+// belong to a seat.
+#include "core/board_geometry.hpp"
+
+namespace rulebook {
+
+class GameState;
+
+void face_to(GameState& state, int id, Direction direction);
+// -1: nobody's.
+void set_owner(GameState& state, int id, int seat);
+
+}  // namespace rulebook

@@ -1,0 +1,20 @@
+#pragma once
+// Players in their seats: names, scores and who is out.
+#include <string>
+
+namespace rulebook {
+
+class GameState;
+
+struct Player {
+  std::string name;
+  int score = 0;
+  bool eliminated = false;
+};
+
+// Each emits its event.
+void add_score(GameState& state, int seat, int delta);
+void eliminate(GameState& state, int seat);   // out: skipped by the turn order
+void reinstate(GameState& state, int seat);   // back in (a new round)
+
+}  // namespace rulebook

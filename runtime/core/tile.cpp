@@ -1,0 +1,38 @@
+#include "core/tile.hpp"
+
+#include "core/game_state.hpp"
+
+namespace rulebook {
+
+void set_face(GameState& state, int id, int face) {
+  Component& c = state.mutable_component(id);
+  c.face = face;
+  if (state.listening()) state.emit(Event{EventType::SetFace, -1, id, c.zone, -1, face, {}, ~SeatMask{0}});
+}
+
+int turn_over(GameState& state, int id) {
+  const int faces = static_cast<int>(state.type_of(id).faces.size());
+  const int face = (state.component(id).face + 1) % faces;
+  set_face(state, id, face);
+  return face;
+}
+
+void reveal(GameState& state, int id) {
+  Component& c = state.mutable_component(id);
+  c.visibility = Visibility::Public;
+  if (state.listening()) state.emit(Event{EventType::Reveal, -1, id, c.zone, -1, c.face, {}, ~SeatMask{0}});
+}
+
+void hide(GameState& state, int id) {
+  Component& c = state.mutable_component(id);
+  c.visibility = Visibility::Hidden;
+  if (state.listening()) state.emit(Event{EventType::Hide, -1, id, c.zone, -1, 0, {}, ~SeatMask{0}});
+}
+
+void peek(GameState& state, int id, int seat) {
+  Component& c = state.mutable_component(id);
+  c.known_to |= seat_bit(seat);
+  if (state.listening()) state.emit(Event{EventType::Peek, seat, id, c.zone, -1, 0, {}, seat_bit(seat)});
+}
+
+}  // namespace rulebook
