@@ -31,6 +31,25 @@ void check_view(const GameState& state, const json& v, int seat, const std::stri
   }
 }
 
+// A seat's view must not change when the identities of components hidden
+// from it are exchanged: swap the type and face of two hidden components of
+// different types in a copy of the state and compare the views.
+void check_hidden_invariance(const GameState& state, int seat, const std::string& where) {
+  int a = -1, b = -1;
+  for (int id = 0; id < state.component_count() && b < 0; ++id) {
+    if (state.visible_to(id, seat) || state.component(id).zone < 0) continue;
+    if (a < 0) a = id;
+    else if (state.component(id).type != state.component(a).type) b = id;
+  }
+  if (b < 0) return;
+  GameState twin = state;
+  twin.set_sink(nullptr);
+  std::swap(twin.mutable_component(a).type, twin.mutable_component(b).type);
+  std::swap(twin.mutable_component(a).face, twin.mutable_component(b).face);
+  INFO(where << ": seat " << seat << " can tell components " << a << " and " << b << " apart");
+  CHECK(state.view(seat) == twin.view(seat));
+}
+
 // A random bot that, at every decision, inspects every seat's view.
 class InspectingAgent : public Agent {
  public:
@@ -40,7 +59,10 @@ class InspectingAgent : public Agent {
   int choose(const Decision& d) override {
     if (inspections_ < 40) {  // enough to cover every phase without slowing the suite
       ++inspections_;
-      for (int s = 0; s < state_->player_count(); ++s) check_view(*state_, engine_->view(s), s, d.prompt());
+      for (int s = 0; s < state_->player_count(); ++s) {
+        check_view(*state_, engine_->view(s), s, d.prompt());
+        check_hidden_invariance(*state_, s, d.prompt());
+      }
       check_view(*state_, d.view(), d.seat(), d.prompt());
     }
     return random_.choose(d);
