@@ -15,7 +15,7 @@
 namespace rulebook {
 
 struct ComponentType {
-  std::string name;                // unique id in YAML, e.g. "panda_die"
+  std::string name;                // unique id in YAML, e.g. "red_die"
   std::string kind;                // die | tile | card | piece | token
   std::string title;               // narrated name, e.g. "die"
   std::vector<std::string> faces;  // die faces or tile sides, at least one
@@ -88,7 +88,7 @@ class GameDefinition {
   int zone_slot(int zone_def, int key) const;
   int face_index(int type, const std::string& face) const;
   // Every face name of every type gets one id, so that "which components
-  // show 'panda'" compares integers.
+  // show 'six'" compares integers.
   std::vector<std::string> face_names;
   int face_id(const std::string& face) const;
 };

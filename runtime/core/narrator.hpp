@@ -30,7 +30,7 @@ class Narrator : public EventSink {
   bool pending_roll_ = false;
 };
 
-// "die (panda)" when `seat` may know it, else "a die".
+// "die (six)" when `seat` may know it, else "a die".
 std::string describe_component(const GameState& state, int id, int seat);
 
 }  // namespace rulebook

@@ -16,7 +16,7 @@ namespace rulebook {
 std::string rules_root();
 std::string schemas_root();
 
-// A game name ("pass-the-pandas") or a folder path ("./my/house-rules").
+// A game name ("coin-race") or a folder path ("./my/house-rules").
 // Throws SetupError when neither exists.
 std::string resolve_game_dir(const std::string& game);
 
