@@ -21,7 +21,6 @@ class EventRecorder : public EventSink {
   explicit EventRecorder(int seat = -1) : seat_(seat) {}
   void on_event(const GameState& state, const Event& event) override;
   const std::vector<nlohmann::json>& events() const { return events_; }
-  void clear() { events_.clear(); }
 
  private:
   int seat_;

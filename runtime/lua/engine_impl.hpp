@@ -22,7 +22,6 @@ class AgentFeed : public EventSink {
 
 struct EngineImpl {
   std::shared_ptr<const GameDefinition> def;
-  EngineLimits limits;
   LuaContext ctx;
   lua_State* L = nullptr;
   lua_State* co = nullptr;  // the thread running the current game

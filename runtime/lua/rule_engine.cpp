@@ -192,7 +192,6 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
     : impl_(std::make_unique<EngineImpl>()) {
   EngineImpl& e = *impl_;
   e.def = std::move(definition);
-  e.limits = limits;
   e.ctx.engine = &e;
   e.ctx.game_dir = e.def->dir;
   e.ctx.display_dir = display_dir(e.def->dir);
@@ -331,7 +330,6 @@ const GameResult& RuleEngine::result() const { return impl_->result; }
 void RuleEngine::set_turn_limit(int turns) { impl_->turn_limit = turns; }
 void RuleEngine::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 nlohmann::json RuleEngine::view(int seat) const { return impl_->view(seat); }
-size_t RuleEngine::lua_memory() const { return impl_->ctx.memory; }
 
 void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_name) {
   EngineImpl& e = *impl_;

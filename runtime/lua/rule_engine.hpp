@@ -88,8 +88,6 @@ class RuleEngine {
   // Evaluates a Lua expression with `game` in scope, after (or during) a
   // game; returns its value as JSON. Throws ScriptError.
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
-  // Memory the Lua state holds now, in bytes.
-  size_t lua_memory() const;
 
  private:
   std::unique_ptr<struct EngineImpl> impl_;
