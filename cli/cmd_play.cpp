@@ -79,7 +79,7 @@ int run(PlayOptions& o) {
   int view = o.view >= -1 ? o.view : (humans == 1 ? human_seat : -1);
   if (view >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
 
-  RuleEngine engine(def, EngineLimits{o.game.max_instructions, o.game.max_memory_mb * 1024 * 1024});
+  RuleEngine engine(def, engine_limits(o.game));
   GameState state(*def);
   Narrator narrator(std::cout, view, use_colour(1));
   JsonLines json_lines(std::cout, view);

@@ -34,7 +34,7 @@ int run(SimulateOptions& o) {
   const int players = player_count_for(*def, o.game.players);
   if (o.agent != "random" && o.agent != "first")
     throw SetupError(fmt::format("--agent: error: simulate plays bots: random or first, not '{}'", o.agent));
-  const EngineLimits limits{o.game.max_instructions, o.game.max_memory_mb * 1024 * 1024};
+  const EngineLimits limits = engine_limits(o.game);
   std::vector<GameOutcome> outcomes(static_cast<size_t>(o.games));
   std::atomic<int64_t> next{0};
   std::mutex error_mutex;

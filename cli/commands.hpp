@@ -8,6 +8,10 @@
 
 #include "core/game_definition.hpp"
 
+namespace rulebook {
+struct EngineLimits;
+}
+
 namespace rulebook::cli {
 
 enum ExitCode { kOk = 0, kGameFailure = 1, kUsage = 2 };
@@ -20,10 +24,13 @@ struct GameOptions {
   bool seed_given = false;
   std::vector<std::string> variants;
   std::vector<std::string> sets;
-  uint64_t max_instructions = 200'000'000;
+  uint64_t max_instructions = 0;  // exact count, 0 = none
+  double max_seconds = 5.0;
   size_t max_memory_mb = 256;
 };
 void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed = true);
+// The engine's limits from --max-seconds, --max-instructions and --max-memory.
+EngineLimits engine_limits(const GameOptions& o);
 
 // Each command registers itself and returns the function that runs it.
 using Runner = std::function<int()>;

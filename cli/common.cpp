@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "lua/rule_engine.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
@@ -19,9 +20,25 @@ void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed) {
   }
   cmd.add_option("--variant,-v", o.variants, "apply a variant (repeatable, applied in order)");
   cmd.add_option("--set", o.sets, "override one setup value: PATH=VALUE (repeatable)");
-  cmd.add_option("--max-instructions", o.max_instructions, "Lua instruction budget per game")
+  cmd.add_option("--max-seconds", o.max_seconds,
+                 "CPU-time budget of the rules per game, in seconds (0: none); a script over it "
+                 "stops with its file and line")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            return (end && *end == '\0' && v >= 0 && v <= 1e6) ? "" : "must be a number of seconds from 0 to 1000000";
+          },
+          "SECONDS"));
+  cmd.add_option("--max-instructions", o.max_instructions,
+                 "exact Lua instruction budget per game (0: none); counting makes the rules about 20% slower")
       ->capture_default_str();
   cmd.add_option("--max-memory", o.max_memory_mb, "Lua memory cap in MiB")->capture_default_str();
+}
+
+EngineLimits engine_limits(const GameOptions& o) {
+  return EngineLimits{o.max_instructions, o.max_memory_mb * 1024 * 1024, o.max_seconds};
 }
 
 int player_count_for(const GameDefinition& def, int requested) {

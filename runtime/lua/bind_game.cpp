@@ -140,6 +140,25 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<int>& ou
   lua_pop(L, 1);
 }
 
+// Converts details (stack top) into r.details; on failure leaves the error
+// message on the stack, raised by the caller once the C++ objects here
+// are gone.
+bool finish_details(lua_State* L, GameResult& r) {
+  char message[256] = "";
+  {
+    std::string error;
+    if (!to_json_checked(L, -1, r.details, error)) {
+      r.details = nlohmann::json::object();
+      snprintf(message, sizeof message, "%s", error.c_str());
+    }
+  }
+  if (!message[0]) return true;
+  luaL_where(L, 1);
+  lua_pushfstring(L, "bad argument #1 to 'finish' (details: %s)", message);
+  lua_concat(L, 2);
+  return false;
+}
+
 // game:finish{winners = {...}, losers = {...}, summary = "...", details = {...}}
 // ends the game at once, wherever the rules are.
 int game_finish(lua_State* L) {
@@ -153,7 +172,7 @@ int game_finish(lua_State* L) {
   read_seats(L, 2, "losers", r.losers);
   if (lua_getfield(L, 2, "summary") == LUA_TSTRING) r.summary = lua_tostring(L, -1);
   lua_pop(L, 1);
-  if (lua_getfield(L, 2, "details") == LUA_TTABLE) r.details = to_json(L, -1);
+  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r)) return lua_error(L);
   lua_pop(L, 1);
   r.finished = true;
   GameState& state = state_of(L);

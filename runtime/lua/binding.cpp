@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -109,51 +112,110 @@ void push_json(lua_State* L, const nlohmann::json& v) {
   }
 }
 
-nlohmann::json to_json(lua_State* L, int index, int depth) {
-  index = lua_absindex(L, index);
-  switch (lua_type(L, index)) {
-    case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0;
-    case LUA_TNUMBER:
-      if (lua_isinteger(L, index)) return static_cast<int64_t>(lua_tointeger(L, index));
-      return std::isfinite(lua_tonumber(L, index)) ? nlohmann::json(lua_tonumber(L, index)) : nlohmann::json();
-    case LUA_TSTRING: return std::string(lua_tostring(L, index));
-    case LUA_TUSERDATA: {
-      const auto* h = static_cast<const Handle*>(lua_touserdata(L, index));
-      if (h->kind == HandleKind::Component) return nlohmann::json{{"component", h->index}};
-      if (h->kind == HandleKind::Zone) return nlohmann::json{{"zone", context(L)->state->zone_id(h->index)}};
+namespace {
+
+// Lua -> JSON with bounds: a table met again on the path is a cycle, and
+// the whole value may hold at most kMaxJsonValues values, so that tables
+// shared many times over (each copied where it appears) cannot take
+// exponential time. Errors are reported, never raised: C++ objects are
+// alive here, and a Lua error would unwind past them.
+constexpr size_t kMaxJsonValues = 100000;
+constexpr int kMaxJsonDepth = 64;
+
+struct JsonWalk {
+  lua_State* L;
+  size_t values = 0;
+  std::vector<const void*> path;  // the tables being converted
+  std::string error;
+
+  nlohmann::json convert(int index) {
+    index = lua_absindex(L, index);
+    if (!error.empty()) return nullptr;
+    if (++values > kMaxJsonValues) {
+      error = fmt::format("more than {} values (a table shared many times over?)", kMaxJsonValues);
       return nullptr;
     }
-    case LUA_TTABLE: {
-      if (depth > 20) return nullptr;
-      const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, index));
-      bool array = true;
-      lua_pushnil(L);
-      while (lua_next(L, index)) {
+    switch (lua_type(L, index)) {
+      case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0;
+      case LUA_TNUMBER:
+        if (lua_isinteger(L, index)) return static_cast<int64_t>(lua_tointeger(L, index));
+        return std::isfinite(lua_tonumber(L, index)) ? nlohmann::json(lua_tonumber(L, index)) : nlohmann::json();
+      case LUA_TSTRING: {
+        size_t len = 0;
+        const char* text = lua_tolstring(L, index, &len);
+        return std::string(text, len);
+      }
+      case LUA_TUSERDATA: {
+        const auto* h = static_cast<const Handle*>(lua_touserdata(L, index));
+        if (h->kind == HandleKind::Component) return nlohmann::json{{"component", h->index}};
+        if (h->kind == HandleKind::Zone) return nlohmann::json{{"zone", context(L)->state->zone_id(h->index)}};
+        return nullptr;
+      }
+      case LUA_TTABLE: return table(index);
+      default: return nullptr;
+    }
+  }
+
+  nlohmann::json table(int index) {
+    const void* id = lua_topointer(L, index);
+    if (std::find(path.begin(), path.end(), id) != path.end()) {
+      error = "a table contains itself";
+      return nullptr;
+    }
+    if (static_cast<int>(path.size()) >= kMaxJsonDepth) {
+      error = fmt::format("tables nested deeper than {}", kMaxJsonDepth);
+      return nullptr;
+    }
+    if (!lua_checkstack(L, 4)) {
+      error = "tables nested too deep";
+      return nullptr;
+    }
+    path.push_back(id);
+    const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, index));
+    bool array = true;
+    lua_pushnil(L);
+    while (lua_next(L, index)) {
+      lua_pop(L, 1);
+      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) array = false;
+    }
+    nlohmann::json out;
+    if (array && n > 0) {
+      out = nlohmann::json::array();
+      for (lua_Integer i = 1; i <= n && error.empty(); ++i) {
+        lua_rawgeti(L, index, i);
+        out.push_back(convert(-1));
         lua_pop(L, 1);
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) array = false;
       }
-      if (array && n > 0) {
-        nlohmann::json out = nlohmann::json::array();
-        for (lua_Integer i = 1; i <= n; ++i) {
-          lua_rawgeti(L, index, i);
-          out.push_back(to_json(L, -1, depth + 1));
-          lua_pop(L, 1);
-        }
-        return out;
-      }
-      nlohmann::json out = nlohmann::json::object();  // keys sorted: deterministic
+    } else {
+      out = nlohmann::json::object();  // keys sorted: deterministic
       lua_pushnil(L);
       while (lua_next(L, index)) {
         std::string key;
         if (lua_type(L, -2) == LUA_TSTRING) key = lua_tostring(L, -2);
         else if (lua_isinteger(L, -2)) key = std::to_string(lua_tointeger(L, -2));
-        if (!key.empty() && lua_type(L, -1) != LUA_TFUNCTION) out[key] = to_json(L, -1, depth + 1);
+        if (!key.empty() && lua_type(L, -1) != LUA_TFUNCTION && error.empty()) out[key] = convert(-1);
         lua_pop(L, 1);
       }
-      return out;
     }
-    default: return nullptr;
+    path.pop_back();
+    return out;
   }
+};
+
+}  // namespace
+
+bool to_json_checked(lua_State* L, int index, nlohmann::json& out, std::string& error) {
+  JsonWalk walk{L, 0, {}, {}};
+  out = walk.convert(index);
+  error = std::move(walk.error);
+  return error.empty();
+}
+
+nlohmann::json to_json(lua_State* L, int index, int) {
+  nlohmann::json out;
+  std::string error;
+  if (!to_json_checked(L, index, out, error)) throw ScriptError("cannot convert a Lua value to JSON: " + error);
+  return out;
 }
 
 void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods) {

@@ -23,7 +23,11 @@ struct LuaContext {
   std::string game_dir;     // absolute folder that `require` may read from
   std::string display_dir;  // how that folder is named in messages
   uint64_t instructions = 0;
-  uint64_t max_instructions = 0;
+  uint64_t max_instructions = 0;  // exact count (a hook on every instruction); 0 = none
+  double max_seconds = 0;         // CPU time per run of Lua (a watchdog); 0 = none
+  struct BudgetRun* budget_run = nullptr;  // the watchdog's view of this state
+  lua_State* running = nullptr;            // the thread running Lua now (for messages)
+  struct SmallBlockPool* pool = nullptr;   // the allocator's small blocks
   size_t memory = 0;
   size_t max_memory = 0;
   bool memory_capped = false;  // off while the runtime itself builds tables

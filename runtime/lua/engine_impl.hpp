@@ -59,6 +59,8 @@ struct EngineImpl {
   ~EngineImpl();
   void load_rules();
   bool resume(int nargs);
+  // lua_pcall on L under the budget and the cap.
+  int protected_run(int nargs, int nresults, int handler);
   nlohmann::json view(int seat) const;
 };
 
@@ -84,7 +86,11 @@ void push_zone(lua_State* L, int slot);
 void push_board(lua_State* L, int board);
 void check_game(lua_State* L, int arg);
 void push_json(lua_State* L, const nlohmann::json& value);
+// Lua -> JSON, bounded (cycles, depth, number of values). to_json throws
+// ScriptError: for C++ callers only. Bindings use to_json_checked, which
+// reports instead, and raise the Lua error once no C++ object is alive.
 nlohmann::json to_json(lua_State* L, int index, int depth = 0);
+bool to_json_checked(lua_State* L, int index, nlohmann::json& out, std::string& error);
 // Adds functions to the method table of a handle metatable.
 void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
 

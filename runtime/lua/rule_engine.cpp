@@ -87,9 +87,7 @@ void EngineImpl::load_rules() {
     throw ScriptError(what.empty() ? msg : what + ": " + msg);
   };
   if (!sandbox_load_file(L, script_path, shown)) fail("");
-  ctx.memory_capped = true;
-  if (lua_pcall(L, 0, 1, handler) != LUA_OK) fail("");
-  ctx.memory_capped = false;
+  if (protected_run(0, 1, handler) != LUA_OK) fail("");
   if (!lua_istable(L, -1))
     throw ScriptError(fmt::format("{}: the script must return a table of rule functions", shown));
   const int rules = lua_gettop(L);
@@ -105,9 +103,7 @@ void EngineImpl::load_rules() {
     const std::string vshown = display_dir(v.script);
     if (!sandbox_load_file(L, v.script, vshown)) fail("");
     lua_pushvalue(L, rules);
-    ctx.memory_capped = true;
-    if (lua_pcall(L, 1, 0, handler) != LUA_OK) fail("");
-    ctx.memory_capped = false;
+    if (protected_run(1, 0, handler) != LUA_OK) fail("");
   }
   sandbox_freeze(L, rules);
   upvalues_ref = sandbox_lock_upvalues(L, rules);
@@ -120,6 +116,21 @@ void EngineImpl::load_rules() {
   push_json(L, def->options);
   sandbox_freeze(L, -1);
   options_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+int EngineImpl::protected_run(int nargs, int nresults, int handler) {
+  ctx.memory_capped = true;
+  ctx.abort = Abort::None;
+  sandbox_begin_run(L);
+  const int status = lua_pcall(L, nargs, nresults, handler);
+  sandbox_end_run(L);
+  ctx.memory_capped = false;
+  // A memory error skips the message handler: say which limit it was.
+  if (status != LUA_OK && ctx.abort == Abort::Memory) {
+    lua_pushstring(L, ctx.abort_message.c_str());
+    lua_replace(L, -2);
+  }
+  return status;
 }
 
 bool EngineImpl::resume(int nargs) {
@@ -136,7 +147,9 @@ bool EngineImpl::resume(int nargs) {
   } restore{*this, &running};
   int nres = 0;
   ctx.memory_capped = true;
+  sandbox_begin_run(co);
   const int status = lua_resume(co, L, nargs, &nres);
+  sandbox_end_run(co);
   ctx.memory_capped = false;
   if (status == LUA_OK) {
     lua_pop(co, nres);
@@ -181,9 +194,12 @@ nlohmann::json EngineImpl::view(int seat) const {
   if (game_ref != LUA_NOREF) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
     lua_getfield(L, -1, "state");
-    nlohmann::json s = to_json(L, -1);
-    if (!s.empty()) v["state"] = std::move(s);
+    nlohmann::json s;
+    std::string error;
+    const bool converted = to_json_checked(L, -1, s, error);
     lua_pop(L, 2);
+    if (!converted) throw ScriptError("game.state: cannot convert it to JSON: " + error);
+    if (!s.empty()) v["state"] = std::move(s);
   }
   return v;
 }
@@ -197,6 +213,7 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   e.ctx.display_dir = display_dir(e.def->dir);
   e.ctx.max_instructions = limits.max_instructions;
   e.ctx.max_memory = limits.max_memory;
+  e.ctx.max_seconds = limits.max_seconds;
   e.L = sandbox_open(&e.ctx);
   if (!e.L) throw ScriptError("cannot create a Lua state");
   lua_State* L = e.L;
@@ -369,16 +386,17 @@ nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::st
   sandbox_push_env(L);
   lua_setupvalue(L, -2, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.game_ref);
-  e.ctx.memory_capped = true;
-  const int status = lua_pcall(L, 1, 1, handler);
-  e.ctx.memory_capped = false;
+  const int status = e.protected_run(1, 1, handler);
   if (status != LUA_OK) {
     std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
     lua_settop(L, handler - 1);
     throw ScriptError(msg);
   }
-  nlohmann::json value = to_json(L, -1);
+  nlohmann::json value;
+  std::string error;
+  const bool converted = to_json_checked(L, -1, value, error);
   lua_settop(L, handler - 1);
+  if (!converted) throw ScriptError(chunk_name + ": cannot convert the value to JSON: " + error);
   return value;
 }
 

@@ -18,8 +18,9 @@
 namespace rulebook {
 
 struct EngineLimits {
-  uint64_t max_instructions = 200'000'000;  // per game
-  size_t max_memory = 256u * 1024 * 1024;   // per Lua state, in bytes
+  uint64_t max_instructions = 0;           // exact count per game, 0 = none (costs a hook)
+  size_t max_memory = 256u * 1024 * 1024;  // per Lua state, in bytes
+  double max_seconds = 5.0;                // CPU time per run of the rules, 0 = none
 };
 
 // A rule script failed: message names the file and line, with a traceback.

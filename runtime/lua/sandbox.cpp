@@ -1,11 +1,20 @@
 #include "lua/sandbox.hpp"
 
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -18,43 +27,536 @@ const char* const kFrozenMarker = "__frozen";
 
 // ---- allocator: every byte counts against the cap -----------------------
 
+}  // namespace
+
+// Lua allocates millions of small blocks per second (tables, closures,
+// short strings); a free list per 16-byte size class, carved from 64 KiB
+// slabs, spares malloc/free most of them. Slabs go back to the system when
+// the state closes. Blocks count against the cap at their class size.
+struct SmallBlockPool {
+  static constexpr size_t kGranule = 16;
+  static constexpr size_t kLargest = 256;
+  static constexpr size_t kSlab = 64 * 1024;
+  struct FreeBlock { FreeBlock* next; };
+  FreeBlock* free_lists[kLargest / kGranule] = {};
+  std::vector<void*> slabs;
+  char* cursor = nullptr;
+  size_t left = 0;
+
+  static size_t class_of(size_t n) { return (n + kGranule - 1) / kGranule - 1; }
+  static size_t block_size(size_t n) { return (class_of(n) + 1) * kGranule; }
+  static bool small(size_t n) { return n <= kLargest; }
+
+  void* take(size_t n) {
+    FreeBlock*& head = free_lists[class_of(n)];
+    if (head) {
+      FreeBlock* b = head;
+      head = b->next;
+      return b;
+    }
+    const size_t size = block_size(n);
+    if (left < size) {
+      void* slab = std::malloc(kSlab);
+      if (!slab) return nullptr;
+      slabs.push_back(slab);
+      cursor = static_cast<char*>(slab);
+      left = kSlab;
+    }
+    void* b = cursor;
+    cursor += size;
+    left -= size;
+    return b;
+  }
+  void give(void* p, size_t n) {
+    auto* b = static_cast<FreeBlock*>(p);
+    FreeBlock*& head = free_lists[class_of(n)];
+    b->next = head;
+    head = b;
+  }
+  ~SmallBlockPool() {
+    for (void* s : slabs) std::free(s);
+  }
+};
+
+namespace {
+
+std::string script_position(lua_State* L);
+
+size_t charged(size_t n) { return SmallBlockPool::small(n) ? SmallBlockPool::block_size(n) : n; }
+
 void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   auto* ctx = static_cast<LuaContext*>(ud);
+  SmallBlockPool* pool = ctx->pool;
   const size_t old = ptr ? osize : 0;
   if (nsize == 0) {
-    ctx->memory -= old;
-    std::free(ptr);
+    if (!ptr) return nullptr;
+    ctx->memory -= charged(old);
+    if (pool && SmallBlockPool::small(old)) pool->give(ptr, old);
+    else std::free(ptr);
     return nullptr;
   }
-  if (ctx->memory_capped && nsize > old && ctx->memory - old + nsize > ctx->max_memory) {
+  const size_t now = charged(nsize), before = ptr ? charged(old) : 0;
+  if (ctx->memory_capped && now > before && ctx->memory - before + now > ctx->max_memory) {
     if (ctx->abort == Abort::None) {
       ctx->abort = Abort::Memory;
-      ctx->abort_message = "script exceeded its memory cap of " +
+      ctx->abort_message = (ctx->running ? script_position(ctx->running) : std::string()) +
+                           "script exceeded its memory cap of " +
                            std::to_string(ctx->max_memory / (1024 * 1024)) + " MiB";
     }
     return nullptr;
   }
-  void* p = std::realloc(ptr, nsize);
-  if (p) ctx->memory = ctx->memory - old + nsize;
+  void* p;
+  const bool was_small = pool && ptr && SmallBlockPool::small(old);
+  const bool is_small = pool && SmallBlockPool::small(nsize);
+  if (ptr && was_small && is_small && SmallBlockPool::class_of(old) == SmallBlockPool::class_of(nsize)) {
+    p = ptr;  // the block has room already
+  } else if (!was_small && !is_small) {
+    p = std::realloc(ptr, nsize);
+  } else {
+    p = is_small ? pool->take(nsize) : std::malloc(nsize);
+    if (p && ptr) {
+      std::memcpy(p, ptr, std::min(old, nsize));
+      if (was_small) pool->give(ptr, old);
+      else std::free(ptr);
+    }
+  }
+  if (p) ctx->memory = ctx->memory - before + now;
   return p;
 }
 
-// ---- instruction budget --------------------------------------------------
+// ---- the budget -----------------------------------------------------------
+//
+// A count hook makes Lua 5.4 stop at every instruction whatever the count,
+// which cost a fifth of the time of a game. So the default budget is CPU
+// time, kept by a watchdog thread that costs the game nothing: it samples
+// each running state's thread CPU clock every few milliseconds, and when a
+// run goes over its budget it signals that thread, whose handler arms a
+// count-1 hook (lua_sethook is async-signal-safe: this is how the lua
+// interpreter stops a script on Ctrl-C). The hook raises the budget error
+// at the next instruction; it stays armed until the run ends, so pcall,
+// xpcall handlers and __close handlers cannot run on past it. The exact
+// instruction count (max_instructions) keeps the old count hook, for those
+// who ask for it.
 
-void count_hook(lua_State* L, lua_Debug* ar) {
-  LuaContext* ctx = context(L);
-  ctx->instructions += kHookInterval;
-  if ((ctx->max_instructions == 0 || ctx->instructions <= ctx->max_instructions) && ctx->abort == Abort::None) return;
-  lua_getinfo(L, "Sl", ar);
-  char where[256];
-  snprintf(where, sizeof where, "%s:%d: ", ar->short_src, ar->currentline);
-  if (ctx->abort == Abort::None) {
-    ctx->abort = Abort::Budget;
-    ctx->abort_message = std::string(where) + "script exceeded its instruction budget of " +
-                         std::to_string(ctx->max_instructions) + " instructions";
+}  // namespace
+
+struct BudgetRun {
+  std::atomic<uint64_t> generation{0};  // odd while a run of Lua is under way
+  std::atomic<uint64_t> expired{0};     // the generation the watchdog stopped
+  std::mutex lock;                      // the watchdog's check vs. the end of a run
+  pthread_t thread{};
+  clockid_t cpu_clock{};
+  bool has_thread = false;
+  double max_seconds = 0;
+  lua_State* running = nullptr;  // the state running Lua for this run
+  BudgetRun* outer = nullptr;    // a run this one interrupted (an engine inside an agent)
+  // The watchdog's own notes.
+  uint64_t seen = 0;
+  double start_cpu = 0;
+};
+
+namespace {
+
+// The innermost run on this thread, for the signal handler.
+__attribute__((tls_model("initial-exec"))) thread_local BudgetRun* t_current_run = nullptr;
+
+void budget_hook(lua_State* L, lua_Debug* ar);
+
+bool run_expired(const BudgetRun* run) {
+  const uint64_t g = run->generation.load(std::memory_order_acquire);
+  return (g & 1) && run->expired.load(std::memory_order_acquire) == g;
+}
+
+void arm_stop_hook(lua_State* L) {
+  lua_sethook(L, budget_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+}
+
+void on_budget_signal(int) {
+  for (BudgetRun* run = t_current_run; run; run = run->outer)
+    if (run->running && run_expired(run)) arm_stop_hook(run->running);
+}
+
+int budget_signal() { return SIGRTMIN; }
+
+class Watchdog {
+ public:
+  static Watchdog& instance() {
+    static Watchdog* w = new Watchdog;  // never destroyed: its thread runs to the process's end
+    return *w;
   }
+  void add(BudgetRun* run) {
+    std::lock_guard<std::mutex> hold(mutex_);
+    runs_.push_back(run);
+    if (!started_) {
+      struct sigaction sa {};
+      sa.sa_handler = on_budget_signal;
+      sa.sa_flags = SA_RESTART;
+      sigemptyset(&sa.sa_mask);
+      sigaction(budget_signal(), &sa, nullptr);
+      std::thread([this] { loop(); }).detach();
+      started_ = true;
+    }
+    wake_.notify_one();
+  }
+  void remove(BudgetRun* run) {
+    std::lock_guard<std::mutex> hold(mutex_);
+    runs_.erase(std::remove(runs_.begin(), runs_.end(), run), runs_.end());
+  }
+
+ private:
+  static constexpr auto kTick = std::chrono::milliseconds(5);
+
+  void loop() {
+    // The watchdog thread must never take the budget signal itself.
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, budget_signal());
+    pthread_sigmask(SIG_BLOCK, &mask, nullptr);
+    std::unique_lock<std::mutex> hold(mutex_);
+    for (;;) {
+      if (runs_.empty()) wake_.wait(hold, [this] { return !runs_.empty(); });
+      else wake_.wait_for(hold, kTick);
+      for (BudgetRun* run : runs_) check(run);
+    }
+  }
+
+  static void check(BudgetRun* run) {
+    std::lock_guard<std::mutex> hold(run->lock);
+    const uint64_t g = run->generation.load(std::memory_order_acquire);
+    if (!(g & 1) || !run->has_thread) {
+      run->seen = g;
+      return;
+    }
+    timespec ts{};
+    if (clock_gettime(run->cpu_clock, &ts) != 0) return;
+    const double cpu = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    if (g != run->seen) {  // a new run: its CPU time counts from here
+      run->seen = g;
+      run->start_cpu = cpu;
+      return;
+    }
+    if (cpu - run->start_cpu < run->max_seconds) return;
+    // Signal again at every tick until the run ends: the thread may be in
+    // an inner run (an engine used by an agent) when the first arrives.
+    run->expired.store(g, std::memory_order_release);
+    pthread_kill(run->thread, budget_signal());
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<BudgetRun*> runs_;
+  bool started_ = false;
+};
+
+// "rules.lua:12:" for the innermost Lua function running (the hook may
+// fire in a C function's call event).
+std::string script_position(lua_State* L) {
+  lua_Debug ar;
+  for (int level = 0; lua_getstack(L, level, &ar); ++level) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0) return std::string(ar.short_src) + ":" + std::to_string(ar.currentline) + ": ";
+  }
+  return "";
+}
+
+std::string seconds_text(double s) {
+  char text[64];
+  snprintf(text, sizeof text, "%g second%s", s, s == 1 ? "" : "s");
+  return text;
+}
+
+void budget_hook(lua_State* L, lua_Debug* ar) {
+  LuaContext* ctx = context(L);
+  BudgetRun* run = ctx->budget_run;
+  if (ctx->abort == Abort::None) {
+    if (run && run_expired(run)) {
+      ctx->abort = Abort::Budget;
+      ctx->abort_message = script_position(L) + "script exceeded its time budget (" +
+                           seconds_text(ctx->max_seconds) + " of CPU time, --max-seconds)";
+    } else if (ctx->max_instructions > 0 && ar->event == LUA_HOOKCOUNT && lua_gethookcount(L) == kHookInterval) {
+      ctx->instructions += kHookInterval;
+      if (ctx->instructions <= ctx->max_instructions) return;
+      ctx->abort = Abort::Budget;
+      ctx->abort_message = script_position(L) + "script exceeded its instruction budget of " +
+                           std::to_string(ctx->max_instructions) + " instructions";
+    } else {
+      sandbox_arm_hook(L);  // a stop signal that came late, after its run
+      return;
+    }
+  }
+  if (ctx->abort != Abort::Budget && ctx->abort != Abort::Memory) return;
   lua_pushstring(L, ctx->abort_message.c_str());
   lua_error(L);
+}
+
+// ---- bounded library functions -------------------------------------------
+//
+// The hook only runs between VM instructions, so a loop inside a C library
+// function would escape the budget. Every such function a script can reach
+// is bounded here, before it starts: its work is at most proportional to
+// what the memory cap lets a script build.
+
+// Calls the original library function (upvalue 1) with the same arguments.
+int call_original(lua_State* L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+// The most elements a table could hold under the memory cap.
+lua_Integer max_elements(lua_State* L) {
+  const size_t cap = context(L)->max_memory;
+  return static_cast<lua_Integer>(std::max<size_t>(cap / 16, size_t{1} << 16));
+}
+
+constexpr double kMaxPatternSteps = 2e8;
+
+// Worst-case steps of Lua's backtracking matcher for pattern p on a subject
+// of n bytes: each quantified item (and %b, back-references) followed by
+// an item that can fail may be retried at every position, so each
+// multiplies the work by n + 1 ('?' by 2); an unanchored pattern is tried
+// at every start. Returns 0 if the pattern is malformed (Lua reports it).
+double pattern_steps(const char* p, size_t lp, size_t n, bool plain) {
+  const double subject = static_cast<double>(n) + 1;
+  bool specials = false;
+  for (size_t i = 0; i < lp && !specials; ++i) specials = std::strchr("^$*+?.([%-", p[i]) != nullptr;
+  if (plain || !specials) return subject * static_cast<double>(std::max<size_t>(lp, 1));
+  // Skips a set "[...]" starting at p[i] == '[' (as Lua's classEnd: the
+  // first character may be ']'); false if it is not closed.
+  auto skip_set = [&](size_t& i) {
+    ++i;
+    if (i < lp && p[i] == '^') ++i;
+    do {
+      if (i >= lp) return false;
+      if (p[i++] == '%' && i < lp) ++i;
+    } while (i < lp && p[i] != ']');
+    if (i >= lp) return false;
+    ++i;
+    return true;
+  };
+  size_t i = 0;
+  const bool anchored = lp > 0 && p[0] == '^';
+  if (anchored) i = 1;
+  std::vector<double> factors;  // per item
+  std::vector<bool> can_fail;
+  while (i < lp) {
+    double factor = 1;
+    bool fails = true;
+    bool single = true;  // a single-character item, which a quantifier may follow
+    const char c = p[i];
+    if (c == '(' || c == ')') {
+      i += (c == '(' && i + 1 < lp && p[i + 1] == ')') ? 2 : 1;
+      fails = false;
+      single = false;
+    } else if (c == '$' && i + 1 == lp) {
+      ++i;
+      single = false;
+    } else if (c == '%') {
+      if (i + 1 >= lp) return 0;
+      const char k = p[i + 1];
+      i += 2;
+      if (k == 'b') {
+        if (i + 1 >= lp) return 0;
+        i += 2;
+        factor = subject;
+        single = false;
+      } else if (k == 'f') {
+        if (i >= lp || p[i] != '[' || !skip_set(i)) return 0;
+        single = false;
+      } else if (k >= '0' && k <= '9') {
+        factor = subject;
+        single = false;
+      }
+    } else if (c == '[') {
+      if (!skip_set(i)) return 0;
+    } else {
+      ++i;
+    }
+    if (single && i < lp && std::strchr("*+-?", p[i])) {
+      factor = p[i] == '?' ? 2 : subject;
+      ++i;
+    }
+    factors.push_back(factor);
+    can_fail.push_back(fails);
+  }
+  double steps = anchored ? 1 : subject;
+  bool failing_after = false;
+  for (size_t k = factors.size(); k-- > 0;) {
+    if (failing_after) steps *= factors[k];
+    failing_after = failing_after || can_fail[k];
+    if (steps > 1e300) break;
+  }
+  return steps;
+}
+
+// string.find / match / gmatch / gsub, refusing patterns whose worst case
+// on this subject would run for minutes inside the matcher.
+int bounded_match(lua_State* L) {
+  size_t n, lp;
+  luaL_checklstring(L, 1, &n);
+  const char* p = luaL_checklstring(L, 2, &lp);
+  const bool find = lua_toboolean(L, lua_upvalueindex(2));
+  const bool plain = find && lua_toboolean(L, 4);
+  if (pattern_steps(p, lp, n, plain) > kMaxPatternSteps)
+    return luaL_argerror(L, 2, lua_pushfstring(L, "pattern too complex for a subject of %I bytes: its "
+                                               "worst case exceeds %d million matching steps",
+                                               static_cast<lua_Integer>(n),
+                                               static_cast<int>(kMaxPatternSteps / 1e6)));
+  return call_original(L);
+}
+
+// string.rep: the result must fit under the cap, and an empty result takes
+// no time (Lua's own loop would run n times for nothing).
+int bounded_rep(lua_State* L) {
+  size_t l, lsep;
+  luaL_checklstring(L, 1, &l);
+  const lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_optlstring(L, 3, "", &lsep);
+  if (n > 0) {
+    if (l + lsep == 0) {
+      lua_pushliteral(L, "");
+      return 1;
+    }
+    const size_t cap = context(L)->max_memory;
+    luaL_argcheck(L, static_cast<lua_Unsigned>(n) <= cap / (l + lsep), 2,
+                  "resulting string larger than the memory cap");
+  }
+  return call_original(L);
+}
+
+void check_count(lua_State* L, lua_Integer first, lua_Integer last, int arg, const char* what) {
+  if (last < first) return;
+  const lua_Unsigned count = static_cast<lua_Unsigned>(last) - static_cast<lua_Unsigned>(first) + 1;
+  if (count > static_cast<lua_Unsigned>(max_elements(L)))
+    luaL_argerror(L, arg, lua_pushfstring(L, "too many elements %s (more than %I)", what, max_elements(L)));
+}
+
+// table.move(a1, f, e, t [, a2])
+int bounded_move(lua_State* L) {
+  const lua_Integer f = luaL_checkinteger(L, 2);
+  const lua_Integer e = luaL_checkinteger(L, 3);
+  check_count(L, f, e, 3, "to move");
+  return call_original(L);
+}
+
+// table.concat(list [, sep [, i [, j]]]) and table.unpack(list [, i [, j]]):
+// the length is read once (a __len metamethod could answer differently the
+// second time) and passed on explicitly.
+int bounded_range(lua_State* L, int first_arg) {
+  const lua_Integer i = luaL_optinteger(L, first_arg, 1);
+  const lua_Integer j = lua_isnoneornil(L, first_arg + 1) ? luaL_len(L, 1) : luaL_checkinteger(L, first_arg + 1);
+  check_count(L, i, j, first_arg + 1, "in the range");
+  lua_settop(L, first_arg + 1);
+  lua_pushinteger(L, i);
+  lua_replace(L, first_arg);
+  lua_pushinteger(L, j);
+  lua_replace(L, first_arg + 1);
+  return call_original(L);
+}
+int bounded_concat(lua_State* L) {
+  if (lua_isnone(L, 2)) lua_pushliteral(L, "");
+  return bounded_range(L, 3);
+}
+int bounded_unpack(lua_State* L) { return bounded_range(L, 2); }
+
+// The length of the table at 1, read once, within bounds.
+lua_Integer checked_length(lua_State* L) {
+  const lua_Integer n = luaL_len(L, 1);
+  check_count(L, 1, n, 1, "in the table");
+  return n;
+}
+
+bool plain_table(lua_State* L, int arg) {
+  if (lua_type(L, arg) != LUA_TTABLE || !lua_getmetatable(L, arg)) return lua_type(L, arg) == LUA_TTABLE;
+  lua_pop(L, 1);
+  return false;
+}
+
+// table.insert and table.remove on a table with metamethods: the length is
+// read once and bounded (a plain table's length is bounded by its memory).
+int bounded_insert(lua_State* L) {
+  if (plain_table(L, 1) || lua_type(L, 1) != LUA_TTABLE) return call_original(L);
+  const lua_Integer e = checked_length(L) + 1;
+  lua_Integer pos = e;
+  switch (lua_gettop(L)) {
+    case 2: break;
+    case 3:
+      pos = luaL_checkinteger(L, 2);
+      luaL_argcheck(L, static_cast<lua_Unsigned>(pos) - 1u < static_cast<lua_Unsigned>(e), 2,
+                    "position out of bounds");
+      for (lua_Integer i = e; i > pos; --i) {
+        lua_geti(L, 1, i - 1);
+        lua_seti(L, 1, i);
+      }
+      break;
+    default: return luaL_error(L, "wrong number of arguments to 'insert'");
+  }
+  lua_seti(L, 1, pos);
+  return 0;
+}
+
+int bounded_remove(lua_State* L) {
+  if (plain_table(L, 1) || lua_type(L, 1) != LUA_TTABLE) return call_original(L);
+  const lua_Integer size = checked_length(L);
+  lua_Integer pos = luaL_optinteger(L, 2, size);
+  if (pos != size)
+    luaL_argcheck(L, static_cast<lua_Unsigned>(pos) - 1u <= static_cast<lua_Unsigned>(size), 2,
+                  "position out of bounds");
+  lua_geti(L, 1, pos);
+  for (; pos < size; ++pos) {
+    lua_geti(L, 1, pos + 1);
+    lua_seti(L, 1, pos);
+  }
+  lua_pushnil(L);
+  lua_seti(L, 1, pos);
+  return 1;
+}
+
+// table.sort on a table with metamethods sorts a plain copy of its
+// elements (read once, bounded) and writes them back.
+int bounded_sort(lua_State* L) {
+  if (plain_table(L, 1) || lua_type(L, 1) != LUA_TTABLE) return call_original(L);
+  const lua_Integer n = checked_length(L);
+  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_createtable(L, static_cast<int>(std::min<lua_Integer>(n, 1 << 20)), 0);
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_geti(L, 1, i);
+    lua_rawseti(L, 3, i);
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 2);
+  lua_call(L, 2, 0);
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_rawgeti(L, 3, i);
+    lua_seti(L, 1, i);
+  }
+  return 0;
+}
+
+// setmetatable without finalizers: Lua runs __gc with hooks off (so outside
+// the budget), at any collection and when the state closes.
+int safe_setmetatable(lua_State* L) {
+  if (lua_type(L, 2) == LUA_TTABLE) {
+    lua_pushliteral(L, "__gc");
+    const bool has_gc = lua_rawget(L, 2) != LUA_TNIL;
+    lua_pop(L, 1);
+    luaL_argcheck(L, !has_gc, 2,
+                  "a metatable with '__gc' is not allowed in rule scripts (finalizers would run "
+                  "outside the budget)");
+  }
+  return call_original(L);
+}
+
+// Replaces library field `name` (table at `lib`) by `wrapper`, which gets
+// the original as upvalue 1 and `flag` as upvalue 2.
+void wrap_field(lua_State* L, int lib, const char* name, lua_CFunction wrapper, bool flag = false) {
+  lua_getfield(L, lib, name);
+  lua_pushboolean(L, flag);
+  lua_pushcclosure(L, wrapper, 2);
+  lua_setfield(L, lib, name);
 }
 
 // ---- guarded globals and frozen tables -----------------------------------
@@ -186,34 +688,38 @@ int det_pairs(lua_State* L) {
   }
   luaL_checktype(L, 1, LUA_TTABLE);
   const int source = contents_of(L, 1);
-  lua_newtable(L);
-  const int keys = lua_gettop(L);
-  std::vector<KeyRef> refs;
+  // No C++ object may be alive here: a Lua error (a key without a fixed
+  // order, the memory cap) unwinds with longjmp. The keys' records live in
+  // a userdata, which also counts against the cap.
   int n = 0;
   lua_pushnil(L);
   while (lua_next(L, source)) {
     lua_pop(L, 1);
-    KeyRef k{};
+    const int t = lua_type(L, -1);
+    if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
+      return luaL_error(L, "pairs: keys of type %s have no fixed order; use ipairs or "
+                        "string keys", luaL_typename(L, -1));
+    ++n;
+  }
+  auto* refs = static_cast<KeyRef*>(lua_newuserdatauv(L, sizeof(KeyRef) * static_cast<size_t>(n) + 1, 0));
+  lua_createtable(L, n, 0);
+  const int keys = lua_gettop(L);
+  int filled = 0;
+  lua_pushnil(L);
+  while (lua_next(L, source) && filled < n) {
+    lua_pop(L, 1);
+    KeyRef& k = refs[filled];
+    k = KeyRef{};
     switch (lua_type(L, -1)) {
       case LUA_TNUMBER: k.kind = 0; k.number = lua_tonumber(L, -1); break;
-      case LUA_TSTRING: k.kind = 1; break;
-      case LUA_TBOOLEAN: k.kind = 2; k.number = lua_toboolean(L, -1); break;
-      default:
-        return luaL_error(L, "pairs: keys of type %s have no fixed order; use ipairs or "
-                          "string keys", luaL_typename(L, -1));
+      case LUA_TSTRING: k.kind = 1; k.text = lua_tolstring(L, -1, &k.length); break;
+      default: k.kind = 2; k.number = lua_toboolean(L, -1); break;
     }
     lua_pushvalue(L, -1);
-    lua_rawseti(L, keys, ++n);  // keeps strings alive while sorting
-    k.slot = n;
-    refs.push_back(k);
+    lua_rawseti(L, keys, ++filled);  // keeps strings alive while sorting
+    k.slot = filled;
   }
-  for (auto& k : refs) {
-    if (k.kind != 1) continue;
-    lua_rawgeti(L, keys, k.slot);
-    k.text = lua_tolstring(L, -1, &k.length);
-    lua_pop(L, 1);  // still referenced from `keys`
-  }
-  std::sort(refs.begin(), refs.end(), [](const KeyRef& a, const KeyRef& b) {
+  std::sort(refs, refs + filled, [](const KeyRef& a, const KeyRef& b) {
     if (a.kind != b.kind) return a.kind < b.kind;
     if (a.kind == 1) {
       const int c = std::memcmp(a.text, b.text, std::min(a.length, b.length));
@@ -221,6 +727,7 @@ int det_pairs(lua_State* L) {
     }
     return a.number < b.number;
   });
+  n = filled;
   lua_createtable(L, n, 0);
   const int sorted = lua_gettop(L);
   for (int i = 0; i < n; ++i) {
@@ -375,6 +882,80 @@ int safe_xpcall(lua_State* L) {
   return finish_pcall(L, status, 2);
 }
 
+// The line where brackets nest deepest in Lua source (strings and
+// comments skipped): where a "C stack overflow" of the parser comes from,
+// since Lua's message for it has no line.
+int deepest_line(const char* text, size_t size) {
+  int line = 1, depth = 0, best_depth = -1, best_line = 1;
+  auto long_bracket = [&](size_t i) -> int {  // level of "[==[" at i, or -1
+    if (text[i] != '[') return -1;
+    size_t j = i + 1;
+    while (j < size && text[j] == '=') ++j;
+    return (j < size && text[j] == '[') ? static_cast<int>(j - i - 1) : -1;
+  };
+  auto skip_long = [&](size_t& i, int level) {  // i at the opening '['
+    i += static_cast<size_t>(level) + 2;
+    for (; i < size; ++i) {
+      if (text[i] == '\n') ++line;
+      if (text[i] == ']') {
+        size_t j = i + 1;
+        while (j < size && text[j] == '=') ++j;
+        if (j < size && text[j] == ']' && static_cast<int>(j - i - 1) == level) {
+          i = j;
+          return;
+        }
+      }
+    }
+  };
+  for (size_t i = 0; i < size; ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '-' && i + 1 < size && text[i + 1] == '-') {
+      i += 2;
+      const int level = i < size ? long_bracket(i) : -1;
+      if (level >= 0) skip_long(i, level);
+      else
+        while (i < size && text[i] != '\n') ++i;
+      if (i < size && text[i] == '\n') ++line;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < size && text[i] != c && text[i] != '\n'; ++i)
+        if (text[i] == '\\' && i + 1 < size) {
+          if (text[i + 1] == '\n') ++line;
+          ++i;
+        }
+      if (i < size && text[i] == '\n') ++line;
+    } else if (c == '[' && long_bracket(i) >= 0) {
+      skip_long(i, long_bracket(i));
+    } else if (c == '{' || c == '(' || c == '[') {
+      if (++depth > best_depth) {
+        best_depth = depth;
+        best_line = line;
+      }
+    } else if (c == '}' || c == ')' || c == ']') {
+      --depth;
+    }
+  }
+  return best_line;
+}
+
+// Loads source text with the sandbox as its environment; on failure leaves
+// the message, which always names the chunk and a line. The message of a
+// parser's "C stack overflow" has neither: it gets the deepest line.
+bool load_text(lua_State* L, const char* text, size_t size, const char* chunkname) {
+  if (luaL_loadbufferx(L, text, size, chunkname, "t") != LUA_OK) {
+    const char* message = lua_tostring(L, -1);
+    const char* shown = chunkname[0] == '@' || chunkname[0] == '=' ? chunkname + 1 : chunkname;
+    if (message && std::strncmp(message, shown, std::strlen(shown)) != 0 &&
+        std::strstr(message, "stack overflow")) {
+      lua_pushfstring(L, "%s:%d: nesting too deep (%s)", shown, deepest_line(text, size), message);
+      lua_replace(L, -2);
+    }
+    return false;
+  }
+  return true;
+}
+
 // load() of text chunks only, in the sandbox by default.
 int safe_load(lua_State* L) {
   size_t len;
@@ -383,7 +964,7 @@ int safe_load(lua_State* L) {
   const char* chunkname = luaL_optstring(L, 2, "=(load)");
   const char* mode = luaL_optstring(L, 3, "t");
   luaL_argcheck(L, std::strcmp(mode, "t") == 0, 3, "binary chunks are not allowed");
-  if (luaL_loadbufferx(L, s, len, chunkname, "t") != LUA_OK) {
+  if (!load_text(L, s, len, chunkname)) {
     lua_pushnil(L);
     lua_insert(L, -2);
     return 2;
@@ -394,7 +975,40 @@ int safe_load(lua_State* L) {
   return 1;
 }
 
+// Reads a whole file into `text`; false if it cannot be read.
+bool read_whole(const char* path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream all;
+  all << in.rdbuf();
+  text = all.str();
+  return true;
+}
+
+// sandbox_load_file for C strings. No C++ object is alive when a Lua call
+// that may raise an error runs (luaL_loadbufferx is protected).
+bool load_file(lua_State* L, const char* path, const char* display_name) {
+  bool readable;
+  {
+    std::string source;
+    readable = read_whole(path, source);
+    if (readable) {
+      const std::string chunkname = std::string("@") + display_name;
+      if (!load_text(L, source.data(), source.size(), chunkname.c_str())) return false;
+    }
+  }
+  if (!readable) {
+    lua_pushfstring(L, "cannot read %s", display_name);
+    return false;
+  }
+  sandbox_push_env(L);
+  lua_setupvalue(L, -2, 1);
+  return true;
+}
+
 // require("name") loads name.lua (dots for folders) from the game folder.
+// Paths are built as Lua strings: a Lua error (the module's own, or the
+// memory cap) unwinds with longjmp, past any C++ destructor.
 int safe_require(lua_State* L) {
   size_t len;
   const char* name = luaL_checklstring(L, 1, &len);
@@ -405,18 +1019,19 @@ int safe_require(lua_State* L) {
          (c == '.' && name[i + 1] != '.');
   }
   luaL_argcheck(L, ok, 1, "module names are letters, digits, '_', '-' and single dots");
-  lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded");
-  lua_getfield(L, -1, name);
+  lua_settop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded");  // 2
+  lua_getfield(L, 2, name);
   if (!lua_isnil(L, -1)) return 1;
   lua_pop(L, 1);
   LuaContext* ctx = context(L);
-  std::string rel(name, len);
-  std::replace(rel.begin(), rel.end(), '.', '/');
-  rel += ".lua";
-  const std::string display = ctx->display_dir.empty() ? rel : ctx->display_dir + "/" + rel;
-  if (!sandbox_load_file(L, ctx->game_dir + "/" + rel, display))
+  luaL_gsub(L, name, ".", "/");
+  const char* rel = lua_pushfstring(L, "%s.lua", lua_tostring(L, -1));  // 4
+  const char* display = ctx->display_dir.empty() ? rel : lua_pushfstring(L, "%s/%s", ctx->display_dir.c_str(), rel);
+  const char* path = lua_pushfstring(L, "%s/%s", ctx->game_dir.c_str(), rel);
+  if (!load_file(L, path, display))
     return luaL_error(L, "module '%s' not found in the game folder: %s", name, lua_tostring(L, -1));
-  lua_pushstring(L, name);
+  lua_pushvalue(L, 1);
   lua_call(L, 1, 1);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
@@ -424,7 +1039,7 @@ int safe_require(lua_State* L) {
   }
   if (lua_istable(L, -1)) freeze_table(L, -1, 0);
   lua_pushvalue(L, -1);
-  lua_setfield(L, -3, name);
+  lua_setfield(L, 2, name);
   return 1;
 }
 
@@ -454,8 +1069,13 @@ void copy_fields(lua_State* L, int from, int to, std::initializer_list<const cha
 }
 
 lua_State* sandbox_open(LuaContext* ctx) {
+  ctx->pool = new SmallBlockPool;
   lua_State* L = lua_newstate(limited_alloc, ctx);
-  if (!L) return nullptr;
+  if (!L) {
+    delete ctx->pool;
+    ctx->pool = nullptr;
+    return nullptr;
+  }
   *static_cast<LuaContext**>(lua_getextraspace(L)) = ctx;
   lua_atpanic(L, [](lua_State* S) { fprintf(stderr, "rulebook: unprotected Lua error: %s\n", lua_tostring(S, -1)); return 0; });
   lua_gc(L, LUA_GCGEN, 0, 0);
@@ -475,7 +1095,10 @@ lua_State* sandbox_open(LuaContext* ctx) {
   lua_newtable(L);  // the sandbox's globals
   const int env = lua_gettop(L);
   copy_fields(L, g, env, {"assert", "error", "ipairs", "rawequal", "rawget", "rawlen", "select",
-                          "tonumber", "type", "setmetatable", "getmetatable", "_VERSION"});
+                          "tonumber", "type", "getmetatable", "_VERSION"});
+  wrap_field(L, g, "setmetatable", safe_setmetatable);
+  lua_getfield(L, g, "setmetatable");
+  lua_setfield(L, env, "setmetatable");
   lua_pushcfunction(L, det_pairs);     lua_setfield(L, env, "pairs");
   lua_pushcfunction(L, det_tostring);  lua_setfield(L, env, "tostring");
   lua_pushcfunction(L, sandbox_print); lua_setfield(L, env, "print");
@@ -492,8 +1115,25 @@ lua_State* sandbox_open(LuaContext* ctx) {
   lua_getfield(L, -1, "format");
   lua_pushcclosure(L, det_format, 1);
   lua_setfield(L, -2, "format");
+  {
+    const int lib = lua_gettop(L);
+    wrap_field(L, lib, "find", bounded_match, true);
+    wrap_field(L, lib, "match", bounded_match);
+    wrap_field(L, lib, "gmatch", bounded_match);
+    wrap_field(L, lib, "gsub", bounded_match);
+    wrap_field(L, lib, "rep", bounded_rep);
+  }
   lua_setfield(L, env, "string");
   lua_getfield(L, g, "table");
+  {
+    const int lib = lua_gettop(L);
+    wrap_field(L, lib, "move", bounded_move);
+    wrap_field(L, lib, "concat", bounded_concat);
+    wrap_field(L, lib, "unpack", bounded_unpack);
+    wrap_field(L, lib, "insert", bounded_insert);
+    wrap_field(L, lib, "remove", bounded_remove);
+    wrap_field(L, lib, "sort", bounded_sort);
+  }
   lua_setfield(L, env, "table");
   lua_getfield(L, g, "utf8");
   lua_setfield(L, env, "utf8");
@@ -530,30 +1170,32 @@ lua_State* sandbox_open(LuaContext* ctx) {
   lua_pop(L, 1);
   sandbox_arm_hook(L);
   ctx->memory_capped = true;
+  if (ctx->max_seconds > 0) {
+    ctx->budget_run = new BudgetRun;
+    ctx->budget_run->max_seconds = ctx->max_seconds;
+    Watchdog::instance().add(ctx->budget_run);
+  }
   return L;
 }
 
 void sandbox_close(lua_State* L) {
-  if (L) lua_close(L);
+  if (!L) return;
+  LuaContext* ctx = context(L);
+  if (ctx->budget_run) {
+    Watchdog::instance().remove(ctx->budget_run);
+    delete ctx->budget_run;
+    ctx->budget_run = nullptr;
+  }
+  // Scripts cannot set finalizers (no __gc), so closing runs no Lua.
+  lua_close(L);
+  delete ctx->pool;
+  ctx->pool = nullptr;
 }
 
 void sandbox_push_env(lua_State* L) { lua_rawgeti(L, LUA_REGISTRYINDEX, context(L)->env_ref); }
 
 bool sandbox_load_file(lua_State* L, const std::string& path, const std::string& display_name) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    lua_pushfstring(L, "cannot read %s", display_name.c_str());
-    return false;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string source = text.str();
-  const std::string chunkname = "@" + display_name;
-  if (luaL_loadbufferx(L, source.data(), source.size(), chunkname.c_str(), "t") != LUA_OK)
-    return false;
-  sandbox_push_env(L);
-  lua_setupvalue(L, -2, 1);
-  return true;
+  return load_file(L, path.c_str(), display_name.c_str());
 }
 
 void sandbox_freeze(lua_State* L, int index) { freeze_table(L, index, 0); }
@@ -682,9 +1324,44 @@ int sandbox_traceback(lua_State* L) {
 }
 
 void sandbox_arm_hook(lua_State* L) {
-  // No budget, no hook: a count hook makes the VM stop at every instruction.
-  if (context(L)->max_instructions > 0) lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookInterval);
+  // The exact instruction count needs a hook, which makes the VM stop at
+  // every instruction; the time budget needs none until it runs out.
+  if (context(L)->max_instructions > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookInterval);
   else lua_sethook(L, nullptr, 0, 0);
+}
+
+void sandbox_begin_run(lua_State* L) {
+  LuaContext* ctx = context(L);
+  ctx->running = L;
+  BudgetRun* run = ctx->budget_run;
+  if (!run || ctx->max_seconds <= 0) return;
+  const pthread_t self = pthread_self();
+  if (!run->has_thread || !pthread_equal(run->thread, self)) {
+    std::lock_guard<std::mutex> hold(run->lock);
+    run->thread = self;
+    run->has_thread = pthread_getcpuclockid(self, &run->cpu_clock) == 0;
+  }
+  run->running = L;
+  run->outer = t_current_run;
+  t_current_run = run;
+  run->generation.fetch_add(1, std::memory_order_acq_rel);  // odd: running
+}
+
+void sandbox_end_run(lua_State* L) {
+  LuaContext* ctx = context(L);
+  if (ctx->running == L) ctx->running = nullptr;
+  BudgetRun* run = ctx->budget_run;
+  if (!run || ctx->max_seconds <= 0 || run->running != L) return;
+  bool fired;
+  {
+    std::lock_guard<std::mutex> hold(run->lock);
+    const uint64_t g = run->generation.fetch_add(1, std::memory_order_acq_rel);  // even: idle
+    fired = run->expired.load(std::memory_order_acquire) == g;
+  }
+  t_current_run = run->outer;
+  run->running = nullptr;
+  run->outer = nullptr;
+  if (fired) sandbox_arm_hook(L);  // take the stop hook off the state
 }
 
 }  // namespace rulebook

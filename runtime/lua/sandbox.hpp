@@ -2,8 +2,10 @@
 // The one place that decides what a rule script may do (after Redis's
 // scripting sandbox): allow-listed libraries, guarded globals, frozen
 // library and module tables, text-only chunks, `require` confined to the
-// game's folder, a deterministic math.random, pairs and tostring, an
-// instruction-count hook and a memory cap.
+// game's folder, a deterministic math.random, pairs and tostring, no
+// finalizers, C library functions bounded before they start, a CPU-time
+// budget kept by a watchdog (or an exact instruction count, on request)
+// and a memory cap.
 #include <string>
 
 #include "lua/context.hpp"
@@ -40,7 +42,14 @@ void sandbox_seal_globals(lua_State* L);
 // Message handler for lua_pcall: appends a traceback.
 int sandbox_traceback(lua_State* L);
 
-// Starts counting instructions against ctx->max_instructions for thread L.
+// Sets thread L's hook for ctx->max_instructions (none when it is 0).
 void sandbox_arm_hook(lua_State* L);
+
+// Bracket every run of Lua on state or thread L (a resume, a protected
+// call): the watchdog charges the CPU time between them to the budget of
+// ctx->max_seconds and stops the run when it is spent. Runs may nest (an
+// agent that plays games of its own); end_run must be called on every path.
+void sandbox_begin_run(lua_State* L);
+void sandbox_end_run(lua_State* L);
 
 }  // namespace rulebook

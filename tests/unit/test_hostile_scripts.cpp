@@ -1,0 +1,228 @@
+// The hostile-script suite: every way a rule script has been found to
+// escape the budget or the memory cap, run through the real `rulebook`
+// binary. Each must end with exit 1, a message naming the script and line,
+// and stop within generous bounds of time and memory that prove it was
+// stopped (these are not performance assertions: the bounds are ten times
+// what is needed).
+#include <catch2/catch.hpp>
+
+#include "cli_runner.hpp"
+#include "temp_game.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "lua/rule_engine.hpp"
+#include "setup/game_loader.hpp"
+
+extern char** environ;
+
+using namespace rulebook;
+
+namespace {
+
+const char* const kYaml = R"(name: hostile
+title: Hostile
+script: rules.lua
+players: {min: 2, max: 2, default: 2}
+zones:
+  - {name: supply}
+components:
+  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 1, zone: supply}
+)";
+
+// Rule scripts whose play function starts on line 4.
+std::string rules_with_play(const std::string& body) {
+  return "local rules = {}\n"              // 1
+         "function rules.setup(game) end\n"  // 2
+         "function rules.play(game)\n"       // 3
+         + body +                            // 4..
+         "\n  game:finish{winners = {0}}\nend\nreturn rules\n";
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+  double seconds = 0;
+  long max_rss_kib = 0;
+};
+
+constexpr int kCapMiB = 64;
+
+// Runs `rulebook play DIR` with a small budget and cap; measures the
+// child's wall time and peak RSS.
+Run play(const std::string& dir, std::vector<std::string> extra = {}, const std::string& seconds = "0.3") {
+  const std::string out = test::temp_folder("hostile") + "/out";
+  std::vector<std::string> args{RULEBOOK_BINARY, "play", dir, "--seed", "1", "--max-seconds", seconds,
+                                "--max-memory", std::to_string(kCapMiB)};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = -1;
+  Run r;
+  if (posix_spawn(&pid, RULEBOOK_BINARY, &actions, nullptr, argv.data(), environ) == 0) {
+    int status = 0;
+    rusage usage{};
+    wait4(pid, &status, 0, &usage);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.max_rss_kib = usage.ru_maxrss;
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  posix_spawn_file_actions_destroy(&actions);
+  r.output = test::read_text(out);
+  return r;
+}
+
+// A hostile play function: exit 1, "rules.lua:LINE:" and `expected` in
+// the message, within the time and memory bounds.
+void expect_stopped(const std::string& body, int line, const std::string& expected) {
+  test::TempGame game(kYaml, rules_with_play(body));
+  const Run r = play(game.dir());
+  INFO(body);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("rules.lua:" + std::to_string(line) + ":"));
+  CHECK_THAT(r.output, Catch::Contains(expected));
+  CHECK(r.seconds < 30.0);                                  // 0.3 s of budget
+  CHECK(r.max_rss_kib < (kCapMiB + 128) * 1024L);           // the cap and the process
+}
+
+}  // namespace
+
+TEST_CASE("hostile: loops end with the time budget, whatever catches them", "[hostile]") {
+  expect_stopped("  while true do end", 4, "time budget");
+  expect_stopped("  for _ = 1, math.maxinteger do pcall(function() while true do end end) end", 4, "time budget");
+  expect_stopped("  xpcall(function() while true do end end, function(m) return m end)", 4, "time budget");
+  // A message handler that loops never runs once the budget is spent.
+  expect_stopped("  local n = 0\n  xpcall(function() while true do n = n + 1 end end, function() while true do end end)",
+                 5, "time budget");
+  // Endless tail calls (no stack growth) and a loop in a coroutine-free closure.
+  expect_stopped("  local function f(n) return f(n + 1) end\n  f(1)", 4, "time budget");
+  // A __close handler that loops runs under the budget too.
+  expect_stopped(
+      "  local guard <close> = setmetatable({}, {__close = function() while true do end end})\n"
+      "  while true do end",
+      5, "time budget");
+  // Deep recursion is Lua's own stack overflow, with its line.
+  expect_stopped("  local function f(n) return 1 + f(n + 1) end\n  f(1)", 4, "stack overflow");
+}
+
+TEST_CASE("hostile: finalizers are refused", "[hostile]") {
+  expect_stopped("  setmetatable({}, {__gc = function() while true do end end})", 4, "'__gc' is not allowed");
+  expect_stopped("  setmetatable({}, {__gc = function() local t = {} while true do t[#t + 1] = {} end end})", 4,
+                 "'__gc' is not allowed");
+  // Adding __gc later does not make a finalizer in Lua 5.4; nothing runs at shutdown.
+  test::TempGame later(kYaml, rules_with_play(
+                                  "  local mt = {}\n"
+                                  "  local keep = setmetatable({}, mt)\n"
+                                  "  mt.__gc = function() while true do end end\n"
+                                  "  game.state.keep = #tostring(keep)"));
+  const Run r = play(later.dir());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.seconds < 30.0);
+  // At the top level of rules.lua (where `validate` used to hang).
+  test::TempGame top(kYaml, "setmetatable({}, {__gc = function() while true do end end})\n" + rules_with_play(""));
+  const auto v = test::run_rulebook("validate '" + top.dir() + "'");
+  INFO(v.err);
+  CHECK(v.exit_code != 0);
+  CHECK_THAT(v.err + v.out, Catch::Contains("rules.lua:1:"));
+  CHECK_THAT(v.err + v.out, Catch::Contains("'__gc' is not allowed"));
+}
+
+TEST_CASE("hostile: the pattern matcher's worst cases are refused before they start", "[hostile]") {
+  for (const char* call : {"find", "match", "gmatch", "gsub"}) {
+    const std::string extra = std::string(call) == "gsub" ? ", 'x'" : "";
+    expect_stopped(std::string("  local s = ('a'):rep(600)\n  local r = s:") + call + "('.-.-.-.-b'" + extra + ")", 5,
+                   "pattern too complex for a subject of 600 bytes");
+  }
+  // Plain finds are bounded too.
+  expect_stopped("  local s = ('a'):rep(1 << 23)\n  s:find(('a'):rep(1 << 16) .. 'b', 1, true)", 5,
+                 "pattern too complex");
+}
+
+TEST_CASE("hostile: string.rep and the table library are bounded", "[hostile]") {
+  // An empty result takes no time, however many times it is repeated.
+  expect_stopped("  local s = string.rep('', math.maxinteger)\n  error('done ' .. #s)", 5, "done 0");
+  expect_stopped("  local s = string.rep('', math.maxinteger, '')\n  error('done ' .. #s)", 5, "done 0");
+  expect_stopped("  local s = string.rep('x', math.maxinteger)", 4, "larger than the memory cap");
+  expect_stopped("  table.move({}, 1, math.maxinteger - 1, 2)", 4, "too many elements to move");
+  expect_stopped("  table.move({}, math.mininteger, -2, 1)", 4, "too many elements to move");
+  // Metamethods that are C functions run no Lua instruction: the length
+  // (read once) bounds the loop.
+  const std::string huge =
+      "  local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end,\n"
+      "                              __index = tostring, __newindex = tostring, __name = ''})\n";
+  expect_stopped(huge + "  table.concat(t)", 6, "too many elements");
+  expect_stopped(huge + "  table.concat(t, '', 1, math.maxinteger)", 6, "too many elements");
+  expect_stopped(huge + "  table.insert(t, 1, 'x')", 6, "too many elements");
+  expect_stopped(huge + "  table.insert(t, 'x')", 6, "too many elements");
+  expect_stopped(huge + "  table.remove(t, 1)", 6, "too many elements");
+  expect_stopped(huge + "  table.sort(t)", 6, "too many elements");
+  expect_stopped(huge + "  table.unpack(t)", 6, "too many");
+  expect_stopped("  table.unpack({}, 1, 1e8)", 4, "too many elements");
+}
+
+TEST_CASE("hostile: memory bombs hit the cap", "[hostile]") {
+  expect_stopped("  local t = {}\n  for i = 1, math.maxinteger do t[i] = ('x'):rep(1000) .. i end", 5, "memory cap of 64 MiB");
+  expect_stopped("  local s = 'x'\n  pcall(function() while true do s = s .. s end end)", 5, "memory cap");
+  expect_stopped("  local t = {}\n  for i = 1, math.maxinteger do t[i] = i end", 5, "memory cap");
+}
+
+TEST_CASE("hostile: game:finish details that refer to themselves or explode", "[hostile]") {
+  expect_stopped("  local t = {}\n  for i = 1, 10 do t[i] = t end\n  game:finish{details = t}", 6, "contains itself");
+  expect_stopped("  local t = {}\n  for i = 1, 40 do t = {t, t} end\n  game:finish{details = t}", 6,
+                 "more than 100000 values");
+  expect_stopped("  local t = {}\n  for i = 1, 1000 do t = {t} end\n  game:finish{details = t}", 6, "nested deeper");
+}
+
+TEST_CASE("hostile: a very deep table constructor names its file and line", "[hostile]") {
+  const std::string deep = std::string(100000, '{') + std::string(100000, '}');
+  test::TempGame game(kYaml, "local rules = {}\nlocal x =\n" + deep + "\n" + rules_with_play(""));
+  const Run r = play(game.dir());
+  INFO(r.output.substr(0, 2000));
+  CHECK(r.exit_code != 0);
+  CHECK(r.exit_code < 128);
+  CHECK_THAT(r.output, Catch::Contains("rules.lua:3: nesting too deep"));
+  // And through load(), in a chunk of its own.
+  expect_stopped("  local f, err = load('return ' .. ('{'):rep(100000))\n  error(err)", 5,
+                 "(load):1: nesting too deep");
+}
+
+TEST_CASE("hostile: runaway code at the top level of rules.lua is stopped while loading", "[hostile]") {
+  test::TempGame game(kYaml, "local n = 0\nwhile true do n = n + 1 end\n" + rules_with_play(""));
+  const auto def = load_game(game.dir());
+  const auto start = std::chrono::steady_clock::now();
+  std::string message;
+  try {
+    RuleEngine engine(def, EngineLimits{0, 64u << 20, 0.2});
+  } catch (const ScriptError& e) {
+    message = e.what();
+  }
+  CHECK_THAT(message, Catch::Contains("rules.lua:2:"));
+  CHECK_THAT(message, Catch::Contains("time budget (0.2 seconds"));
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 30.0);
+}
+
+TEST_CASE("hostile: the exact instruction budget still stops every loop", "[hostile]") {
+  test::TempGame game(kYaml, rules_with_play("  for _ = 1, 1e9 do pcall(function() while true do end end) end"));
+  const Run r = play(game.dir(), {"--max-instructions", "1000000"}, "0");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("rules.lua:4:"));
+  CHECK_THAT(r.output, Catch::Contains("instruction budget of 1000000 instructions"));
+}
