@@ -573,12 +573,12 @@ int frozen_len(lua_State* L) {
   return 1;
 }
 
-int global_index(lua_State* L) {
-  lua_pushvalue(L, 2);
-  lua_rawget(L, lua_upvalueindex(1));
-  if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING)
+// The __index of the globals' shadow table: only undeclared names get
+// here, so declared globals are read without any C call.
+int undeclared_global(lua_State* L) {
+  if (lua_type(L, 2) == LUA_TSTRING)
     return luaL_error(L, "attempt to read undeclared global '%s'", lua_tostring(L, 2));
-  return 1;
+  return 0;
 }
 
 int global_newindex(lua_State* L) {
@@ -1303,10 +1303,16 @@ void sandbox_seal_globals(lua_State* L) {
     lua_pop(L, 2);
     return;
   }
+  // Declared globals move to a shadow table that the (then empty) global
+  // table reads through: a plain table lookup, no C call. Only a name the
+  // shadow lacks reaches undeclared_global.
   const int shadow = move_to_shadow(L, env);
   lua_newtable(L);
+  lua_pushcfunction(L, undeclared_global);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, shadow);
+  lua_newtable(L);
   lua_pushvalue(L, shadow);
-  lua_pushcclosure(L, global_index, 1);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, global_newindex);
   lua_setfield(L, -2, "__newindex");
