@@ -515,9 +515,19 @@ int bounded_remove(lua_State* L) {
 
 // table.sort on a table with metamethods sorts a plain copy of its
 // elements (read once, bounded) and writes them back.
+// Sorting is the one library loop that grows faster than its input
+// (n log n comparisons, each possibly a C metamethod): at most kMaxSort.
+constexpr lua_Integer kMaxSort = 1 << 20;
+
 int bounded_sort(lua_State* L) {
-  if (plain_table(L, 1) || lua_type(L, 1) != LUA_TTABLE) return call_original(L);
+  if (lua_type(L, 1) != LUA_TTABLE) return call_original(L);
+  if (plain_table(L, 1)) {
+    luaL_argcheck(L, static_cast<lua_Integer>(lua_rawlen(L, 1)) <= kMaxSort, 1,
+                  "too many elements to sort (more than 1048576)");
+    return call_original(L);
+  }
   const lua_Integer n = checked_length(L);
+  luaL_argcheck(L, n <= kMaxSort, 1, "too many elements to sort (more than 1048576)");
   if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
   lua_settop(L, 2);
   lua_createtable(L, static_cast<int>(std::min<lua_Integer>(n, 1 << 20)), 0);

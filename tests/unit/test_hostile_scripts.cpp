@@ -175,6 +175,9 @@ TEST_CASE("hostile: string.rep and the table library are bounded", "[hostile]") 
   expect_stopped(huge + "  table.sort(t)", 6, "too many elements");
   expect_stopped(huge + "  table.unpack(t)", 6, "too many");
   expect_stopped("  table.unpack({}, 1, 1e8)", 4, "too many elements");
+  // Sorting grows faster than its input: a million elements at most.
+  expect_stopped("  local t = {}\n  for i = 1, (1 << 20) + 1 do t[i] = -i end\n  table.sort(t)", 6,
+                 "too many elements to sort");
 }
 
 TEST_CASE("hostile: memory bombs hit the cap", "[hostile]") {
