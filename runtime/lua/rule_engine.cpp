@@ -303,7 +303,17 @@ bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
 
   // Reuse the game thread; after an error or game:finish it is reset first.
   if (e.co && (lua_status(e.co) != LUA_OK || lua_gettop(e.co) != 0)) {
-    if (lua_resetthread(e.co) != LUA_OK) lua_settop(e.co, 0);
+    // Resetting runs the __close handlers a finished game left pending:
+    // Lua code, so under the budget like any other.
+    e.ctx.memory_capped = true;
+    sandbox_begin_run(e.co);
+    const int reset = lua_resetthread(e.co);
+    sandbox_end_run(e.co);
+    e.ctx.memory_capped = false;
+    if (reset != LUA_OK) lua_settop(e.co, 0);
+    e.ctx.abort = Abort::None;
+    e.ctx.abort_message.clear();
+    e.ctx.instructions = 0;
   }
   if (!e.co || lua_status(e.co) != LUA_OK || lua_gettop(e.co) != 0) {
     luaL_unref(L, LUA_REGISTRYINDEX, e.co_ref);

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "core/agent.hpp"
+#include "core/game_state.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/game_loader.hpp"
 
@@ -228,4 +230,36 @@ TEST_CASE("hostile: the exact instruction budget still stops every loop", "[host
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("rules.lua:4:"));
   CHECK_THAT(r.output, Catch::Contains("instruction budget of 1000000 instructions"));
+}
+
+TEST_CASE("hostile: __close handlers a finished game leaves run under the budget", "[hostile]") {
+  // game:finish ends the game inside the to-be-closed variable's scope; the
+  // handler runs when the engine resets the thread for the next game.
+  test::TempGame game(kYaml, rules_with_play(
+                                 "  local guard <close> = setmetatable({}, {__close = function() while true do end end})\n"
+                                 "  game:finish{winners = {1}}"));
+  const auto def = load_game(game.dir());
+  RuleEngine engine(def, EngineLimits{0, 64u << 20, 0.2});
+  GameState state(*def);
+  FirstAgent first;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3; ++i) {
+    state.reset(2, 1);
+    const GameResult r = engine.play(state, {&first, &first});
+    CHECK(r.finished);
+    CHECK(r.winners == std::vector<int>{1});
+  }
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 30.0);
+}
+
+TEST_CASE("hostile: --max-seconds takes a number of seconds from 0 to 1000000", "[hostile]") {
+  test::TempGame game(kYaml, rules_with_play(""));
+  for (const char* bad : {"-1", "nan", "1e9", "soon"}) {
+    INFO(bad);
+    const Run r = play(game.dir(), {}, bad);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("--max-seconds"));
+  }
+  CHECK(play(game.dir(), {}, "0").exit_code == 0);
+  CHECK(play(game.dir(), {}, "2.5").exit_code == 0);
 }
