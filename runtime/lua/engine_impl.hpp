@@ -59,6 +59,9 @@ struct EngineImpl {
   ~EngineImpl();
   void load_rules();
   bool resume(int nargs);
+  // Puts back the module tables' fields a game changed; throws ScriptError
+  // naming the first change.
+  void check_guarded();
   // lua_pcall on L under the budget and the cap.
   int protected_run(int nargs, int nresults, int handler);
   nlohmann::json view(int seat) const;

@@ -105,7 +105,7 @@ void EngineImpl::load_rules() {
     lua_pushvalue(L, rules);
     if (protected_run(1, 0, handler) != LUA_OK) fail("");
   }
-  sandbox_freeze(L, rules);
+  sandbox_guard(L, rules, "rules");
   upvalues_ref = sandbox_lock_upvalues(L, rules);
   rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 1);  // handler
@@ -116,6 +116,14 @@ void EngineImpl::load_rules() {
   push_json(L, def->options);
   sandbox_freeze(L, -1);
   options_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+void EngineImpl::check_guarded() {
+  const std::string change = sandbox_restore_guarded(L);
+  if (!change.empty())
+    throw ScriptError(fmt::format("{}: the game changed the read-only {}; module tables and their "
+                                  "fields cannot change during a game (keep game data in game.state)",
+                                  def->script, change));
 }
 
 int EngineImpl::protected_run(int nargs, int nresults, int handler) {
@@ -154,6 +162,7 @@ bool EngineImpl::resume(int nargs) {
   if (status == LUA_OK) {
     lua_pop(co, nres);
     running = false;
+    check_guarded();
     if (!result.finished)
       throw ScriptError(fmt::format("{}: the rules' play function returned without calling "
                                     "game:finish", def->script));
@@ -166,11 +175,12 @@ bool EngineImpl::resume(int nargs) {
   }
   running = false;
   const Abort why = ctx.abort;
-  if (why == Abort::Finished) return false;
-  if (why == Abort::Stopped) {
-    result.stopped = true;
+  if (why == Abort::Finished || why == Abort::Stopped) {
+    result.stopped = why == Abort::Stopped;
+    check_guarded();
     return false;
   }
+  sandbox_restore_guarded(L);  // the script's own error is the one to report
   if (why == Abort::Agent) throw AgentFailure(ctx.abort_message);
   std::string message = lua_tostring(co, -1) ? lua_tostring(co, -1) : "error object is not a string";
   if (why == Abort::Budget || why == Abort::Memory) message = ctx.abort_message;
@@ -397,6 +407,7 @@ nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::st
   lua_setupvalue(L, -2, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.game_ref);
   const int status = e.protected_run(1, 1, handler);
+  sandbox_restore_guarded(L);  // an expression cannot change the next game
   if (status != LUA_OK) {
     std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
     lua_settop(L, handler - 1);

@@ -649,6 +649,67 @@ void freeze_table(lua_State* L, int index, int depth) {
   lua_pop(L, 1);  // shadow
 }
 
+// Module tables are guarded, not frozen: their contents stay in the table,
+// so scripts read them, take `#` and walk them with ipairs at plain-table
+// speed. A metatable refuses new fields at once (__newindex); a change to
+// an existing field cannot be caught as it happens, so a snapshot of each
+// guarded table is compared after every game (sandbox_restore_guarded),
+// which puts back what changed and reports it. `label` (a stack index, a
+// string) names the table in that report.
+const char* const kGuardedKey = "rulebook.guarded";
+
+void guard_table(lua_State* L, int index, int label, int depth) {
+  index = lua_absindex(L, index);
+  label = lua_absindex(L, label);
+  if (depth > 32) return;
+  luaL_checkstack(L, 8, "module tables nested too deep");
+  if (lua_getmetatable(L, index)) {
+    lua_getfield(L, -1, kFrozenMarker);
+    const bool frozen = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    if (frozen) return;
+  }
+  lua_newtable(L);  // metatable
+  lua_pushcfunction(L, frozen_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, kFrozenMarker);
+  lua_pushliteral(L, "read-only table");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, index);
+  lua_newtable(L);
+  const int snapshot = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, index)) {
+    lua_pushvalue(L, -2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, snapshot);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      if (lua_type(L, -2) == LUA_TSTRING) lua_pushfstring(L, "%s.%s", lua_tostring(L, label), lua_tostring(L, -2));
+      else if (lua_isinteger(L, -2)) lua_pushfstring(L, "%s[%I]", lua_tostring(L, label), lua_tointeger(L, -2));
+      else lua_pushfstring(L, "%s[?]", lua_tostring(L, label));
+      guard_table(L, -2, -1, depth + 1);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, kGuardedKey);
+  }
+  const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, -1));
+  lua_pushvalue(L, index);
+  lua_rawseti(L, -2, n + 1);
+  lua_pushvalue(L, snapshot);
+  lua_rawseti(L, -2, n + 2);
+  lua_pushvalue(L, label);
+  lua_rawseti(L, -2, n + 3);
+  lua_pop(L, 2);  // list, snapshot
+}
+
 // The table whose contents `pairs` should walk: a frozen table's shadow.
 int contents_of(lua_State* L, int index) {
   const int top = lua_gettop(L);
@@ -1047,7 +1108,11 @@ int safe_require(lua_State* L) {
     lua_pop(L, 1);
     lua_pushboolean(L, 1);
   }
-  if (lua_istable(L, -1)) freeze_table(L, -1, 0);
+  if (lua_istable(L, -1)) {
+    lua_pushfstring(L, "module '%s'", name);
+    guard_table(L, -2, -1, 0);
+    lua_pop(L, 1);
+  }
   lua_pushvalue(L, -1);
   lua_setfield(L, 2, name);
   return 1;
@@ -1210,6 +1275,60 @@ bool sandbox_load_file(lua_State* L, const std::string& path, const std::string&
 
 void sandbox_freeze(lua_State* L, int index) { freeze_table(L, index, 0); }
 
+void sandbox_guard(lua_State* L, int index, const char* label) {
+  index = lua_absindex(L, index);
+  lua_pushstring(L, label);
+  guard_table(L, index, -1, 0);
+  lua_pop(L, 1);
+}
+
+namespace {
+
+bool same_value(lua_State* L, int a, int b) {
+  if (lua_rawequal(L, a, b)) return true;
+  // NaN is not equal to itself, but has not changed.
+  return lua_type(L, a) == LUA_TNUMBER && lua_type(L, b) == LUA_TNUMBER && !lua_isinteger(L, a) &&
+         !lua_isinteger(L, b) && std::isnan(lua_tonumber(L, a)) && std::isnan(lua_tonumber(L, b));
+}
+
+}  // namespace
+
+std::string sandbox_restore_guarded(lua_State* L) {
+  std::string change;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return change;
+  }
+  const int list = lua_gettop(L);
+  const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, list));
+  for (lua_Integer i = 1; i + 2 <= n; i += 3) {
+    lua_rawgeti(L, list, i);
+    const int table = lua_gettop(L);
+    lua_rawgeti(L, list, i + 1);
+    const int snapshot = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, snapshot)) {
+      lua_pushvalue(L, -2);
+      if (!same_value(L, -2, (lua_rawget(L, table), -1))) {
+        if (change.empty()) {
+          lua_rawgeti(L, list, i + 2);
+          change = lua_tostring(L, -1);
+          lua_pop(L, 1);
+          if (lua_type(L, -3) == LUA_TSTRING) change += std::string(" (field '") + lua_tostring(L, -3) + "')";
+          else if (lua_isinteger(L, -3)) change += " (index " + std::to_string(lua_tointeger(L, -3)) + ")";
+        }
+        lua_pushvalue(L, -3);
+        lua_pushvalue(L, -3);
+        lua_rawset(L, table);
+      }
+      lua_pop(L, 2);
+    }
+    lua_settop(L, list);
+  }
+  lua_pop(L, 1);
+  return change;
+}
+
 namespace {
 
 struct UpvalueWalk {
@@ -1232,7 +1351,7 @@ struct UpvalueWalk {
     return true;
   }
 
-  void visit(int index, int depth) {
+  void visit(int index, int depth, const char* label) {
     index = lua_absindex(L, index);
     if (depth > 64) return;
     luaL_checkstack(L, 8, "module state too deep");
@@ -1242,14 +1361,16 @@ struct UpvalueWalk {
       const bool is_env = lua_rawequal(L, -1, index);
       lua_pop(L, 1);
       if (is_env) return;
+      lua_pushfstring(L, "module-level table '%s'", label);
+      guard_table(L, index, -1, 0);
+      lua_pop(L, 1);
       const int contents = contents_of(L, index);
       lua_pushnil(L);
       while (lua_next(L, contents)) {
-        visit(-1, depth + 1);
+        visit(-1, depth + 1, label);
         lua_pop(L, 1);
       }
       lua_pop(L, 1);
-      freeze_table(L, index, 0);
     } else if (lua_type(L, index) == LUA_TFUNCTION && !lua_iscfunction(L, index)) {
       if (!first_visit(index)) return;
       for (int n = 1;; ++n) {
@@ -1260,7 +1381,7 @@ struct UpvalueWalk {
         const bool seen = std::find(upvalue_ids.begin(), upvalue_ids.end(), id) != upvalue_ids.end();
         if (!env && !seen) {
           upvalue_ids.push_back(id);
-          visit(-1, depth + 1);
+          visit(-1, depth + 1, name);
           lua_pushvalue(L, index);
           lua_rawseti(L, record, ++count);
           lua_pushinteger(L, n);
@@ -1283,7 +1404,7 @@ int sandbox_lock_upvalues(lua_State* L, int index) {
   lua_newtable(L);
   const int record = lua_gettop(L);
   UpvalueWalk walk{L, visited, record, 0, {}};
-  walk.visit(index, 0);
+  walk.visit(index, 0, "rules");
   lua_pushvalue(L, record);
   const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 2);

@@ -24,8 +24,17 @@ void sandbox_push_env(lua_State* L);
 // pushes the chunk; on failure pushes the error message and returns false.
 bool sandbox_load_file(lua_State* L, const std::string& path, const std::string& display_name);
 
-// Makes a table (and the tables inside it) read-only in place.
+// Makes a table (and the tables inside it) read-only in place: its
+// contents move to a shadow table it reads through (libraries, options).
 void sandbox_freeze(lua_State* L, int index);
+// Guards a module table (and the tables inside it): contents stay in place,
+// read at plain-table speed; new fields are refused at once, and changed
+// fields are put back, and reported, by sandbox_restore_guarded, which the
+// engine calls after every game. `label` names the table ("rules").
+void sandbox_guard(lua_State* L, int index, const char* label);
+// Puts back every guarded field a game changed; describes the first change
+// ("rules.data (field 'count')"), or returns "" if there was none.
+std::string sandbox_restore_guarded(lua_State* L);
 // Module state that outlives a game lives in upvalues: a script's
 // module-level locals. This freezes every table reachable from the value
 // at `index` (through tables and function upvalues) and records every

@@ -279,7 +279,7 @@ TEST_CASE("sandbox: require stays inside the game folder", "[sandbox]") {
   d.slash = try("lib/util")
   d.missing = try("nothing_here")
   d.empty = try("")
-  local ok, err = pcall(function() helpers.list[1] = 99 end)
+  local ok, err = pcall(function() helpers.list[3] = 99 end)
   d.write_ok, d.write_err = ok, err
   local ok2, err2 = pcall(function() helpers.extra = 1 end)
   d.add_ok, d.add_err = ok2, err2
@@ -359,8 +359,7 @@ function rules.play(game)
     return {ok, err or ""}
   end
   d.rules_add = try(function() rules.extra = 1 end)
-  d.rules_replace = try(function() rules.play = nil end)
-  d.nested = try(function() rules.data.count = rules.data.count + 1 end)
+  d.nested_add = try(function() rules.data.extra = 1 end)
   d.nested_list = try(function() table.insert(rules.data.list, 4) end)
   d.string_lib = try(function() string.upper = string.lower end)
   d.math_lib = try(function() math.pi = 3 end)
@@ -381,10 +380,49 @@ return rules
   CHECK(second.at("mark_seen") == true);
   CHECK(second.at("state_seen") == true);
   CHECK(second.at("len") == 3);
-  for (const char* key : {"rules_add", "rules_replace", "nested", "nested_list", "string_lib", "math_lib", "table_lib"}) {
+  for (const char* key : {"rules_add", "nested_add", "nested_list", "string_lib", "math_lib", "table_lib"}) {
     INFO(key);
     CHECK(second.at(key)[0] == false);
     CHECK_THAT(second.at(key)[1].get<std::string>(), Catch::Contains("read-only table"));
+  }
+}
+
+TEST_CASE("sandbox: a game that changes a module table's field fails, and the next sees it as loaded", "[sandbox]") {
+  // Module tables are read at plain-table speed, so a change to an
+  // existing field is found after the game, not as it happens.
+  const std::map<std::string, std::string> modules{{"helpers.lua", "return {list = {1, 2}, n = 0}\n"}};
+  auto script = [](const std::string& change) {
+    return R"(local rules = {}
+local helpers = require("helpers")
+local cache = {hits = 0}
+rules.data = {count = 0, list = {1, 2, 3}}
+function rules.setup(game) end
+function rules.play(game)
+  local d = {count = rules.data.count, len = #rules.data.list, first = helpers.list[1],
+             hits = cache.hits, play = rules.play ~= nil}
+  local sum = 0
+  for _, v in ipairs(rules.data.list) do sum = sum + v end
+  d.sum = sum
+  if game:player_count() == 2 then )" + change + R"( end
+  game:finish{details = d}
+end
+return rules
+)";
+  };
+  const json clean{{"count", 0}, {"len", 3}, {"first", 1}, {"hits", 0}, {"play", true}, {"sum", 6}};
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"rules.data.count = 5", "rules.lua: the game changed the read-only rules.data (field 'count')"},
+      {"helpers.list[1] = 99", "the game changed the read-only module 'helpers'.list (index 1)"},
+      {"cache.hits = 7", "the game changed the read-only module-level table 'cache' (field 'hits')"},
+      {"rules.play = nil", "the game changed the read-only rules (field 'play')"},
+  };
+  for (const auto& [change, message] : cases) {
+    INFO(change);
+    TempGame game(script(change), modules);
+    Table t(game);
+    CHECK(t.play(3).details == clean);
+    CHECK_THAT(t.failure(2), Catch::Contains(message));
+    CHECK(t.play(3).details == clean);  // put back as loaded
   }
 }
 
@@ -400,7 +438,7 @@ function rules.play(game)
   d.games_seen = games_seen
   d.later_was_nil = later == nil
   later = {}
-  d.cache_write = pcall(function() cache.hits = cache.hits + 1 end)
+  d.cache_write = pcall(function() cache.misses = 1 end)
   d.cache_hits = cache.hits
   cache = {hits = 100}
   game:finish{details = d}
