@@ -618,15 +618,37 @@ int move_to_shadow(lua_State* L, int index) {
 }
 
 // Moves t's contents into a shadow table that t reads through.
+// True if the table at `index` is frozen or guarded already.
+bool read_only(lua_State* L, int index) {
+  if (!lua_getmetatable(L, index)) return false;
+  lua_getfield(L, -1, kFrozenMarker);
+  const bool marked = lua_toboolean(L, -1);
+  lua_pop(L, 2);
+  return marked;
+}
+
+// Gives the table at `index` the read-only metatable: writes of new fields
+// fail; with a shadow (a stack index, or 0), reads go through it.
+void set_read_only_metatable(lua_State* L, int index, int shadow) {
+  lua_newtable(L);
+  if (shadow) {
+    lua_pushvalue(L, shadow);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, frozen_len);
+    lua_setfield(L, -2, "__len");
+  }
+  lua_pushcfunction(L, frozen_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, kFrozenMarker);
+  lua_pushliteral(L, "read-only table");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, index);
+}
+
 void freeze_table(lua_State* L, int index, int depth) {
   index = lua_absindex(L, index);
-  if (depth > 32) return;
-  if (lua_getmetatable(L, index)) {
-    lua_getfield(L, -1, kFrozenMarker);
-    const bool frozen = lua_toboolean(L, -1);
-    lua_pop(L, 2);
-    if (frozen) return;
-  }
+  if (depth > 32 || read_only(L, index)) return;
   const int shadow = move_to_shadow(L, index);
   // Freeze nested tables in the shadow.
   lua_pushnil(L);
@@ -634,18 +656,7 @@ void freeze_table(lua_State* L, int index, int depth) {
     if (lua_type(L, -1) == LUA_TTABLE) freeze_table(L, -1, depth + 1);
     lua_pop(L, 1);
   }
-  lua_newtable(L);  // metatable
-  lua_pushvalue(L, shadow);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, frozen_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, frozen_len);
-  lua_setfield(L, -2, "__len");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, kFrozenMarker);
-  lua_pushliteral(L, "read-only table");
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, index);
+  set_read_only_metatable(L, index, shadow);
   lua_pop(L, 1);  // shadow
 }
 
@@ -661,22 +672,9 @@ const char* const kGuardedKey = "rulebook.guarded";
 void guard_table(lua_State* L, int index, int label, int depth) {
   index = lua_absindex(L, index);
   label = lua_absindex(L, label);
-  if (depth > 32) return;
+  if (depth > 32 || read_only(L, index)) return;
   luaL_checkstack(L, 8, "module tables nested too deep");
-  if (lua_getmetatable(L, index)) {
-    lua_getfield(L, -1, kFrozenMarker);
-    const bool frozen = lua_toboolean(L, -1);
-    lua_pop(L, 2);
-    if (frozen) return;
-  }
-  lua_newtable(L);  // metatable
-  lua_pushcfunction(L, frozen_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, kFrozenMarker);
-  lua_pushliteral(L, "read-only table");
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, index);
+  set_read_only_metatable(L, index, 0);
   lua_newtable(L);
   const int snapshot = lua_gettop(L);
   lua_pushnil(L);
