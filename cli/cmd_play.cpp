@@ -23,32 +23,6 @@ struct PlayOptions {
   int view = -2;
 };
 
-// "SEAT=KIND" or "all=KIND" -> kinds per seat.
-std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players) {
-  std::vector<std::string> kinds(players, "random");
-  for (const auto& spec : specs) {
-    const auto eq = spec.find('=');
-    if (eq == std::string::npos)
-      throw SetupError(fmt::format("--agent: error: expected SEAT=KIND, got '{}'", spec));
-    const std::string seat = spec.substr(0, eq), kind = spec.substr(eq + 1);
-    if (seat == "all") {
-      for (auto& k : kinds) k = kind;
-      continue;
-    }
-    int s = -1;
-    try {
-      size_t used = 0;
-      s = std::stoi(seat, &used);
-      if (used != seat.size()) s = -1;
-    } catch (const std::exception&) {
-    }
-    if (s < 0 || s >= players)
-      throw SetupError(fmt::format("--agent: error: seat '{}' is not in 0..{}", seat, players - 1));
-    kinds[s] = kind;
-  }
-  return kinds;
-}
-
 // Events as JSON lines, written as they happen so a reader can follow.
 struct JsonLines : EventSink {
   JsonLines(std::ostream& out, int seat) : out(out), seat(seat) {}
@@ -136,8 +110,7 @@ Runner add_play(CLI::App& app) {
   auto o = std::make_shared<PlayOptions>();
   auto* cmd = app.add_subcommand("play", "play one game, narrated");
   add_game_options(*cmd, o->game);
-  cmd->add_option("--agent,-a", o->agents,
-                  "who plays a seat: SEAT=random|first|human|scripted:FILE, or all=KIND (default random)");
+  add_agent_option(*cmd, o->agents);
   cmd->add_option("--name", o->names, "player names, in seat order (repeatable)");
   cmd->add_option("--log", o->log_file, "write the replay log to FILE");
   cmd->add_flag("--json", o->json, "print events as JSON lines instead of narration");

@@ -28,7 +28,8 @@ struct GameOptions {
   double max_seconds = 5.0;
   size_t max_memory_mb = 256;
 };
-void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed = true);
+// with_setup: --variant and --set (compare has its own, one list per side).
+void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed = true, bool with_setup = true);
 // The engine's limits from --max-seconds, --max-instructions and --max-memory.
 EngineLimits engine_limits(const GameOptions& o);
 
@@ -41,9 +42,25 @@ Runner add_play(CLI::App& app);
 Runner add_replay(CLI::App& app);
 Runner add_simulate(CLI::App& app);
 Runner add_test(CLI::App& app);
+Runner add_compare(CLI::App& app);
+Runner add_merge(CLI::App& app);
+
+// --agent SEAT=KIND (repeatable), as play, simulate and compare take it.
+void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs);
+// --games, --jobs and --agent of the commands that play many bot games.
+void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents);
+
+// "SEAT=KIND" or "all=KIND" (repeatable) -> the agent kind of every seat
+// (default random). Throws SetupError.
+std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players);
 
 // The requested player count (0: the game's default), checked against the game.
 int player_count_for(const GameDefinition& def, int requested);
+
+// Prints a simulation's report (text, or JSON) and draws its plot (if a
+// file is given): shared by simulate and merge, so that they print alike.
+struct SimulationPart;
+int print_run(const SimulationPart& run, bool json, const std::string& plot);
 
 bool use_colour(int fd);
 std::string read_file(const std::string& path);  // throws SetupError

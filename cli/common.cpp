@@ -11,15 +11,17 @@
 
 namespace rulebook::cli {
 
-void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed) {
+void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed, bool with_setup) {
   cmd.add_option("GAME", o.game, "a bundled game's name, or a game folder")->required();
   cmd.add_option("--players,-p", o.players, "number of players (default: the game's)")->check(CLI::Range(1, 32));
   if (with_seed) {
     auto* seed = cmd.add_option("--seed,-s", o.seed, "seed for the game's chance");
     seed->each([&o](const std::string&) { o.seed_given = true; });
   }
-  cmd.add_option("--variant,-v", o.variants, "apply a variant (repeatable, applied in order)");
-  cmd.add_option("--set", o.sets, "override one setup value: PATH=VALUE (repeatable)");
+  if (with_setup) {
+    cmd.add_option("--variant,-v", o.variants, "apply a variant (repeatable, applied in order)");
+    cmd.add_option("--set", o.sets, "override one setup value: PATH=VALUE (repeatable)");
+  }
   cmd.add_option("--max-seconds", o.max_seconds,
                  "CPU-time budget of the rules per game, in seconds (0: none); a script over it "
                  "stops with its file and line")
@@ -39,6 +41,42 @@ void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed) {
 
 EngineLimits engine_limits(const GameOptions& o) {
   return EngineLimits{o.max_instructions, o.max_memory_mb * 1024 * 1024, o.max_seconds};
+}
+
+void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs) {
+  cmd.add_option("--agent,-a", specs,
+                 "who plays a seat: SEAT=random|first|human|scripted:FILE, or all=KIND (default random)");
+}
+
+void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents) {
+  cmd.add_option("--games,-n", games, "number of games")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  cmd.add_option("--jobs,-j", jobs, "worker threads, each with its own Lua state")->capture_default_str()->check(CLI::Range(1, 256));
+  add_agent_option(cmd, agents);
+}
+
+std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players) {
+  std::vector<std::string> kinds(players, "random");
+  for (const auto& spec : specs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos)
+      throw SetupError(fmt::format("--agent: error: expected SEAT=KIND, got '{}'", spec));
+    const std::string seat = spec.substr(0, eq), kind = spec.substr(eq + 1);
+    if (seat == "all") {
+      for (auto& k : kinds) k = kind;
+      continue;
+    }
+    int s = -1;
+    try {
+      size_t used = 0;
+      s = std::stoi(seat, &used);
+      if (used != seat.size()) s = -1;
+    } catch (const std::exception&) {
+    }
+    if (s < 0 || s >= players)
+      throw SetupError(fmt::format("--agent: error: seat '{}' is not in 0..{}", seat, players - 1));
+    kinds[s] = kind;
+  }
+  return kinds;
 }
 
 int player_count_for(const GameDefinition& def, int requested) {

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   add(cli::add_play);
   add(cli::add_replay);
   add(cli::add_simulate);
+  add(cli::add_compare);
+  add(cli::add_merge);
   add(cli::add_test);
   try {
     app.parse(argc, argv);

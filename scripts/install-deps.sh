@@ -4,7 +4,9 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev catch2
-          libcli11-dev nlohmann-json3-dev libfmt-dev json-schema-test-suite)
+          libcli11-dev nlohmann-json3-dev libfmt-dev json-schema-test-suite
+          # simulate/compare/merge --plot draw with gnuplot; shards run under GNU parallel
+          gnuplot-nox parallel)
 
 missing=()
 for p in "${packages[@]}"; do

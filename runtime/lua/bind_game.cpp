@@ -159,7 +159,7 @@ bool finish_details(lua_State* L, GameResult& r) {
   return false;
 }
 
-// game:finish{winners = {...}, losers = {...}, summary = "...", details = {...}}
+// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}}
 // ends the game at once, wherever the rules are.
 int game_finish(lua_State* L) {
   check_game(L, 1);
@@ -171,6 +171,11 @@ int game_finish(lua_State* L) {
   read_seats(L, 2, "winners", r.winners);
   read_seats(L, 2, "losers", r.losers);
   if (lua_getfield(L, 2, "summary") == LUA_TSTRING) r.summary = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  const int reason_type = lua_getfield(L, 2, "reason");
+  if (reason_type != LUA_TNIL && reason_type != LUA_TSTRING)
+    luaL_error(L, "bad argument #1 to 'finish' (field 'reason' must be a string, got %s)", lua_typename(L, reason_type));
+  r.reason = reason_type == LUA_TSTRING ? lua_tostring(L, -1) : "";
   lua_pop(L, 1);
   if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r)) return lua_error(L);
   lua_pop(L, 1);

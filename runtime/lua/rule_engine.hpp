@@ -44,6 +44,9 @@ struct GameResult {
   std::vector<int> winners;
   std::vector<int> losers;
   std::string summary;
+  // How the game ended, in the rules' own words ("dead-field"): games that
+  // can end in several ways name the way, so statistics can count them.
+  std::string reason;
   int turns = 0;
   nlohmann::json details = nlohmann::json::object();
 };

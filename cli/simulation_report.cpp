@@ -1,0 +1,209 @@
+#include "cli/simulation_report.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "analysis/verdict.hpp"
+
+namespace rulebook::cli {
+
+using analysis::Interval;
+using analysis::RunStatistics;
+
+namespace {
+
+std::vector<std::string> strings(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_array()) throw std::invalid_argument(std::string("'") + key + "' must be a list");
+  std::vector<std::string> out;
+  for (const auto& v : j[key]) {
+    if (!v.is_string()) throw std::invalid_argument(std::string("'") + key + "' must hold strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+template <typename T>
+T field(const nlohmann::json& j, const char* key, bool (nlohmann::json::*is)() const noexcept, const char* what) {
+  if (!j.contains(key) || !(j[key].*is)()) throw std::invalid_argument(std::string("'") + key + "' must be " + what);
+  return j[key].get<T>();
+}
+
+// The quantiles reported, with their JSON names and words.
+struct QuantileName {
+  double q;
+  const char* key;
+  const char* words;
+};
+constexpr QuantileName kQuantiles[] = {{0.1, "p10", "10%"}, {0.5, "median", "median"}, {0.9, "p90", "90%"}};
+
+}  // namespace
+
+nlohmann::json RunDescription::to_json() const {
+  return {{"game", game},   {"title", title}, {"players", players}, {"variants", variants}, {"sets", sets},
+          {"agents", agents}, {"seed", seed},   {"games", games}};
+}
+
+RunDescription RunDescription::from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::invalid_argument("the run's description must be an object");
+  RunDescription d;
+  d.game = field<std::string>(j, "game", &nlohmann::json::is_string, "a string");
+  d.title = field<std::string>(j, "title", &nlohmann::json::is_string, "a string");
+  d.players = field<int>(j, "players", &nlohmann::json::is_number_integer, "an integer");
+  d.variants = strings(j, "variants");
+  d.sets = strings(j, "sets");
+  d.agents = strings(j, "agents");
+  d.seed = field<uint64_t>(j, "seed", &nlohmann::json::is_number_unsigned, "a non-negative integer");
+  d.games = field<int64_t>(j, "games", &nlohmann::json::is_number_integer, "an integer");
+  if (d.players < 1 || static_cast<int>(d.agents.size()) != d.players)
+    throw std::invalid_argument("'agents' must name one agent per player");
+  return d;
+}
+
+nlohmann::json interval_json(const Interval& i) {
+  return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
+}
+
+nlohmann::json figures_json(const RunStatistics& s) {
+  nlohmann::json j;
+  j["mean_turns"] = s.turns().mean().estimate;
+  nlohmann::json rates = nlohmann::json::array(), seats = nlohmann::json::array();
+  for (int seat = 0; seat < s.players(); ++seat) {
+    rates.push_back(s.win_rate(seat).estimate);
+    seats.push_back({{"seat", seat}, {"wins", s.wins()[seat]}, {"win_rate", interval_json(s.win_rate(seat))}});
+  }
+  j["win_rate_by_seat"] = rates;
+  j["confidence_level"] = 0.95;
+  j["methods"] = {{"rates", "Wilson score interval"},
+                  {"means", "normal approximation"},
+                  {"quantiles", "binomial order statistics"},
+                  {"equal_seats", "Pearson chi-square goodness of fit"}};
+  j["seats"] = seats;
+  j["fair_win_rate"] = s.fair_win_rate();
+  const int seat = s.most_unequal_seat();
+  j["seat_advantage"] = {{"seat", seat},
+                         {"win_rate", interval_json(s.games() ? s.win_rate(seat) : Interval{})},
+                         {"fair_win_rate", s.fair_win_rate()},
+                         {"text", analysis::seat_advantage_sentence(s)}};
+  const auto test = s.equal_seats_test();
+  j["equal_seats_test"] = {{"statistic", test.statistic},
+                           {"degrees_of_freedom", test.degrees_of_freedom},
+                           {"p_value", test.p_value},
+                           {"significant", test.significant()},
+                           {"text", analysis::equal_seats_sentence(test)}};
+  j["shared_wins"] = {{"games", s.shared_wins()}, {"rate", interval_json(s.shared_win_rate())}};
+  j["no_winner"] = {{"games", s.no_winner()}, {"rate", interval_json(s.no_winner_rate())}};
+  nlohmann::json quantiles = nlohmann::json::object();
+  for (const auto& q : kQuantiles) quantiles[q.key] = interval_json(s.turns_quantile_interval(q.q));
+  nlohmann::json bins = nlohmann::json::array();
+  for (const auto& b : analysis::bin_histogram(s.turns_histogram()))
+    bins.push_back({{"from", b.from}, {"to", b.to}, {"games", b.games}});
+  j["turns"] = {{"mean", interval_json(s.turns().mean())},
+                {"standard_deviation", s.turns().standard_deviation()},
+                {"min", s.turns_quantile(0)},
+                {"max", s.turns_quantile(1)},
+                {"quantiles", quantiles},
+                {"histogram", bins}};
+  j["decisions_per_game"] = {{"mean", interval_json(s.decisions().mean())},
+                             {"standard_deviation", s.decisions().standard_deviation()}};
+  nlohmann::json reasons = nlohmann::json::array();
+  for (const auto& [reason, games] : s.end_reasons())
+    reasons.push_back({{"reason", reason}, {"games", games}, {"rate", interval_json(analysis::wilson_interval(games, s.games()))}});
+  j["end_reasons"] = reasons;
+  return j;
+}
+
+nlohmann::json run_header_json(const RunDescription& d, int64_t games, const RunTiming& t, bool with_setup) {
+  nlohmann::json j;
+  j["game"] = d.game;
+  j["title"] = d.title;
+  j["players"] = d.players;
+  if (with_setup) {
+    j["variants"] = d.variants;
+    j["sets"] = d.sets;
+  }
+  j["agents"] = d.agents;
+  j["seed"] = d.seed;
+  j["jobs"] = t.jobs;
+  j["games"] = games;
+  j["seconds"] = t.seconds;
+  j["games_per_second"] = t.seconds > 0 ? static_cast<double>(games) / t.seconds : 0.0;
+  return j;
+}
+
+nlohmann::json simulation_json(const RunDescription& d, const RunStatistics& s, const RunTiming& t) {
+  nlohmann::json j = run_header_json(d, s.games(), t, true);
+  j.update(figures_json(s));
+  return j;
+}
+
+std::string agents_text(const std::vector<std::string>& agents) {
+  if (!agents.empty() && std::all_of(agents.begin(), agents.end(), [&](const auto& a) { return a == agents[0]; }))
+    return "agents: " + agents[0];
+  std::string text = "agents:";
+  for (size_t s = 0; s < agents.size(); ++s) text += fmt::format(" {}={}", s, agents[s]);
+  return text;
+}
+
+std::string setup_text(const RunDescription& d) {
+  std::string text = fmt::format("{} with {} players", d.title, d.players);
+  std::vector<std::string> changes = d.variants;
+  changes.insert(changes.end(), d.sets.begin(), d.sets.end());
+  if (!changes.empty()) text += fmt::format(" ({})", fmt::join(changes, ", "));
+  return text;
+}
+
+namespace {
+
+std::string range_percent(const Interval& i) {
+  return fmt::format("{:5.1f}% [{:.1f}%, {:.1f}%]", i.estimate * 100, i.low * 100, i.high * 100);
+}
+
+void print_histogram(std::ostream& out, const RunStatistics& s) {
+  const auto bins = analysis::bin_histogram(s.turns_histogram());
+  int64_t most = 1;
+  for (const auto& b : bins) most = std::max(most, b.games);
+  const size_t digits = std::to_string(bins.empty() ? 0 : bins.back().to).size();
+  for (const auto& b : bins) {
+    const auto bar = static_cast<size_t>((b.games * 40 + most - 1) / most);
+    const std::string label = b.from == b.to ? fmt::format("{:>{}}", b.from, 2 * digits + 1)
+                                             : fmt::format("{:>{}}-{:<{}}", b.from, digits, b.to, digits);
+    out << fmt::format("  {} | {:<40} {}\n", label, std::string(bar, '#'), b.games);
+  }
+}
+
+}  // namespace
+
+void print_simulation(std::ostream& out, const RunDescription& d, const RunStatistics& s, const RunTiming& t) {
+  out << fmt::format("{} games of {}, seed {}, {}\n", s.games(), setup_text(d), d.seed, agents_text(d.agents));
+  const double rate = t.seconds > 0 ? static_cast<double>(s.games()) / t.seconds : 0.0;
+  out << fmt::format("time: {:.3f} s ({:.0f} games/s, {} job{})\n", t.seconds, rate, t.jobs, t.jobs == 1 ? "" : "s");
+  out << "95% confidence intervals: Wilson for rates, normal approximation for means, "
+         "binomial order statistics for quantiles\n";
+  out << "win rate by seat (seat 0 plays first):\n";
+  for (int seat = 0; seat < s.players(); ++seat)
+    out << fmt::format("  seat {}: {}  ({} wins)\n", seat, range_percent(s.win_rate(seat)), s.wins()[seat]);
+  out << fmt::format("seat advantage: {}\n", analysis::seat_advantage_sentence(s));
+  out << fmt::format("equal seats: {}\n", analysis::equal_seats_sentence(s.equal_seats_test()));
+  out << fmt::format("shared wins: {}  ({} games)\n", range_percent(s.shared_win_rate()), s.shared_wins());
+  out << fmt::format("no winner:   {}  ({} games)\n", range_percent(s.no_winner_rate()), s.no_winner());
+  out << fmt::format("mean turns: {} (standard deviation {:.2f})\n", analysis::plus_minus(s.turns().mean()),
+                     s.turns().standard_deviation());
+  out << fmt::format("game length in turns: min {}", s.turns_quantile(0));
+  for (const auto& q : kQuantiles) {
+    const Interval i = s.turns_quantile_interval(q.q);
+    out << fmt::format(", {} {} [{}, {}]", q.words, i.estimate, i.low, i.high);
+  }
+  out << fmt::format(", max {}\n", s.turns_quantile(1));
+  out << "games by length in turns:\n";
+  print_histogram(out, s);
+  out << fmt::format("decisions per game: {} (standard deviation {:.2f})\n",
+                     analysis::plus_minus(s.decisions().mean()), s.decisions().standard_deviation());
+  out << "how games ended:\n";
+  for (const auto& [reason, games] : s.end_reasons())
+    out << fmt::format("  {}: {}  ({} games)\n", reason, range_percent(analysis::wilson_interval(games, s.games())),
+                       games);
+}
+
+}  // namespace rulebook::cli

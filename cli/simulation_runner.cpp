@@ -1,0 +1,169 @@
+#include "cli/simulation_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/game_state.hpp"
+#include "core/rng.hpp"
+#include "setup/setup_error.hpp"
+
+namespace rulebook::cli {
+namespace {
+
+// Counts the decisions an agent answers, passing everything through.
+class CountingAgent : public Agent {
+ public:
+  explicit CountingAgent(std::unique_ptr<Agent> inner) : inner_(std::move(inner)) {}
+  std::string kind() const override { return inner_->kind(); }
+  void begin_game(uint64_t seed, int seat) override {
+    decisions_ = 0;
+    inner_->begin_game(seed, seat);
+  }
+  int choose(const Decision& d) override {
+    ++decisions_;
+    return inner_->choose(d);
+  }
+  bool wants_events() const override { return inner_->wants_events(); }
+  void observe(const nlohmann::json& event) override { inner_->observe(event); }
+  int64_t decisions() const { return decisions_; }
+
+ private:
+  std::unique_ptr<Agent> inner_;
+  int64_t decisions_ = 0;
+};
+
+// "1:23" or "0:05".
+std::string clock_text(double seconds) {
+  const auto s = static_cast<int64_t>(seconds + 0.5);
+  return s >= 3600 ? fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60) : fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+// Draws "[#####.....] 4500/10000 games, 9000 games/s, 0:01 left" on
+// stderr, from the second second of a run on; erases it at the end.
+class ProgressBar {
+ public:
+  ProgressBar(const std::atomic<int64_t>& done, int64_t total) : done_(done), total_(total) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressBar() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (drawn_) std::cerr << "\r\033[K" << std::flush;
+  }
+
+ private:
+  void loop() {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (elapsed < 1.0) continue;
+      const int64_t done = done_.load();
+      const double rate = done / elapsed;
+      const int width = 30;
+      const int filled = total_ ? static_cast<int>(width * done / total_) : width;
+      std::cerr << fmt::format("\r[{}{}] {}/{} games, {:.0f} games/s, {} left\033[K", std::string(filled, '#'),
+                               std::string(width - filled, '.'), done, total_, rate,
+                               rate > 0 ? clock_text((total_ - done) / rate) : "?")
+                << std::flush;
+      drawn_ = true;
+    }
+  }
+
+  const std::atomic<int64_t>& done_;
+  int64_t total_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  bool drawn_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+int64_t games_in_shard(int64_t games, int shard, int shards) {
+  return games <= shard ? 0 : (games - shard + shards - 1) / shards;
+}
+
+RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
+  const int humans = static_cast<int>(std::count(plan.agent_kinds.begin(), plan.agent_kinds.end(), "human"));
+  const int64_t count = games_in_shard(plan.games, plan.shard, plan.shards);
+  RunTiming timing;
+  timing.jobs = std::max(1, static_cast<int>(std::min<int64_t>(plan.jobs, std::max<int64_t>(1, count))));
+  if (humans > 0 && timing.jobs > 1)
+    throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
+  for (const auto& kind : plan.agent_kinds) make_agent(kind, std::cin, std::cerr);  // unknown kinds fail here, once
+  std::atomic<int64_t> next{0}, done{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+
+  auto worker = [&](int worker_index) {
+    try {
+      // One engine (Lua state) and one state per side and worker, reused every game.
+      std::vector<std::unique_ptr<RuleEngine>> engines;
+      std::vector<std::unique_ptr<GameState>> states;
+      for (const auto& def : plan.sides) {
+        engines.push_back(std::make_unique<RuleEngine>(def, plan.limits));
+        states.push_back(std::make_unique<GameState>(*def));
+      }
+      std::vector<CountingAgent*> counters;
+      std::vector<std::unique_ptr<Agent>> owned;
+      std::vector<Agent*> agents;
+      for (int s = 0; s < plan.players; ++s) {
+        auto counter = std::make_unique<CountingAgent>(make_agent(plan.agent_kinds.at(s), std::cin, std::cerr));
+        counters.push_back(counter.get());
+        agents.push_back(counter.get());
+        owned.push_back(std::move(counter));
+      }
+      std::vector<analysis::GameOutcome> outcomes(plan.sides.size());
+      for (;;) {
+        const int64_t j = next.fetch_add(1);
+        if (j >= count) break;
+        const int64_t i = plan.shard + j * plan.shards;
+        const uint64_t seed = Rng::mix(plan.seed, static_cast<uint64_t>(i));
+        for (size_t side = 0; side < plan.sides.size(); ++side) {
+          states[side]->reset(plan.players, seed);
+          const GameResult r = engines[side]->play(*states[side], agents);
+          analysis::GameOutcome& out = outcomes[side];
+          out.turns = r.turns;
+          out.winners = 0;
+          for (int w : r.winners) out.winners |= uint64_t{1} << w;
+          out.decisions = 0;
+          for (const auto* c : counters) out.decisions += c->decisions();
+          out.reason = r.reason;
+        }
+        record(worker_index, i, outcomes);
+        done.fetch_add(1, std::memory_order_relaxed);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next.store(count);
+    }
+  };
+  const auto start = std::chrono::steady_clock::now();
+  {
+    std::unique_ptr<ProgressBar> bar;
+    if (plan.progress) bar = std::make_unique<ProgressBar>(done, count);
+    std::vector<std::thread> threads;
+    for (int j = 1; j < timing.jobs; ++j) threads.emplace_back(worker, j);
+    worker(0);
+    for (auto& t : threads) t.join();
+  }
+  timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (error) std::rethrow_exception(error);
+  return timing;
+}
+
+}  // namespace rulebook::cli

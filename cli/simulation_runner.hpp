@@ -1,0 +1,47 @@
+#pragma once
+// Plays the games of a simulation on worker threads. Game i is seeded from
+// (seed, i) whatever the job count or shard, so every split of a run plays
+// the same games. Several "sides" (game definitions: the base game and a
+// variant for `compare`) play each game index from the same seed.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/run_statistics.hpp"
+#include "core/game_definition.hpp"
+#include "lua/rule_engine.hpp"
+
+namespace rulebook::cli {
+
+struct RunPlan {
+  std::vector<std::shared_ptr<const GameDefinition>> sides;  // at least one
+  int players = 0;
+  std::vector<std::string> agent_kinds;  // one per seat
+  EngineLimits limits;
+  uint64_t seed = 1;
+  int64_t games = 0;  // the whole run's
+  int shard = 0;      // this process plays the games i with i % shards == shard
+  int shards = 1;
+  int jobs = 1;
+  bool progress = false;  // a progress bar on stderr (the caller checks it is a terminal)
+};
+
+struct RunTiming {
+  double seconds = 0;
+  int jobs = 1;
+};
+
+// The number of games of `games` that shard K of N plays.
+int64_t games_in_shard(int64_t games, int shard, int shards);
+
+// Called on a worker thread after game `index`, with one outcome per side;
+// `worker` is in [0, jobs): keep one accumulator per worker, merge at the end.
+using GameRecorder = std::function<void(int worker, int64_t index, const std::vector<analysis::GameOutcome>&)>;
+
+// Plays the plan's games; rethrows the first error of any worker.
+// Throws SetupError for agent kinds a simulation cannot use.
+RunTiming run_games(const RunPlan& plan, const GameRecorder& record);
+
+}  // namespace rulebook::cli
