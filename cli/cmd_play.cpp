@@ -1,5 +1,4 @@
 // rulebook play: one game, narrated (or as JSON lines), with any agents.
-#include <fstream>
 #include <iostream>
 #include <random>
 
@@ -81,8 +80,11 @@ int run(PlayOptions& o) {
   } catch (...) {
     narrator.flush();
     if (!o.log_file.empty()) {
-      std::ofstream out(o.log_file, std::ios::binary);
-      out << dump_log(make_log(spec, state, result, answers, full_log.events(), kinds));
+      try {  // keep the game's own error: it is the one to report
+        write_file("--log", o.log_file, dump_log(make_log(spec, state, result, answers, full_log.events(), kinds)));
+      } catch (const std::exception& e) {
+        std::cerr << e.what() << "\n";
+      }
     }
     throw;
   }
@@ -96,11 +98,8 @@ int run(PlayOptions& o) {
     for (int s = 0; s < players; ++s)
       if (state.player(s).score != 0) std::cout << state.player(s).name << ": " << state.player(s).score << " points\n";
   }
-  if (!o.log_file.empty()) {
-    std::ofstream out(o.log_file, std::ios::binary);
-    if (!out) throw SetupError(fmt::format("--log: error: cannot write '{}'", o.log_file));
-    out << dump_log(make_log(spec, state, result, answers, full_log.events(), kinds));
-  }
+  if (!o.log_file.empty())
+    write_file("--log", o.log_file, dump_log(make_log(spec, state, result, answers, full_log.events(), kinds)));
   return code;
 }
 

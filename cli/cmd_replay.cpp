@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/game_log.hpp"
+#include "core/input_file.hpp"
 #include "setup/game_record.hpp"
 #include "setup/setup_error.hpp"
 
@@ -19,11 +20,8 @@ struct ReplayOptions {
 int run(const ReplayOptions& o) {
   const std::string text = read_file(o.log);
   nlohmann::json log;
-  try {
-    log = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw SetupError(fmt::format("{}: error: not valid JSON ({})", o.log, e.what()));
-  }
+  std::string error;
+  if (!parse_json_input(text, o.log, log, error)) throw SetupError(error);
   check_against(SourcedJson{log, {{"", SourceLocation{o.log, 0, 0}}}}, "log.schema.json");
   const ReplayReport report = replay_log(log);
   if (!report.ok) {
@@ -32,7 +30,7 @@ int run(const ReplayOptions& o) {
   }
   if (!o.quiet)
     std::cout << fmt::format("{}: replay OK, {} events match ({})\n", o.log, report.events,
-                             log.at("result").value("summary", ""));
+                             report.summary);
   return kOk;
 }
 

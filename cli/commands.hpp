@@ -1,6 +1,7 @@
 #pragma once
 // The rulebook command line: one file per command, sharing these helpers.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct EngineLimits;
 namespace rulebook::cli {
 
 enum ExitCode { kOk = 0, kGameFailure = 1, kUsage = 2 };
+
+// --max-memory's ceiling (1 TiB): its value times 2^20 must fit a size_t.
+constexpr uint64_t kMaxMemoryMiB = uint64_t{1} << 20;
 
 // Options every game-running command shares.
 struct GameOptions {
@@ -63,6 +67,14 @@ struct SimulationPart;
 int print_run(const SimulationPart& run, bool json, const std::string& plot);
 
 bool use_colour(int fd);
+
+// Writing an output file failed part-way (a full disk, /dev/full): exit 1.
+struct OutputError : std::runtime_error {
+  using runtime_error::runtime_error;
+};
+// Writes `text` to `path`, checking every write and the close. Throws
+// SetupError when the file cannot be created, OutputError when writing fails.
+void write_file(const std::string& option, const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);  // throws SetupError
 
 }  // namespace rulebook::cli

@@ -1,21 +1,42 @@
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <limits>
 
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "core/input_file.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
 
+CLI::Validator whole_number(uint64_t min, uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        // from_chars takes no sign, so "-1" fails here instead of wrapping.
+        if (text.empty() || ptr != end || ec == std::errc::invalid_argument)
+          return fmt::format("'{}' is not a whole number", text);
+        if (ec == std::errc::result_out_of_range || value < min || value > max)
+          return fmt::format("{} is out of range ({} to {})", text, min, max);
+        return {};
+      },
+      fmt::format("UINT in [{} - {}]", min, max));
+}
+
 void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed, bool with_setup) {
   cmd.add_option("GAME", o.game, "a bundled game's name, or a game folder")->required();
   cmd.add_option("--players,-p", o.players, "number of players (default: the game's)")->check(CLI::Range(1, 32));
   if (with_seed) {
-    auto* seed = cmd.add_option("--seed,-s", o.seed, "seed for the game's chance");
+    auto* seed = cmd.add_option("--seed,-s", o.seed, "seed for the game's chance")
+                     ->check(whole_number(0, std::numeric_limits<uint64_t>::max()));
     seed->each([&o](const std::string&) { o.seed_given = true; });
   }
   if (with_setup) {
@@ -35,8 +56,11 @@ void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed, bool with_s
           "SECONDS"));
   cmd.add_option("--max-instructions", o.max_instructions,
                  "exact Lua instruction budget per game (0: none); counting makes the rules about 20% slower")
+      ->check(whole_number(0, std::numeric_limits<uint64_t>::max()))
       ->capture_default_str();
-  cmd.add_option("--max-memory", o.max_memory_mb, "Lua memory cap in MiB")->capture_default_str();
+  cmd.add_option("--max-memory", o.max_memory_mb, "Lua memory cap in MiB")
+      ->check(whole_number(1, kMaxMemoryMiB))
+      ->capture_default_str();
 }
 
 EngineLimits engine_limits(const GameOptions& o) {
@@ -95,12 +119,25 @@ bool use_colour(int fd) {
   return isatty(fd) != 0;
 }
 
+void write_file(const std::string& option, const std::string& path, const std::string& text) {
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file) throw SetupError(fmt::format("{}: error: cannot write '{}' ({})", option, path, std::strerror(errno)));
+  // Every step is checked: on a full disk (or /dev/full) fwrite may succeed
+  // into the buffer and only fflush or fclose see the error.
+  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  ok = std::fflush(file) == 0 && ok;
+  const int error = errno;
+  ok = std::fclose(file) == 0 && ok;
+  if (!ok)
+    throw OutputError(fmt::format("{}: error: could not write '{}' ({})", option, path,
+                                  std::strerror(error ? error : errno)));
+}
+
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SetupError(fmt::format("{}: error: cannot read file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  InputFile file = read_input_file(path);
+  if (!file.ok) throw SetupError(fmt::format("{}: error: {}", path, file.error));
+  return std::move(file.text);
 }
 
 }  // namespace rulebook::cli

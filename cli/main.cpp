@@ -1,7 +1,10 @@
 // rulebook: list, validate, play, simulate, replay and test tabletop games
 // whose rules are Lua scripts and whose setups are YAML.
+#include <filesystem>
 #include <iostream>
 #include <map>
+
+#include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "lua/rule_engine.hpp"
@@ -40,7 +43,16 @@ int main(int argc, char** argv) {
     return cli::kUsage;
   }
   try {
-    for (auto* sub : app.get_subcommands()) return runners.at(sub)();
+    for (auto* sub : app.get_subcommands()) {
+      const int code = runners.at(sub)();
+      // Output that could not be written (stdout on a full disk) is a failure.
+      std::cout.flush();
+      if (!std::cout) {
+        std::cerr << "error: could not write to standard output\n";
+        return cli::kGameFailure;
+      }
+      return code;
+    }
   } catch (const SetupError& e) {
     std::cerr << e.what() << "\n";
     return cli::kUsage;
@@ -52,6 +64,13 @@ int main(int argc, char** argv) {
     return cli::kGameFailure;
   } catch (const AgentError& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return cli::kUsage;
+  } catch (const cli::OutputError& e) {
+    std::cerr << e.what() << "\n";
+    return cli::kGameFailure;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // Never the library's text: say which file could not be reached, and why.
+    std::cerr << fmt::format("{}: error: {}\n", e.path1().string(), e.code().message());
     return cli::kUsage;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -6,7 +6,10 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev libfmt-dev json-schema-test-suite
           # simulate/compare/merge --plot draw with gnuplot; shards run under GNU parallel
-          gnuplot-nox parallel)
+          gnuplot-nox parallel
+          # RE2: schema "pattern" matching in linear time without recursion
+          # (std::regex overflows the stack on long user strings)
+          libre2-dev)
 
 missing=()
 for p in "${packages[@]}"; do

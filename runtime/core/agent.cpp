@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
+
+#include "core/input_file.hpp"
 
 namespace rulebook {
 namespace {
@@ -99,8 +101,9 @@ int match_answer(const Decision& d, const std::string& raw) {
 }
 
 std::unique_ptr<ScriptedAgent> ScriptedAgent::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw AgentError(fmt::format("{}: error: cannot read answers file", path));
+  const InputFile file = read_input_file(path);
+  if (!file.ok) throw AgentError(fmt::format("{}: error: {} (answers file)", path, file.error));
+  std::istringstream in(file.text);
   std::vector<std::string> answers;
   std::string line;
   while (std::getline(in, line)) {

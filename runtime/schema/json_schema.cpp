@@ -8,13 +8,14 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "schema/safe_regex.hpp"
 
 namespace rulebook::schema {
 
@@ -439,7 +440,7 @@ std::string resolve_uri(const std::string& base_with_fragment, const std::string
 
 struct Regex {
   std::string source;
-  std::regex re;
+  std::optional<SafeRegex> re;
 };
 
 struct Node;
@@ -669,9 +670,9 @@ class Compiler {
     Regex r;
     r.source = v.get<std::string>();
     try {
-      r.re = std::regex(r.source, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      fail(doc, pointer, fmt::format("invalid regular expression '{}': {}", r.source, e.what()));
+      r.re.emplace(r.source);
+    } catch (const std::runtime_error& e) {
+      fail(doc, pointer, e.what());
     }
     return r;
   }
@@ -984,7 +985,7 @@ class Validator {
           RB_REPORT("string {} is too short ({}, minimum {})", show(v), plural(len, "character"),
                     *n->min_length);
       }
-      if (n->pattern && !std::regex_search(s, n->pattern->re))
+      if (n->pattern && !n->pattern->re->search(s))
         RB_REPORT("string {} does not match the pattern '{}'", show(v), n->pattern->source);
     } else if (v.is_array()) {
       if (!validate_array(n, v, path, out, rec)) {
@@ -1146,7 +1147,7 @@ class Validator {
           }
         }
         for (const auto& [re, schema] : n->pattern_properties) {
-          if (!std::regex_search(key, re.re)) continue;
+          if (!re.re->search(key)) continue;
           matched = true;
           if (!validate(schema, it.value(), member, out, rec + 1)) {
             if (!out) return false;

@@ -57,7 +57,15 @@ VariantInfo read_variant(const std::string& game_dir, const std::string& spec, S
     path = spec;
   else
     path = fs::path(game_dir) / "variants" / (spec + ".yaml");
-  if (!fs::exists(path)) {
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    // e.g. a name longer than the system allows: the user's mistake, named.
+    const std::string shown = spec.size() > 60 ? spec.substr(0, 57) + "..." : spec;
+    throw SetupError(fmt::format("--variant: error: variant '{}' ({} characters) cannot be used: {}", shown,
+                                 spec.size(), ec.message()));
+  }
+  if (!exists) {
     std::vector<std::string> known;
     for (const auto& v : list_variants(game_dir)) known.push_back(v.name);
     throw SetupError(fmt::format("{}: error: no variant '{}' (this game has: {})", display(path), spec,
@@ -73,7 +81,7 @@ VariantInfo read_variant(const std::string& game_dir, const std::string& spec, S
   info.description = v.value("description", "");
   if (v.contains("script")) {
     fs::path script = path.parent_path() / v.at("script").get<std::string>();
-    if (!fs::exists(script))
+    if (!fs::exists(script, ec))
       throw SetupError(format_error(doc.locate("/script"),
                                     fmt::format("variant script '{}' not found", script.string())));
     info.script = fs::absolute(script).lexically_normal().string();

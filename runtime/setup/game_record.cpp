@@ -1,5 +1,10 @@
 #include "setup/game_record.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/game_log.hpp"
@@ -53,6 +58,42 @@ int ReplayAgent::choose(const Decision& d) {
   return a.index;
 }
 
+namespace {
+
+// An answer's seat or option index as an int, or nothing when the log holds
+// a value no game could have written (negative, fractional, beyond int).
+std::optional<int> small_int(const json& v) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return static_cast<int>(u);
+    return std::nullopt;
+  }
+  if (v.is_number_integer()) {
+    const auto i = v.get<std::int64_t>();
+    if (i >= 0 && i <= std::numeric_limits<int>::max()) return static_cast<int>(i);
+    return std::nullopt;
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d >= 0 && d <= std::numeric_limits<int>::max() && std::floor(d) == d) return static_cast<int>(d);
+  }
+  return std::nullopt;
+}
+
+bool known_agent_kind(const std::string& kind) {
+  return kind == "random" || kind == "first" || kind == "human" ||
+         (kind.rfind("scripted:", 0) == 0 && kind.size() > 9);
+}
+
+ReplayReport failed(std::string message, size_t events = 0) {
+  ReplayReport r;
+  r.events = events;
+  r.message = std::move(message);
+  return r;
+}
+
+}  // namespace
+
 ReplayReport replay_log(const json& log, const EngineLimits& limits) {
   if (!log.is_object() || log.value("format", "") != "rulebook-log")
     throw SetupError("log: error: not a rulebook log (\"format\": \"rulebook-log\" missing)");
@@ -61,21 +102,50 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits) {
     spec.game = log.at("game").get<std::string>();
     spec.variants = log.at("variants").get<std::vector<std::string>>();
     spec.sets = log.at("sets").get<std::vector<std::string>>();
+    // The schema bounds players (1..32) and seed (0..2^64-1), so these
+    // conversions are exact.
     spec.players = log.at("players").get<int>();
     spec.seed = log.at("seed").get<uint64_t>();
     spec.names = log.at("names").get<std::vector<std::string>>();
-  } catch (const json::exception& e) {
-    throw SetupError(fmt::format("log: error: {}", e.what()));
+  } catch (const json::exception&) {
+    throw SetupError("log: error: the log does not follow schemas/log.schema.json");
   }
   std::vector<AnswerRecord> answers;
-  for (const auto& a : log.at("answers")) answers.push_back({a.at(0).get<int>(), a.at(1).get<int>()});
+  const json& logged_answers = log.at("answers");
+  for (size_t i = 0; i < logged_answers.size(); ++i) {
+    const json& a = logged_answers[i];
+    const auto seat = small_int(a.at(0)), index = small_int(a.at(1));
+    if (!seat || *seat >= spec.players)
+      return failed(fmt::format("answer {} is given by seat {}, which is not a seat of this {}-player game",
+                                i + 1, a.at(0).dump(), spec.players));
+    if (!index) return failed(fmt::format("answer {} picks option {}, which no decision has", i + 1, a.at(1).dump()));
+    answers.push_back({*seat, *index});
+  }
+  std::vector<std::string> agent_kinds;
+  if (log.contains("agents")) {
+    agent_kinds = log.at("agents").get<std::vector<std::string>>();
+    if (agent_kinds.size() != static_cast<size_t>(spec.players))
+      return failed(fmt::format("agents: the log lists {} agents for {} players", agent_kinds.size(), spec.players));
+    for (size_t s = 0; s < agent_kinds.size(); ++s)
+      if (!known_agent_kind(agent_kinds[s]))
+        return failed(fmt::format("agents: seat {} has '{}', which is not an agent kind "
+                                  "(random, first, human, scripted:FILE)",
+                                  s, agent_kinds[s]));
+  }
 
   auto def = load_game(spec.game, LoadOptions{spec.variants, spec.sets});
+  if (log.contains("game_name") && log.at("game_name") != def->name)
+    return failed(fmt::format("game_name differs:\n  log:    {}\n  replay: {}", log.at("game_name").dump(),
+                              json(def->name).dump()));
   RuleEngine engine(def, limits);
   GameState state(*def);
   EventRecorder recorder;
   state.set_sink(&recorder);
   state.reset(spec.players, spec.seed, spec.names);
+  json names = json::array();
+  for (const auto& p : state.players()) names.push_back(p.name);
+  if (log.at("names") != names)
+    return failed(fmt::format("names differ:\n  log:    {}\n  replay: {}", log.at("names").dump(), names.dump()));
   size_t next = 0;
   std::vector<std::unique_ptr<ReplayAgent>> owned;
   std::vector<Agent*> agents;
@@ -83,39 +153,34 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits) {
     owned.push_back(std::make_unique<ReplayAgent>(&answers, &next));
     agents.push_back(owned.back().get());
   }
-  ReplayReport report;
   GameResult result;
   try {
     result = engine.play(state, agents);
   } catch (const std::exception& e) {
-    report.message = fmt::format("the replay failed: {}", e.what());
-    return report;
+    return failed(fmt::format("the replay failed: {}", e.what()));
   }
   const auto& expected = log.at("events");
   const auto& got = recorder.events();
   const size_t n = std::min(expected.size(), got.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (expected[i] != got[i]) {
-      report.events = i;
-      report.message = fmt::format("event {} differs:\n  log:    {}\n  replay: {}", i + 1, expected[i].dump(), got[i].dump());
-      return report;
-    }
-  }
-  report.events = n;
-  if (expected.size() != got.size()) {
-    report.message = fmt::format("the log has {} events, the replay {}", expected.size(), got.size());
-    return report;
-  }
-  if (next != answers.size()) {
-    report.message = fmt::format("the replay used {} of the log's {} answers", next, answers.size());
-    return report;
-  }
+  for (size_t i = 0; i < n; ++i)
+    if (expected[i] != got[i])
+      return failed(fmt::format("event {} differs:\n  log:    {}\n  replay: {}", i + 1, expected[i].dump(),
+                                got[i].dump()),
+                    i);
+  if (expected.size() != got.size())
+    return failed(fmt::format("the log has {} events, the replay {}", expected.size(), got.size()), n);
+  if (next != answers.size())
+    return failed(fmt::format("the replay used {} of the log's {} answers", next, answers.size()), n);
   const json replayed = result_json(state, result);
-  if (log.contains("result") && log.at("result") != replayed) {
-    report.message = fmt::format("the result differs:\n  log:    {}\n  replay: {}", log.at("result").dump(), replayed.dump());
-    return report;
-  }
+  // The schema lets a log omit its result: everything else is still checked.
+  if (log.contains("result") && log.at("result") != replayed)
+    return failed(fmt::format("the result differs:\n  log:    {}\n  replay: {}", log.at("result").dump(),
+                              replayed.dump()),
+                  n);
+  ReplayReport report;
   report.ok = true;
+  report.events = n;
+  report.summary = result.summary;
   return report;
 }
 

@@ -46,11 +46,15 @@ class ReplayAgent : public Agent {
 struct ReplayReport {
   bool ok = false;
   size_t events = 0;
-  std::string message;
+  std::string message;  // why it failed, naming the first difference
+  std::string summary;  // the replayed result's summary, when ok
 };
 
-// Re-runs the game a log describes and compares every event and the
-// result. Throws SetupError when the log itself is invalid.
+// Re-runs the game a log describes and checks every field of the log
+// against the replay: game_name, names, agents (count and kinds), every
+// answer (seat and index), every event and the result. The report names the
+// first difference. Throws SetupError when the log does not follow its
+// schema (check it against log.schema.json first).
 ReplayReport replay_log(const nlohmann::json& log, const EngineLimits& limits = {});
 
 }  // namespace rulebook

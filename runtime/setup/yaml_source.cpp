@@ -1,8 +1,11 @@
 #include "setup/yaml_source.hpp"
 
+#include "core/input_file.hpp"
+
 #include <fmt/format.h>
 #include <locale.h>
 #include <yaml-cpp/anchor.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/emitterstyle.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -469,6 +472,8 @@ class Builder : public YAML::EventHandler {
       fail(mark,
            fmt::format("mapping keys must be strings, got {}", is_map ? "a mapping" : "a list"));
     }
+    if (stack_.size() >= static_cast<std::size_t>(kMaxInputNesting))
+      fail(mark, fmt::format("nesting deeper than {} levels", kMaxInputNesting));
     begin_anchor(anchor);
     auto [slot, ptr] = place(is_map ? json::object() : json::array(), loc(mark));
     Frame frame;
@@ -653,6 +658,10 @@ SourcedJson parse_yaml(const std::string& text, const std::string& file_name) {
     if (builder.error()) throw SetupError(*builder.error());
   } catch (const SetupError&) {
     throw;
+  } catch (const YAML::DeepRecursion& e) {
+    if (builder.error()) throw SetupError(*builder.error());
+    throw SetupError(format_error(builder.loc(e.mark),
+                                  fmt::format("nesting deeper than {} levels", kMaxInputNesting)));
   } catch (const YAML::Exception& e) {
     throw SetupError(format_error(builder.loc(e.mark), e.msg));
   } catch (const std::exception& e) {
@@ -664,24 +673,13 @@ SourcedJson parse_yaml(const std::string& text, const std::string& file_name) {
 }
 
 SourcedJson load_yaml_file(const std::string& path) {
-  SourceLocation at;
-  at.file = path;
-  errno = 0;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) {
-    throw SetupError(format_error(at, fmt::format("cannot read file ({})", std::strerror(errno))));
+  const InputFile file = read_input_file(path);
+  if (!file.ok) {
+    SourceLocation at;
+    at.file = path;
+    throw SetupError(format_error(at, file.error));
   }
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  const bool failed = std::ferror(file) != 0;
-  const int error = errno;
-  std::fclose(file);
-  if (failed) {
-    throw SetupError(format_error(at, fmt::format("cannot read file ({})", std::strerror(error))));
-  }
-  return parse_yaml(text, path);
+  return parse_yaml(file.text, path);
 }
 
 }  // namespace rulebook
