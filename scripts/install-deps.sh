@@ -9,7 +9,9 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           gnuplot-nox parallel
           # RE2: schema "pattern" matching in linear time without recursion
           # (std::regex overflows the stack on long user strings)
-          libre2-dev)
+          libre2-dev
+          # clang with its sanitizer and libFuzzer runtimes: .ci/fuzz.sh
+          clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

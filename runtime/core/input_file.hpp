@@ -3,7 +3,7 @@
 // replay logs, scripted answers), with limits that keep a hostile or
 // mistaken file from exhausting the machine or the stack.
 //
-// Limits (documented in docs/authoring.md, "Limits on input files"):
+// Limits (documented in docs/writing-a-game.md, "Limits on input files"):
 //  - a file is read up to kMaxInputFileBytes; a larger one (or an endless
 //    device such as /dev/zero) is an error, not an exhausted machine;
 //  - JSON and YAML values may nest at most kMaxInputNesting levels deep.

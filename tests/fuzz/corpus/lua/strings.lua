@@ -1,0 +1,5 @@
+local s = string.rep("ab", 10)
+local n = select(2, s:gsub("a", "c"))
+assert(s:find("b.a") and s:match("(a)(b)") and n == 10)
+setmetatable({}, {__index = function(t, k) return k end})
+local ok, err = pcall(error, {code = 1})
