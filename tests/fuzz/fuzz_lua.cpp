@@ -18,11 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static auto def = rulebook::load_game(RULEBOOK_FUZZ_LUA_GAME);
   static rulebook::RuleEngine engine(def, rulebook::EngineLimits{1'000'000, 32u << 20});
   static rulebook::FirstAgent first;
-  engine.set_prepare(rulebook::fuzz::text(data, size), "fuzz.lua");
   rulebook::GameState state(*def);
   state.reset(2, 1);
   std::vector<rulebook::Agent*> agents{&first, &first};
   try {
+    engine.set_prepare(rulebook::fuzz::text(data, size), "fuzz.lua");  // compiles: may be a syntax error
     (void)engine.play(state, agents);
   } catch (const rulebook::ScriptError&) {
   } catch (const rulebook::AgentFailure&) {
