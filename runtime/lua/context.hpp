@@ -12,6 +12,7 @@
 namespace rulebook {
 
 class GameState;
+struct LineCoverage;
 class Agent;
 class Rng;
 struct EngineImpl;
@@ -34,6 +35,7 @@ struct LuaContext {
   Abort abort = Abort::None;
   std::string abort_message;
   int env_ref = LUA_NOREF;  // the sandbox's global table
+  LineCoverage* coverage = nullptr;  // lines run, when asked for (mutation testing)
 
   // The game being run.
   GameState* state = nullptr;

@@ -214,7 +214,8 @@ nlohmann::json EngineImpl::view(int seat) const {
   return v;
 }
 
-RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits)
+RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits,
+                       LineCoverage* coverage)
     : impl_(std::make_unique<EngineImpl>()) {
   EngineImpl& e = *impl_;
   e.def = std::move(definition);
@@ -224,6 +225,7 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   e.ctx.max_instructions = limits.max_instructions;
   e.ctx.max_memory = limits.max_memory;
   e.ctx.max_seconds = limits.max_seconds;
+  e.ctx.coverage = coverage;
   e.L = sandbox_open(&e.ctx);
   if (!e.L) throw ScriptError("cannot create a Lua state");
   lua_State* L = e.L;

@@ -4,7 +4,9 @@
 // bindings registered, modules frozen) and reused for every game, which is
 // what makes bulk simulation fast. This header does not expose Lua.
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,6 +53,15 @@ struct GameResult {
   nlohmann::json details = nlohmann::json::object();
 };
 
+// The lines of the rule scripts that ran, by chunk ("rules/x/rules.lua"):
+// what mutation testing needs to know which scenarios reach a change.
+struct LineCoverage {
+  std::map<std::string, std::set<int>> lines;
+  // The last chunk seen, so that the line hook rarely looks a name up.
+  const void* last_source = nullptr;
+  std::set<int>* last_lines = nullptr;
+};
+
 struct PendingDecision {
   int seat = -1;
   std::string prompt;
@@ -59,8 +70,10 @@ struct PendingDecision {
 
 class RuleEngine {
  public:
-  // Loads the game's scripts and variants. Throws ScriptError.
-  RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits = {});
+  // Loads the game's scripts and variants. Throws ScriptError. With
+  // `coverage`, every line that runs (loading included) is recorded there.
+  RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits = {},
+             LineCoverage* coverage = nullptr);
   ~RuleEngine();
   RuleEngine(const RuleEngine&) = delete;
   RuleEngine& operator=(const RuleEngine&) = delete;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "lua/rule_engine.hpp"
 
 namespace rulebook {
 namespace {
@@ -265,8 +266,22 @@ std::string seconds_text(double s) {
   return text;
 }
 
+// Coverage: the line that runs now, recorded by chunk name.
+void record_line(LuaContext* ctx, lua_State* L, lua_Debug* ar) {
+  LineCoverage& c = *ctx->coverage;
+  lua_getinfo(L, "S", ar);
+  if (ar->source != c.last_source) {
+    c.last_source = ar->source;
+    const char* name = ar->source[0] == '@' ? ar->source + 1 : ar->source;
+    c.last_lines = &c.lines[name];
+  }
+  c.last_lines->insert(ar->currentline);
+}
+
 void budget_hook(lua_State* L, lua_Debug* ar) {
   LuaContext* ctx = context(L);
+  const bool covered_line = ar->event == LUA_HOOKLINE && ctx->coverage;
+  if (covered_line) record_line(ctx, L, ar);
   BudgetRun* run = ctx->budget_run;
   if (ctx->abort == Abort::None) {
     if (run && run_expired(run)) {
@@ -279,6 +294,8 @@ void budget_hook(lua_State* L, lua_Debug* ar) {
       ctx->abort = Abort::Budget;
       ctx->abort_message = script_position(L) + "script exceeded its instruction budget of " +
                            std::to_string(ctx->max_instructions) + " instructions";
+    } else if (covered_line) {
+      return;  // a line for coverage: nothing to stop
     } else {
       sandbox_arm_hook(L);  // a stop signal that came late, after its run
       return;
@@ -1460,8 +1477,11 @@ int sandbox_traceback(lua_State* L) {
 
 void sandbox_arm_hook(lua_State* L) {
   // The exact instruction count needs a hook, which makes the VM stop at
-  // every instruction; the time budget needs none until it runs out.
-  if (context(L)->max_instructions > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookInterval);
+  // every instruction; the time budget needs none until it runs out. A
+  // line hook only when coverage is asked for (mutation testing).
+  const LuaContext* ctx = context(L);
+  const int mask = (ctx->max_instructions > 0 ? LUA_MASKCOUNT : 0) | (ctx->coverage ? LUA_MASKLINE : 0);
+  if (mask) lua_sethook(L, budget_hook, mask, kHookInterval);
   else lua_sethook(L, nullptr, 0, 0);
 }
 

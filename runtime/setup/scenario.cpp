@@ -199,7 +199,7 @@ std::vector<std::string> find_scenarios(const std::string& path) {
   return out;
 }
 
-ScenarioOutcome run_scenario(const std::string& path) {
+ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& options) {
   SourcedJson doc = load_yaml_file(path);
   check_against(doc, "scenario.schema.json");
   const json& s = doc.value;
@@ -221,7 +221,7 @@ ScenarioOutcome run_scenario(const std::string& path) {
   std::vector<std::string> names;
   if (s.contains("names")) names = s.at("names").get<std::vector<std::string>>();
 
-  RuleEngine engine(def);
+  RuleEngine engine(def, options.limits, options.coverage);
   if (s.contains("prepare")) engine.set_prepare(s.at("prepare").get<std::string>(), doc.locate("/prepare").str());
   if (s.contains("stop_after_turns")) engine.set_turn_limit(s.at("stop_after_turns").get<int>());
   GameState state(*def);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "lua/rule_engine.hpp"
+
 namespace rulebook {
 
 struct ScenarioOutcome {
@@ -16,8 +18,13 @@ struct ScenarioOutcome {
   std::string narration;              // the game as narrated, for a failing run
 };
 
+struct ScenarioOptions {
+  EngineLimits limits;
+  LineCoverage* coverage = nullptr;  // record the script lines the scenario runs
+};
+
 // Runs one scenario file. Throws SetupError when the file itself is invalid.
-ScenarioOutcome run_scenario(const std::string& path);
+ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& options = {});
 
 // Scenario files under a path: the file itself, a folder's scenarios/*.yaml
 // (a game folder), or every *.yaml in a folder.

@@ -1,0 +1,249 @@
+#include "mutation/mutation_run.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "mutation/lua_lexer.hpp"
+#include "setup/scenario.hpp"
+#include "setup/setup_error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rulebook::mutation {
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SetupError(fmt::format("{}: error: cannot read the file", path.string()));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw SetupError(fmt::format("{}: error: cannot write the file", path.string()));
+}
+
+// Copies of the game folder, one per worker, removed when done: each worker
+// writes its mutant into its own copy and runs the copied scenarios.
+class Workspace {
+ public:
+  Workspace(const fs::path& game_dir, int copies) {
+    std::string pattern = (fs::temp_directory_path() / "rulebook-mutate-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw SetupError("error: cannot create a temporary folder for the mutants");
+    root_ = pattern;
+    for (int i = 0; i < copies; ++i) {
+      const fs::path dir = root_ / fmt::format("worker{}", i) / game_dir.filename();
+      fs::create_directories(dir.parent_path());
+      fs::copy(game_dir, dir, fs::copy_options::recursive);
+      dirs_.push_back(dir);
+    }
+  }
+  ~Workspace() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  const fs::path& dir(int worker) const { return dirs_[worker]; }
+
+ private:
+  fs::path root_;
+  std::vector<fs::path> dirs_;
+};
+
+bool is_timeout(const std::string& failure) {
+  return failure.find("instruction budget") != std::string::npos || failure.find("time budget") != std::string::npos ||
+         failure.find("memory cap") != std::string::npos;
+}
+
+}  // namespace
+
+const char* status_name(MutantStatus s) {
+  switch (s) {
+    case MutantStatus::Killed: return "killed";
+    case MutantStatus::TimedOut: return "timed out";
+    case MutantStatus::Survived: return "survived";
+    case MutantStatus::NotCovered: return "not covered";
+  }
+  return "?";
+}
+
+double MutationReport::score() const {
+  return mutants.empty() ? 1.0 : static_cast<double>(killed + timed_out) / static_cast<double>(mutants.size());
+}
+
+double MutationReport::covered_score() const {
+  const int covered = killed + timed_out + survived;
+  return covered == 0 ? 1.0 : static_cast<double>(killed + timed_out) / covered;
+}
+
+std::string game_of_scenario(const std::string& scenario_file) {
+  const fs::path dir = fs::absolute(scenario_file).lexically_normal().parent_path().parent_path();
+  if (!fs::exists(dir / "game.yaml"))
+    throw SetupError(fmt::format("{}: error: mutation testing needs scenarios inside a game folder's scenarios/",
+                                 scenario_file));
+  return dir.string();
+}
+
+MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vector<std::string>& scenario_files,
+                                 const MutationOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const fs::path game_dir = fs::absolute(game_dir_arg).lexically_normal();
+  MutationReport report;
+  report.game_dir = game_dir_arg;
+  report.scenarios = scenario_files;
+
+  // The scripts: every Lua file of the game folder.
+  std::vector<std::string> sources;
+  for (const auto& e : fs::recursive_directory_iterator(game_dir))
+    if (e.is_regular_file() && e.path().extension() == ".lua")
+      report.scripts.push_back(e.path().lexically_relative(game_dir).generic_string());
+  std::sort(report.scripts.begin(), report.scripts.end());
+  std::vector<Mutant> mutants;
+  for (const auto& script : report.scripts) {
+    sources.push_back(read_text(game_dir / script));
+    try {
+      auto more = make_mutants(sources.back(), script);
+      mutants.insert(mutants.end(), more.begin(), more.end());
+    } catch (const LuaSyntaxError& e) {
+      throw SetupError(fmt::format("{}/{}", game_dir_arg, e.what()));
+    }
+  }
+
+  // Scenarios, as paths inside each worker's copy.
+  std::vector<std::string> relative;
+  for (const auto& file : scenario_files) {
+    const fs::path rel = fs::absolute(file).lexically_normal().lexically_relative(game_dir);
+    if (rel.empty() || *rel.begin() == "..")
+      throw SetupError(fmt::format("{}: error: not a scenario of {}", file, game_dir_arg));
+    relative.push_back(rel.generic_string());
+  }
+
+  const int jobs = std::max(1, options.jobs);
+  Workspace work(game_dir, jobs);
+
+  // Baseline: every scenario passes on the unmutated game; record the lines
+  // each one runs and how long it takes.
+  const size_t n = relative.size();
+  std::vector<std::vector<std::set<int>>> reached(n, std::vector<std::set<int>>(report.scripts.size()));
+  std::vector<double> cost(n, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    LineCoverage coverage;
+    const auto t0 = std::chrono::steady_clock::now();
+    ScenarioOutcome outcome;
+    try {
+      outcome = run_scenario((work.dir(0) / relative[i]).string(), ScenarioOptions{options.limits, &coverage});
+    } catch (const SetupError&) {
+      throw;
+    } catch (const std::exception& e) {
+      outcome.failures.push_back(e.what());
+    }
+    cost[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!outcome.passed)
+      throw SetupError(fmt::format("{}: error: the scenario fails on the unmutated game, so mutants cannot be "
+                                   "judged: {}",
+                                   scenario_files[i], outcome.failures.empty() ? "" : outcome.failures.front()));
+    for (auto& [chunk, lines] : coverage.lines) {
+      const fs::path rel = fs::absolute(chunk).lexically_normal().lexically_relative(work.dir(0));
+      const auto it = std::find(report.scripts.begin(), report.scripts.end(), rel.generic_string());
+      if (it != report.scripts.end()) reached[i][it - report.scripts.begin()] = std::move(lines);
+    }
+  }
+  std::vector<size_t> cheapest_first(n);
+  for (size_t i = 0; i < n; ++i) cheapest_first[i] = i;
+  std::stable_sort(cheapest_first.begin(), cheapest_first.end(), [&](size_t a, size_t b) { return cost[a] < cost[b]; });
+
+  // Which scenarios reach each mutant.
+  report.mutants.resize(mutants.size());
+  std::vector<std::vector<size_t>> runs(mutants.size());
+  std::vector<size_t> script_of(mutants.size());
+  for (size_t m = 0; m < mutants.size(); ++m) {
+    report.mutants[m].mutant = mutants[m];
+    script_of[m] = std::find(report.scripts.begin(), report.scripts.end(), mutants[m].file) - report.scripts.begin();
+    for (size_t i : cheapest_first) {
+      const auto& lines = reached[i][script_of[m]];
+      auto it = lines.lower_bound(mutants[m].reached_from);
+      if (it != lines.end() && *it <= mutants[m].reached_to) runs[m].push_back(i);
+    }
+  }
+
+  std::atomic<size_t> next{0};
+  std::mutex progress_mutex;
+  size_t done = 0;
+  std::string worker_error;
+  auto worker = [&](int w) {
+    const fs::path& dir = work.dir(w);
+    size_t dirty = report.scripts.size();  // the script this worker's copy holds mutated
+    try {
+      for (size_t m = next++; m < mutants.size(); m = next++) {
+        MutantResult& r = report.mutants[m];
+        if (runs[m].empty()) {
+          r.status = MutantStatus::NotCovered;
+        } else {
+          const size_t s = script_of[m];
+          if (dirty != report.scripts.size() && dirty != s) write_text(dir / report.scripts[dirty], sources[dirty]);
+          write_text(dir / report.scripts[s], apply_mutant(sources[s], mutants[m]));
+          dirty = s;
+          r.status = MutantStatus::Survived;
+          for (size_t i : runs[m]) {
+            ++r.scenarios_run;
+            std::string failure;
+            try {
+              const ScenarioOutcome o = run_scenario((dir / relative[i]).string(), ScenarioOptions{options.limits, nullptr});
+              if (!o.passed) failure = o.failures.empty() ? "failed" : o.failures.front();
+            } catch (const std::exception& e) {
+              failure = e.what();
+              if (failure.empty()) failure = "failed";
+            }
+            if (failure.empty()) continue;
+            r.status = is_timeout(failure) ? MutantStatus::TimedOut : MutantStatus::Killed;
+            r.scenario = scenario_files[i];
+            // Messages name the worker's copy; show the game folder instead.
+            const std::string copy = dir.string();
+            for (size_t at = failure.find(copy); at != std::string::npos; at = failure.find(copy, at))
+              failure.replace(at, copy.size(), game_dir_arg);
+            r.failure = failure.substr(0, failure.find('\n'));
+            break;
+          }
+        }
+        if (options.progress) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          options.progress(r, ++done, mutants.size());
+        }
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      if (worker_error.empty()) worker_error = e.what();
+      next = mutants.size();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < jobs; ++w) threads.emplace_back(worker, w);
+  worker(0);
+  for (auto& t : threads) t.join();
+  if (!worker_error.empty()) throw SetupError("error: " + worker_error);
+
+  for (const auto& r : report.mutants) {
+    switch (r.status) {
+      case MutantStatus::Killed: ++report.killed; break;
+      case MutantStatus::TimedOut: ++report.timed_out; break;
+      case MutantStatus::Survived: ++report.survived; break;
+      case MutantStatus::NotCovered: ++report.not_covered; break;
+    }
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+}  // namespace rulebook::mutation
