@@ -634,6 +634,7 @@ function rules.end_game(game, eaten)
   game:finish{
     winners = winners,
     losers = losers,
+    reason = "diver-eaten",
     summary = string.format("the sharks eat the %s: %s %s, %s %s", table.concat(names, " and the "),
                             table.concat(loser_names, " and "), #losers == 1 and "loses" or "lose",
                             #winners > 0 and table.concat(winner_names, ", ") or "nobody",

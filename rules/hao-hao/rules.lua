@@ -622,12 +622,14 @@ function rules.turn(game, seat)
     if game.talk then game:say("Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
              game:player_name(seat)) end
     game.state.hao_hao_winner = seat
+    game.end_reason = "hao-hao"
     return true
   end
   if rules.dead_field(game) then
     if game.talk then game:say("No tile left on the field can be won any more: the game ends and %s wins Hao Hao. Hao Hao!",
              game:player_name(seat)) end
     game.state.hao_hao_winner = seat
+    game.end_reason = "dead-field"
     return true
   end
   return false
@@ -704,7 +706,8 @@ function rules.finish(game)
     summary = string.format("%s wins with %d points", names[1], best)
   end
   if game.talk then game:say("Hao Hao!") end
-  game:finish{winners = winners, summary = summary, details = {points = details, tie = #winners > 1}}
+  game:finish{winners = winners, summary = summary, reason = game.end_reason,
+              details = {points = details, tie = #winners > 1}}
 end
 
 function rules.play(game)
@@ -718,6 +721,7 @@ function rules.play(game)
     local limit = game.options.max_rounds
     if limit > 0 and game:round() >= limit and game:next_seat(seat) == game:first_seat() then
       game.state.round_limit_reached = true
+      game.end_reason = "round-limit"
       if game.talk then game:say("The round limit (%d) is reached: the game stops and nobody wins Hao Hao", limit) end
       break
     end

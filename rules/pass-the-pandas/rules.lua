@@ -187,6 +187,8 @@ function rules.play(game)
   end
   game:finish{
     winners = winners,
+    -- Playing for places, the game goes on until the places are decided.
+    reason = game.options.play_for_places and "places-decided" or "no-dice-left",
     summary = seat_names(game, winners) .. " has no dice left and wins",
     details = {placings = placings},
   }
@@ -217,6 +219,7 @@ function rules.play_to_points(game)
       for seat = 0, game:player_count() - 1 do scores[seat + 1] = game:score(seat) end
       return game:finish{
         winners = winners,
+        reason = "points-target",
         summary = string.format("%s reaches %d points after %d rounds", seat_names(game, winners), best, round),
         details = {rounds = round, scores = scores},
       }

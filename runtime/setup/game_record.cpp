@@ -18,7 +18,7 @@ json result_json(const GameState& state, const GameResult& r) {
   json scores = json::array();
   for (const auto& p : state.players()) scores.push_back(p.score);
   return json{{"finished", r.finished}, {"stopped", r.stopped}, {"winners", r.winners},
-              {"losers", r.losers},     {"summary", r.summary}, {"turns", r.turns},
+              {"losers", r.losers},     {"summary", r.summary}, {"reason", r.reason}, {"turns", r.turns},
               {"scores", scores},       {"details", r.details}};
 }
 

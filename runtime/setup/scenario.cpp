@@ -280,6 +280,9 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
                                        : "expected the game to be stopped, but it finished: " + result.summary);
     if (expect.contains("winners")) check_seats(state, "winners", expect.at("winners"), result.winners, failures);
     if (expect.contains("losers")) check_seats(state, "losers", expect.at("losers"), result.losers, failures);
+    if (expect.contains("reason") && expect.at("reason").get<std::string>() != result.reason)
+      failures.push_back(fmt::format("reason: expected \"{}\", got \"{}\"", expect.at("reason").get<std::string>(),
+                                     result.reason));
     if (expect.contains("turns") && expect.at("turns").get<int>() != result.turns)
       failures.push_back(fmt::format("turns: expected {}, got {}", expect.at("turns").get<int>(), result.turns));
     if (expect.contains("zones")) {

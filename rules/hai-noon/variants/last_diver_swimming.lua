@@ -57,6 +57,7 @@ function rules.attack_over(game, seat, attack)
   game:finish{
     winners = winners,
     losers = losers,
+    reason = "last-diver-swimming",
     summary = string.format("last diver swimming: %s %s", table.concat(names, " and "),
                             #winners == 1 and "wins" or "win"),
   }
