@@ -121,7 +121,16 @@ struct Builder {
       m.length = to - from;
       // ";" is an empty statement; the newlines keep every later line where it was.
       m.replacement = ";" + std::string(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), '\n');
-      reach(m, static_cast<int>(id));
+      // Lua compiles `if c then break end` into the if's own jump: the
+      // break's line never runs by itself, the enclosing statement's does.
+      int reached = static_cast<int>(id);
+      if (s.kind == StatementKind::Break || s.kind == StatementKind::Goto)
+        for (int parent = reached - 1; parent >= 0; --parent)
+          if (lua.statements[parent].last_token >= s.last_token) {
+            reached = parent;
+            break;
+          }
+      reach(m, reached);
       out.push_back(std::move(m));
     }
   }
