@@ -175,6 +175,7 @@ function rules.play(game)
     return rules.play_to_points(game)
   end
   local placings = rules.play_round(game, game:first_seat())
+  game.state.placings = placings  -- public: the finishing order, first out first
   -- Everyone with no dice at the end of that turn has won (at most one,
   -- in practice); playing for places, the first one out wins.
   local winners = {}
