@@ -244,7 +244,6 @@ function rules.setup(game)
     game.held[seat] = game:zone("held", seat)
   end
   game.sight_needed = 2
-  game.most_flips = 3  -- a 3 and the two tiles it asks for
   game.cells = game.field:cells()
   game.width, game.height = game.field:width(), game.field:height()
   game.ok = {}
@@ -429,13 +428,17 @@ function rules.spend(game, seat, tile)
   rules.public_summary(game)
 end
 
--- "I can reveal an extra tile as part of my turn (in step 1)."
+-- "I can reveal an extra tile as part of my turn (in step 1)." The
+-- rulebook sets no limit per turn: a player holding two may play both, one
+-- after the other.
 function rules.use_extra_reveal(game, seat, turn)
-  local tile = rules.holds(game, seat, "extra_reveal")
-  if not tile or #rules.anywhere(game) == 0 then return end
-  if not game:choose(seat, "Play Extra reveal: flip one more tile?", {false, true}) then return end
-  rules.spend(game, seat, tile)
-  rules.flip_anywhere(game, seat, turn, "Flip an extra tile anywhere")
+  while true do
+    local tile = rules.holds(game, seat, "extra_reveal")
+    if not tile or #rules.anywhere(game) == 0 then return end
+    if not game:choose(seat, "Play Extra reveal: flip one more tile?", {false, true}) then return end
+    rules.spend(game, seat, tile)
+    rules.flip_anywhere(game, seat, turn, "Flip an extra tile anywhere")
+  end
 end
 
 -- "I can take a secret look at a face down tile from the field of play."
@@ -626,21 +629,56 @@ function rules.turn(game, seat)
     return true
   end
   if rules.dead_field(game) then
-    if game.talk then game:say("No tile left on the field can be won any more: the game ends and %s wins Hao Hao. Hao Hao!",
-             game:player_name(seat)) end
-    game.state.hao_hao_winner = seat
+    -- Nobody could not move Hao Hao: his 3 points go to nobody (README, 10).
+    if game.talk then game:say("No tile left on the field can be won any more and no turn can flip all the "
+                               .. "face-down tiles: the game ends and nobody wins Hao Hao") end
     game.end_reason = "dead-field"
     return true
   end
   return false
 end
 
--- A dead field: no tile left can ever be won (only Snow Leopards and lone
--- tiles of triplets, no Red Panda, no two tiles of one animal) and more
--- tiles are left face down besides Hao Hao's than one turn can flip (3), so
--- the rulebook's end could never come.
+-- Extra reveal tiles one player could play in a single future turn: those
+-- they hold, or, for a player who can draw (one who wins nothing draws when
+-- another player has `effect_gap` more tiles), as many as they may hold.
+-- In a dead field nobody wins tiles any more, but two Snow Leopards still
+-- cost tiles, so a player may yet fall behind.
+function rules.extra_reveals_possible(game)
+  if not game.options.special_effects then return 0 end
+  local limit = game.options.effect_limit[tostring(game:player_count())]
+  local total = #game:components("extra_reveal")
+  local leopards = 0
+  for i = 1, game.width * game.height do
+    if game.kind[i] and game.leopard[game.kind[i]] then leopards = leopards + 1 end
+  end
+  local best = 0
+  for _, seat in ipairs(game:seats()) do
+    local held = 0
+    for _, c in ipairs(game.held[seat]:items()) do
+      if c:type() == "extra_reveal" then held = held + 1 end
+    end
+    local fewest = leopards >= 2 and 0 or game.won[seat]:count()
+    for _, other in ipairs(game:seats()) do
+      if other ~= seat and game.won[other]:count() >= fewest + game.options.effect_gap then
+        held = math.max(held, math.min(limit, total))
+      end
+    end
+    best = math.max(best, held)
+  end
+  return best
+end
+
+-- A dead field: no sequence of legal turns can end the game by the
+-- rulebook. The rulebook's end needs one turn to flip every face-down tile
+-- besides Hao Hao's (flipped tiles go back face down; only won tiles leave
+-- the field). When no tile can ever be won again (no Red Panda, no two
+-- tiles of one animal: only Snow Leopards and lone tiles) the count of
+-- face-down tiles never falls, and one turn flips at most: a first tile, the
+-- extra flips it asks for (two for a 3, one for a 2 or a Snow Leopard), and
+-- the Extra reveal tiles one player can play in that turn.
 function rules.dead_field(game)
   local seen, others, kind, leopard, here = {}, 0, game.kind, game.leopard, game.hh_cell
+  local first = 2  -- a Snow Leopard and the tile it asks for
   for i = 1, game.width * game.height do
     local name = kind[i]
     if name then
@@ -649,10 +687,11 @@ function rules.dead_field(game)
       if not leopard[name] then
         if seen[name] then return false end
         seen[name] = true
+        if game.tile[i]:attr("set") == 3 then first = 3 end
       end
     end
   end
-  return others > game.most_flips
+  return others > first + rules.extra_reveals_possible(game)
 end
 
 ------------------------------------------------------------------------
