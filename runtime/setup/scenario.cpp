@@ -209,7 +209,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   out.source = s.value("source", "");
 
   std::string game = s.value("game", "");
-  if (game.empty()) game = fs::absolute(path).parent_path().parent_path().string();
+  if (game.empty()) game = fs::absolute(path).lexically_normal().parent_path().parent_path().string();
   LoadOptions load;
   if (s.contains("variants")) load.variants = s.at("variants").get<std::vector<std::string>>();
   if (s.contains("set")) load.sets = s.at("set").get<std::vector<std::string>>();
