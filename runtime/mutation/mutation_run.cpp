@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -61,6 +62,11 @@ class Workspace {
   fs::path root_;
   std::vector<fs::path> dirs_;
 };
+
+std::string escape_regex(const std::string& text) {
+  static const std::regex special(R"([.^$|()\[\]{}*+?\\])");
+  return std::regex_replace(text, special, R"(\$&)");
+}
 
 bool is_timeout(const std::string& failure) {
   return failure.find("instruction budget") != std::string::npos || failure.find("time budget") != std::string::npos ||
@@ -134,13 +140,14 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
   Workspace work(game_dir, jobs);
 
   // Baseline: every scenario passes on the unmutated game; record the lines
-  // each one runs and how long it takes.
+  // each one runs and how much it does (the length of its narration: a
+  // measure that, unlike time, gives the same order on every run, so the
+  // report does not depend on the machine's load).
   const size_t n = relative.size();
   std::vector<std::vector<std::set<int>>> reached(n, std::vector<std::set<int>>(report.scripts.size()));
   std::vector<double> cost(n, 0.0);
   for (size_t i = 0; i < n; ++i) {
     LineCoverage coverage;
-    const auto t0 = std::chrono::steady_clock::now();
     ScenarioOutcome outcome;
     try {
       outcome = run_scenario((work.dir(0) / relative[i]).string(), ScenarioOptions{options.limits, &coverage});
@@ -149,7 +156,7 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
     } catch (const std::exception& e) {
       outcome.failures.push_back(e.what());
     }
-    cost[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cost[i] = static_cast<double>(outcome.narration.size());
     if (!outcome.passed)
       throw SetupError(fmt::format("{}: error: the scenario fails on the unmutated game, so mutants cannot be "
                                    "judged: {}",
@@ -185,6 +192,9 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
   auto worker = [&](int w) {
     const fs::path& dir = work.dir(w);
     size_t dirty = report.scripts.size();  // the script this worker's copy holds mutated
+    ScenarioEngineCache engines;           // one Lua state per variant set, per mutant
+    const std::regex copy_name("(\\.\\.\\.[^ :]*?/?|" + escape_regex(dir.parent_path().parent_path().string()) + "/)worker" +
+                               std::to_string(w) + "/" + escape_regex(dir.filename().string()) + "/");
     try {
       for (size_t m = next++; m < mutants.size(); m = next++) {
         MutantResult& r = report.mutants[m];
@@ -195,12 +205,14 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
           if (dirty != report.scripts.size() && dirty != s) write_text(dir / report.scripts[dirty], sources[dirty]);
           write_text(dir / report.scripts[s], apply_mutant(sources[s], mutants[m]));
           dirty = s;
+          engines.clear();
           r.status = MutantStatus::Survived;
           for (size_t i : runs[m]) {
             ++r.scenarios_run;
             std::string failure;
             try {
-              const ScenarioOutcome o = run_scenario((dir / relative[i]).string(), ScenarioOptions{options.limits, nullptr});
+              const ScenarioOutcome o =
+                  run_scenario((dir / relative[i]).string(), ScenarioOptions{options.limits, nullptr, &engines});
               if (!o.passed) failure = o.failures.empty() ? "failed" : o.failures.front();
             } catch (const std::exception& e) {
               failure = e.what();
@@ -209,10 +221,9 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
             if (failure.empty()) continue;
             r.status = is_timeout(failure) ? MutantStatus::TimedOut : MutantStatus::Killed;
             r.scenario = scenario_files[i];
-            // Messages name the worker's copy; show the game folder instead.
-            const std::string copy = dir.string();
-            for (size_t at = failure.find(copy); at != std::string::npos; at = failure.find(copy, at))
-              failure.replace(at, copy.size(), game_dir_arg);
+            // Messages name the worker's copy, whole or shortened by Lua
+            // ("...XXXX/worker1/game/rules.lua"); show the game folder instead.
+            failure = std::regex_replace(failure, copy_name, game_dir_arg + "/");
             r.failure = failure.substr(0, failure.find('\n'));
             break;
           }

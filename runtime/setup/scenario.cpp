@@ -213,7 +213,24 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   LoadOptions load;
   if (s.contains("variants")) load.variants = s.at("variants").get<std::vector<std::string>>();
   if (s.contains("set")) load.sets = s.at("set").get<std::vector<std::string>>();
-  auto def = load_game(game, load);
+  std::unique_ptr<RuleEngine> own_engine;
+  RuleEngine* engine_ptr = nullptr;
+  std::shared_ptr<const GameDefinition> def;
+  if (options.cache && !options.coverage) {
+    const std::string key = fmt::format("{}\n{}\n{}\n{}", game, fmt::join(load.variants, "\n"),
+                                        fmt::join(load.sets, "\n"), options.limits.max_instructions);
+    auto& cached = options.cache->entry(key);
+    if (!cached.engine) {
+      cached.definition = load_game(game, load);
+      cached.engine = std::make_unique<RuleEngine>(cached.definition, options.limits);
+    }
+    def = cached.definition;
+    engine_ptr = cached.engine.get();
+    engine_ptr->set_prepare("", "");
+    engine_ptr->set_turn_limit(0);
+  } else {
+    def = load_game(game, load);
+  }
   const int players = s.value("players", def->default_players);
   if (players < def->min_players || players > def->max_players)
     throw SetupError(format_error(doc.locate("/players"), fmt::format("{} takes {} to {} players", def->name,
@@ -221,7 +238,11 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   std::vector<std::string> names;
   if (s.contains("names")) names = s.at("names").get<std::vector<std::string>>();
 
-  RuleEngine engine(def, options.limits, options.coverage);
+  if (!engine_ptr) {
+    own_engine = std::make_unique<RuleEngine>(def, options.limits, options.coverage);
+    engine_ptr = own_engine.get();
+  }
+  RuleEngine& engine = *engine_ptr;
   if (s.contains("prepare")) engine.set_prepare(s.at("prepare").get<std::string>(), doc.locate("/prepare").str());
   if (s.contains("stop_after_turns")) engine.set_turn_limit(s.at("stop_after_turns").get<int>());
   GameState state(*def);

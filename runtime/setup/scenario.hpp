@@ -2,6 +2,8 @@
 // Scenario files: a game played with forced chance (dice faces, deck
 // orders) and forced answers, whose outcome is checked against stated
 // expectations. Every worked example of a rulebook is one.
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,9 +20,27 @@ struct ScenarioOutcome {
   std::string narration;              // the game as narrated, for a failing run
 };
 
+// Rule engines kept between the scenario runs of one thread: scenarios of
+// the same game, variants and --set share one definition and one Lua
+// state (the engine is made for reuse), as mutation testing runs many
+// scenarios per mutant. Clear it whenever the game's files change.
+class ScenarioEngineCache {
+ public:
+  struct Entry {
+    std::shared_ptr<const GameDefinition> definition;
+    std::unique_ptr<RuleEngine> engine;
+  };
+  Entry& entry(const std::string& key) { return entries_[key]; }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::map<std::string, Entry> entries_;
+};
+
 struct ScenarioOptions {
   EngineLimits limits;
-  LineCoverage* coverage = nullptr;  // record the script lines the scenario runs
+  LineCoverage* coverage = nullptr;       // record the script lines the scenario runs
+  ScenarioEngineCache* cache = nullptr;   // reuse engines (ignored with coverage)
 };
 
 // Runs one scenario file. Throws SetupError when the file itself is invalid.
