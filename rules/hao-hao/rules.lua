@@ -35,10 +35,6 @@ function rules.scan(game)
   game.tile, game.down, game.kind, game.leopard = tile, down, kind, leopard
 end
 
--- Narration only when somebody listens (the arguments cost time too).
-function rules.say(game, ...)
-  if game.talk then game:say(...) end
-end
 
 -- "a Red Panda", "an Otter"
 function rules.a(title)
