@@ -35,7 +35,6 @@ function rules.scan(game)
   game.tile, game.down, game.kind, game.leopard = tile, down, kind, leopard
 end
 
-
 -- "a Red Panda", "an Otter"
 function rules.a(title)
   if title:match("^[AEIOUaeiou]") then return "an " .. title end
