@@ -64,7 +64,10 @@ TEST_CASE("simulate: every figure with its interval, as the schema says", "[simu
   for (const auto& b : j["turns"]["histogram"]) binned += b["games"].get<int64_t>();
   CHECK(binned == 400);
   CHECK(j["fair_win_rate"] == Approx(0.25));
-  CHECK(j["end_reasons"][0]["reason"] == "unspecified");
+  // Pass the Pandas names its ends (game:finish{reason=}): one game ends when a player has no dice left.
+  CHECK(j["end_reasons"].size() == 1);
+  CHECK(j["end_reasons"][0]["reason"] == "no-dice-left");
+  CHECK(j["end_reasons"][0]["games"] == 400);
   CHECK(j["decisions_per_game"]["mean"]["estimate"].get<double>() > 1);
 
   auto text = run_rulebook("simulate pass-the-pandas --players 4 --games 400 --seed 5");
