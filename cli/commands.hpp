@@ -57,6 +57,13 @@ void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std
 // "SEAT=KIND" or "all=KIND" (repeatable) -> the agent kind of every seat
 // (default random). Throws SetupError.
 std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players);
+Runner add_new(CLI::App& app);          // new, new-variant (scaffolding)
+Runner add_new_variant(CLI::App& app);
+Runner add_completions(CLI::App& app);  // completions, manpage (from the app itself)
+Runner add_manpage(CLI::App& app);
+
+// The folder holding the bundled rules/ and schemas/ (install_paths.cpp).
+std::string find_data_root();
 
 // The requested player count (0: the game's default), checked against the game.
 int player_count_for(const GameDefinition& def, int requested);

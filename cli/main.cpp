@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "lua/rule_engine.hpp"
+#include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 int main(int argc, char** argv) {
@@ -15,7 +16,9 @@ int main(int argc, char** argv) {
   CLI::App app{"rulebook: a scriptable rules interpreter for tabletop games.\n"
                "Exit codes: 0 success, 1 game or script failure, 2 usage or validation error."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "rulebook 0.1.0");
+  app.set_version_flag("--version", std::string("rulebook ") + RULEBOOK_VERSION + "\n" + lua_version(),
+                       "print the version and the Lua version");
+  set_data_root(cli::find_data_root());
   std::map<CLI::App*, cli::Runner> runners;
   auto add = [&](cli::Runner (*fn)(CLI::App&)) {
     auto runner = fn(app);
@@ -30,6 +33,10 @@ int main(int argc, char** argv) {
   add(cli::add_compare);
   add(cli::add_merge);
   add(cli::add_test);
+  add(cli::add_new);
+  add(cli::add_new_variant);
+  add(cli::add_completions);
+  add(cli::add_manpage);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "lua/engine_impl.hpp"
+#include "lua/error_report.hpp"
 #include "lua/sandbox.hpp"
 
 namespace rulebook {
@@ -82,7 +83,7 @@ void EngineImpl::load_rules() {
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
   auto fail = [&](const std::string& what) {
-    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "unknown error";
+    std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "unknown error";
     lua_settop(L, 0);
     throw ScriptError(what.empty() ? msg : what + ": " + msg);
   };
@@ -185,7 +186,7 @@ bool EngineImpl::resume(int nargs) {
   std::string message = lua_tostring(co, -1) ? lua_tostring(co, -1) : "error object is not a string";
   if (why == Abort::Budget || why == Abort::Memory) message = ctx.abort_message;
   luaL_traceback(L, co, message.c_str(), 0);
-  std::string text = lua_tostring(L, -1);
+  std::string text = explain_script_error(L, lua_tostring(L, -1));
   lua_pop(L, 1);
   // Never reuse a thread a script error unwound: when the error came from
   // the count hook (the budget), Lua leaves hooks disabled on that thread,
@@ -269,6 +270,12 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
 RuleEngine::~RuleEngine() = default;
 
 const GameDefinition& RuleEngine::definition() const { return *impl_->def; }
+
+std::map<std::string, std::vector<std::string>> RuleEngine::api_methods() const {
+  return api_method_names(impl_->L);
+}
+
+const char* lua_version() { return LUA_RELEASE; }
 
 bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
   EngineImpl& e = *impl_;

@@ -79,6 +79,9 @@ class RuleEngine {
   RuleEngine& operator=(const RuleEngine&) = delete;
 
   const GameDefinition& definition() const;
+  // The methods scripts can call on each API object ("game", "zone",
+  // "component", "board"), sorted: what the LuaLS definitions must cover.
+  std::map<std::string, std::vector<std::string>> api_methods() const;
 
   // Plays a whole game; `agents` has one entry per seat. The state must
   // have been reset() for this game. Throws ScriptError / AgentFailure.
@@ -109,5 +112,8 @@ class RuleEngine {
  private:
   std::unique_ptr<struct EngineImpl> impl_;
 };
+
+// The Lua release the runtime is built with, e.g. "Lua 5.4.4".
+const char* lua_version();
 
 }  // namespace rulebook

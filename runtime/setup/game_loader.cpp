@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/suggest.hpp"
 #include "schema/json_schema.hpp"
 #include "setup/overlay.hpp"
 #include "setup/setup_error.hpp"
@@ -38,9 +39,31 @@ const schema::Schema& schema_named(const std::string& file) {
   return *slot;
 }
 
+// "unknown key 'colr' (allowed: color, count)" gains "; did you mean
+// `color`?", in YAML files and in --set alike.
+std::string with_suggestion(const std::string& error) {
+  static const std::string kKey = "unknown key '", kAllowed = "' (allowed: ";
+  const size_t key = error.find(kKey);
+  if (key == std::string::npos) return error;
+  const size_t key_end = error.find(kAllowed, key + kKey.size());
+  const size_t list_end = key_end == std::string::npos ? key_end : error.find(')', key_end);
+  if (list_end == std::string::npos) return error;
+  const std::string wrong = error.substr(key + kKey.size(), key_end - key - kKey.size());
+  std::vector<std::string> allowed;
+  const std::string list = error.substr(key_end + kAllowed.size(), list_end - key_end - kAllowed.size());
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(", ", start);
+    if (comma == std::string::npos) comma = list.size();
+    const std::string name = list.substr(start, comma - start);
+    if (name.find(' ') == std::string::npos) allowed.push_back(name);  // not "keys matching ..."
+    start = comma + 2;
+  }
+  return error.substr(0, list_end + 1) + did_you_mean(wrong, allowed) + error.substr(list_end + 1);
+}
+
 std::string join_errors(const std::vector<std::string>& errors) {
   std::string out;
-  for (size_t i = 0; i < errors.size(); ++i) out += (i ? "\n" : "") + errors[i];
+  for (size_t i = 0; i < errors.size(); ++i) out += (i ? "\n" : "") + with_suggestion(errors[i]);
   return out;
 }
 
@@ -97,8 +120,16 @@ VariantInfo read_variant(const std::string& game_dir, const std::string& spec, S
 
 }  // namespace
 
-std::string rules_root() { return env_or("RULEBOOK_RULES", std::string(RULEBOOK_SOURCE_DIR) + "/rules"); }
-std::string schemas_root() { return env_or("RULEBOOK_SCHEMAS", std::string(RULEBOOK_SOURCE_DIR) + "/schemas"); }
+namespace {
+std::string& default_data_root() {
+  static std::string root = RULEBOOK_SOURCE_DIR;
+  return root;
+}
+}  // namespace
+
+void set_data_root(const std::string& root) { default_data_root() = root; }
+std::string rules_root() { return env_or("RULEBOOK_RULES", default_data_root() + "/rules"); }
+std::string schemas_root() { return env_or("RULEBOOK_SCHEMAS", default_data_root() + "/schemas"); }
 
 std::string resolve_game_dir(const std::string& game) {
   std::error_code ec;

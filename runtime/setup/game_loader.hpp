@@ -12,9 +12,12 @@
 namespace rulebook {
 
 // Where bundled games and schemas live: $RULEBOOK_RULES / $RULEBOOK_SCHEMAS,
-// else the source tree the binary was built from.
+// else DATA/rules and DATA/schemas, DATA being what set_data_root chose
+// (the command line finds its installed data) or the source tree the
+// binary was built from.
 std::string rules_root();
 std::string schemas_root();
+void set_data_root(const std::string& root);
 
 // A game name ("coin-race") or a folder path ("./my/house-rules").
 // Throws SetupError when neither exists.
