@@ -22,7 +22,7 @@ for f in bin/rulebook share/rulebook/rules/pass-the-pandas/game.yaml share/ruleb
          share/zsh/vendor-completions/_rulebook; do
   [[ -e $prefix/$f ]] || fail "not installed: $f"
 done
-zcat "$prefix/share/man/man1/rulebook.1.gz" | grep -q '^\.TH RULEBOOK 1' || fail "man page has no .TH"
+grep -q "^\.TH RULEBOOK 1" <<<"$(zcat "$prefix/share/man/man1/rulebook.1.gz")" || fail "man page has no .TH"
 
 # What runs with the trees out of sight.
 cat > "$work/run.sh" <<'INNER'
@@ -33,14 +33,15 @@ cd "$(dirname "$prefix")"
 unset RULEBOOK_RULES RULEBOOK_SCHEMAS
 rb=$prefix/bin/rulebook
 export NO_COLOR=1
-"$rb" --version | grep -q '^Lua 5\.4' || fail "--version names no Lua version"
+grep -q '^Lua 5\.4' <<<"$("$rb" --version)" || fail "--version names no Lua version"
 list=$("$rb" list)
 for game in pass-the-pandas hai-noon hao-hao; do
   grep -q "^$game " <<<"$list" || fail "list misses $game: $list"
 done
-"$rb" info hai-noon --json | grep -q "\"folder\": *\"$prefix/share/rulebook/rules/hai-noon\"" ||
+info=$("$rb" info hai-noon --json)  # (grep -q in a pipe would end the writer early: SIGPIPE)
+grep -q "\"folder\": *\"$prefix/share/rulebook/rules/hai-noon\"" <<<"$info" ||
   fail "info does not use the installed games"
-"$rb" play pass-the-pandas --players 3 --seed 7 | grep -q 'Game over' || fail "play did not finish"
+grep -q 'Game over' <<<"$("$rb" play pass-the-pandas --players 3 --seed 7)" || fail "play did not finish"
 "$rb" test "$prefix/share/rulebook/rules/pass-the-pandas" | tail -1 | grep -q ' 0 failed' || fail "scenarios failed"
 "$rb" new my-game >/dev/null
 grep -q "schema=$prefix/share/rulebook/schemas/game.schema.json" my-game/game.yaml ||

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "cli_runner.hpp"
@@ -253,4 +255,124 @@ TEST_CASE("cli: test runs scenarios and fails clearly", "[cli]") {
   auto invalid = run_rulebook("test " + dir + "/invalid.yaml");
   CHECK(invalid.exit_code == 2);
   CHECK(invalid.err.find("invalid.yaml:2:20: error: unknown key 'winnners'") != std::string::npos);
+}
+
+TEST_CASE("cli: --version prints the version and the Lua version", "[cli]") {
+  auto r = run_rulebook("--version");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("rulebook 0.") == 0);
+  CHECK(r.out.find("Lua 5.4") != std::string::npos);
+}
+
+TEST_CASE("cli: new scaffolds a game that validates, plays and passes its scenario", "[cli]") {
+  const std::string dir = temp_folder("new") + "/my-game";
+  auto made = run_rulebook("new " + dir);
+  REQUIRE(made.exit_code == 0);
+  for (const char* f : {"/game.yaml", "/rules.lua", "/README.md", "/.luarc.json"}) CHECK(std::filesystem::exists(dir + f));
+  CHECK(std::filesystem::is_directory(dir + "/variants"));
+  CHECK(std::filesystem::is_empty(dir + "/variants"));
+  const std::string yaml = read_text(dir + "/game.yaml");
+  CHECK(yaml.rfind("# yaml-language-server: $schema=", 0) == 0);
+  CHECK(yaml.find("/game.schema.json\n") != std::string::npos);
+  CHECK(yaml.find("name: my-game\n") != std::string::npos);
+  const auto luarc = nlohmann::json::parse(read_text(dir + "/.luarc.json"));
+  const std::string library = luarc.at("workspace.library").at(0);
+  CHECK(std::filesystem::exists(library + "/rulebook.lua"));
+  const std::string readme = read_text(dir + "/README.md");
+  for (const char* section : {"## Rules in brief", "## Components", "## Interpretations", "## Scenarios"})
+    CHECK(readme.find(section) != std::string::npos);
+
+  CHECK(run_rulebook("validate " + dir).exit_code == 0);
+  auto tested = run_rulebook("test " + dir);
+  CHECK(tested.exit_code == 0);
+  CHECK(tested.out.find("1 passed, 0 failed") != std::string::npos);
+  auto played = run_rulebook("play " + dir + " --seed 3");
+  CHECK(played.exit_code == 0);
+  CHECK(played.out.find("wins") != std::string::npos);
+
+  // A variant file, with a script, that applies at once.
+  auto variant = run_rulebook("new-variant " + dir + " long-race --script");
+  CHECK(variant.exit_code == 0);
+  CHECK(read_text(dir + "/variants/long-race.yaml").rfind("# yaml-language-server: $schema=", 0) == 0);
+  CHECK(std::filesystem::exists(dir + "/variants/long-race.lua"));
+  CHECK(run_rulebook("validate " + dir).exit_code == 0);
+  CHECK(run_rulebook("play " + dir + " --variant long-race --seed 3").exit_code == 0);
+  CHECK(run_rulebook("new-variant " + dir + " long-race").exit_code == 2);  // never overwrites
+
+  CHECK(run_rulebook("new " + dir).exit_code == 2);  // exists
+  auto bad = run_rulebook("new " + temp_folder("new") + "/Bad_Name");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("lower-case") != std::string::npos);
+}
+
+TEST_CASE("cli: new --from copies a bundled game under a new name", "[cli]") {
+  const std::string dir = temp_folder("new") + "/my-pandas";
+  REQUIRE(run_rulebook("new " + dir + " --from pass-the-pandas").exit_code == 0);
+  CHECK(read_text(dir + "/game.yaml").find("\nname: my-pandas\n") != std::string::npos);
+  CHECK(std::filesystem::exists(dir + "/.luarc.json"));
+  CHECK(std::filesystem::exists(dir + "/variants/bamboozled.yaml"));
+  auto tested = run_rulebook("test " + dir);
+  CHECK(tested.exit_code == 0);
+  CHECK(tested.out.find(" 0 failed") != std::string::npos);
+  CHECK(run_rulebook("new " + temp_folder("new") + "/x --from no-such-game").exit_code == 2);
+}
+
+TEST_CASE("cli: a misspelt method suggests the closest; the error shows the line with a caret", "[cli]") {
+  const std::string dir = tiny_game(
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  game:finnish{winners = {0}}\n"
+      "end\n"
+      "return rules\n");
+  auto r = run_rulebook("play " + dir + " --seed 1");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("rules.lua:4: attempt to call a nil value (method 'finnish'); did you mean `finish`?") !=
+        std::string::npos);
+  CHECK(r.err.find("rules.lua:4:8\n") != std::string::npos);
+  CHECK(r.err.find("4 |   game:finnish{winners = {0}}\n  |        ^\n") != std::string::npos);
+  CHECK(r.err.find("stack traceback") != std::string::npos);
+}
+
+TEST_CASE("cli: an unknown option name in --set suggests the closest", "[cli]") {
+  auto r = run_rulebook("play pass-the-pandas --set options.points_targt=3");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--set:1:") == 0);
+  CHECK(r.err.find("unknown key 'points_targt'") != std::string::npos);
+  CHECK(r.err.find("did you mean `points_target`?") != std::string::npos);
+}
+
+TEST_CASE("cli: completions and the man page list every command, from the app itself", "[cli]") {
+  auto help = run_rulebook("--help");
+  auto bash = run_rulebook("completions bash");
+  auto zsh = run_rulebook("completions zsh");
+  auto man = run_rulebook("manpage");
+  REQUIRE(bash.exit_code == 0);
+  REQUIRE(zsh.exit_code == 0);
+  REQUIRE(man.exit_code == 0);
+  CHECK(man.out.find(".TH RULEBOOK 1") != std::string::npos);
+  CHECK(bash.out.find("complete -o filenames -F _rulebook rulebook") != std::string::npos);
+  CHECK(zsh.out.rfind("#compdef rulebook", 0) == 0);
+  // Every command --help lists appears in all three.
+  const std::regex command_line(R"(^  ([a-z][a-z-]*) )");
+  int commands = 0;
+  std::istringstream lines(help.out);
+  std::string line;
+  bool in_commands = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Subcommands:", 0) == 0) in_commands = true;
+    std::smatch m;
+    if (!in_commands || !std::regex_search(line, m, command_line)) continue;
+    ++commands;
+    const std::string name = m[1];
+    INFO(name);
+    const std::string roff_name = std::regex_replace(name, std::regex("-"), "\\-");
+    CHECK(man.out.find(".SS \"rulebook " + roff_name) != std::string::npos);
+    CHECK(bash.out.find("    " + name + ")\n") != std::string::npos);
+    CHECK(zsh.out.find("'" + name + ":") != std::string::npos);
+  }
+  CHECK(commands >= 10);
+  CHECK(run_rulebook("completions fish").exit_code == 2);
+  auto games = run_rulebook("completions --list-games");
+  CHECK(games.out.find("hai-noon\n") != std::string::npos);
 }
