@@ -11,7 +11,10 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           # (std::regex overflows the stack on long user strings)
           libre2-dev
           # clang with its sanitizer and libFuzzer runtimes: .ci/fuzz.sh
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev
+          # cpack -G DEB: dpkg-shlibdeps computes the package's dependencies,
+          # and CPack finds the binaries to give it with `file`.
+          dpkg-dev file)
 
 missing=()
 for p in "${packages[@]}"; do
