@@ -6,7 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "core/game_definition.hpp"
 #include "core/suggest.hpp"
+#include "lua/engine_impl.hpp"
+#include "lua/sandbox.hpp"
 
 namespace rulebook {
 namespace {
@@ -93,6 +96,32 @@ std::string explain_script_error(lua_State* L, const std::string& text) {
     std::vector<std::string> all;
     for (const auto& [type, names] : api_method_names(L)) all.insert(all.end(), names.begin(), names.end());
     first += did_you_mean(method, all);
+  }
+
+  // A misspelt name of the game's own things, or of a global.
+  else if (const EngineImpl* e = context(L)->engine; e && e->def) {
+    const GameDefinition& def = *e->def;
+    std::string name;
+    std::vector<std::string> known;
+    if (quoted_after(first, "no zone named '", name)) {
+      for (const auto& z : def.zone_defs)
+        if (z.board < 0) known.push_back(z.name);
+    } else if (quoted_after(first, "no board named '", name)) {
+      for (const auto& b : def.boards) known.push_back(b.name);
+    } else if (quoted_after(first, "no component named '", name)) {
+      for (const auto& t : def.types) known.push_back(t.name);
+    } else if (quoted_after(first, "no component has a face '", name)) {
+      known = def.face_names;
+    } else if (quoted_after(first, "undeclared global '", name)) {
+      known = sandbox_global_names(L);
+    }
+    if (!name.empty()) {
+      std::sort(known.begin(), known.end());
+      // Inside the parenthesis Lua's argument errors end with.
+      const std::string advice = did_you_mean(name, known);
+      if (!advice.empty() && !first.empty() && first.back() == ')') first.insert(first.size() - 1, advice);
+      else first += advice;
+    }
   }
 
   // "file.lua:LINE: message": show that line with a caret.

@@ -1520,3 +1520,27 @@ void sandbox_end_run(lua_State* L) {
 }
 
 }  // namespace rulebook
+
+namespace rulebook {
+
+std::vector<std::string> sandbox_global_names(lua_State* L) {
+  std::vector<std::string> names;
+  sandbox_push_env(L);
+  const int env = lua_gettop(L);
+  auto collect = [&](int table) {
+    lua_pushnil(L);
+    while (lua_next(L, table)) {
+      if (lua_type(L, -2) == LUA_TSTRING) names.emplace_back(lua_tostring(L, -2));
+      lua_pop(L, 1);
+    }
+  };
+  collect(env);
+  // Once sealed, the globals live in the shadow table global_index reads.
+  if (lua_getmetatable(L, env) && lua_getfield(L, -1, "__index") == LUA_TFUNCTION &&
+      lua_getupvalue(L, -1, 1) && lua_istable(L, -1))
+    collect(lua_gettop(L));
+  lua_settop(L, env - 1);
+  return names;
+}
+
+}  // namespace rulebook

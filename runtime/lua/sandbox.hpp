@@ -7,6 +7,7 @@
 // budget kept by a watchdog (or an exact instruction count, on request)
 // and a memory cap.
 #include <string>
+#include <vector>
 
 #include "lua/context.hpp"
 
@@ -47,6 +48,9 @@ void sandbox_restore_upvalues(lua_State* L, int record_ref);
 // Freezes the global table itself: from now on, reading or writing an
 // undeclared global is an error.
 void sandbox_seal_globals(lua_State* L);
+
+// The names a script can read as globals (for "did you mean" advice).
+std::vector<std::string> sandbox_global_names(lua_State* L);
 
 // Message handler for lua_pcall: appends a traceback.
 int sandbox_traceback(lua_State* L);

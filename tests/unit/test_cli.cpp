@@ -376,3 +376,27 @@ TEST_CASE("cli: completions and the man page list every command, from the app it
   auto games = run_rulebook("completions --list-games");
   CHECK(games.out.find("hai-noon\n") != std::string::npos);
 }
+
+TEST_CASE("cli: misspelt zone names and globals suggest the closest", "[cli]") {
+  const std::string zone = tiny_game(
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  local z = game:zone(\"pooll\", 0)\n"
+      "end\n"
+      "return rules\n");
+  auto r = run_rulebook("play " + zone + " --seed 1");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("(no zone named 'pooll'; did you mean `pool`?)") != std::string::npos);
+  CHECK(r.err.find("4 |   local z = game:zone(\"pooll\", 0)\n  |                  ^\n") != std::string::npos);
+  const std::string global = tiny_game(
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  for _, s in ipars(game:seats()) do end\n"
+      "end\n"
+      "return rules\n");
+  auto g = run_rulebook("play " + global + " --seed 1");
+  CHECK(g.exit_code == 1);
+  CHECK(g.err.find("undeclared global 'ipars'; did you mean `ipairs`?") != std::string::npos);
+}
