@@ -48,6 +48,17 @@ grep -q "schema=$prefix/share/rulebook/schemas/game.schema.json" my-game/game.ya
   fail "the modeline does not name the installed schema"
 grep -q "$prefix/share/rulebook/schemas/meta" my-game/.luarc.json || fail ".luarc.json misses the meta folder"
 "$rb" test my-game | tail -1 | grep -q '1 passed, 0 failed' || fail "a new game's scenario failed"
+# The installed bash completion completes commands, options and game names.
+complete_words() {
+  COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+  _rulebook
+  echo "${COMPREPLY[*]}"
+}
+PATH=$prefix/bin:$PATH
+source "$prefix/share/bash-completion/completions/rulebook"
+[[ $(complete_words rulebook new-v) == new-variant ]] || fail "bash completion: commands"
+[[ $(complete_words rulebook play --pla) == --players ]] || fail "bash completion: options"
+[[ $(complete_words rulebook info hai) == hai-noon ]] || fail "bash completion: games"
 echo "installed rulebook works from $prefix"
 INNER
 

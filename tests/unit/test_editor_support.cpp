@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <catch2/catch.hpp>
+#include <lua.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/suggest.hpp"
@@ -80,6 +81,13 @@ TEST_CASE("schemas: every bundled YAML file is valid against its schema", "[edit
 TEST_CASE("LuaLS definitions: schemas/meta/rulebook.lua declares exactly the registered methods", "[editor]") {
   const std::string meta = slurp(fs::path(schemas_root()) / "meta" / "rulebook.lua");
   REQUIRE(meta.rfind("---@meta", 0) == 0);
+  {  // It is Lua that loads (definitions only: never run).
+    lua_State* L = luaL_newstate();
+    const int status = luaL_loadbufferx(L, meta.data(), meta.size(), "=rulebook.lua", "t");
+    INFO((status == LUA_OK ? "" : lua_tostring(L, -1)));
+    CHECK(status == LUA_OK);
+    lua_close(L);
+  }
   const std::map<std::string, std::string> classes{
       {"Game", "game"}, {"Zone", "zone"}, {"Component", "component"}, {"Board", "board"}};
   std::map<std::string, std::set<std::string>> declared;
