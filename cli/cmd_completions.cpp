@@ -2,6 +2,7 @@
 // man page, written from the CLI11 app itself, so that every command and
 // option anyone adds appears in them with no second copy to keep in step.
 // The build runs both and installs the results.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -48,7 +49,7 @@ std::vector<std::string> spellings(const CLI::Option* opt) {
 enum class ValueKind { Game, Path, Text };
 ValueKind kind_of(const CLI::Option* opt) {
   const std::string name = opt->get_positional() ? opt->get_name(true, false) : opt->get_name();
-  if (name == "GAME") return ValueKind::Game;
+  if (name == "GAME" || opt->get_type_name() == "GAME") return ValueKind::Game;
   for (const char* p : {"SCENARIO", "LOG", "PATH", "FILE", "--log", "NAME"})
     if (name.find(p) != std::string::npos) return ValueKind::Path;
   return ValueKind::Text;
@@ -249,7 +250,11 @@ std::string man_page(const CLI::App& app) {
       << ".SH COMMANDS\n";
   for (const auto* cmd : commands_of(app)) {
     out << ".SS \"" << roff(usage_of(*cmd)) << "\"\n" << roff(one_line(cmd->get_description())) << "\n";
-    for (const auto* opt : options_of(*cmd)) {
+    // Arguments first, then options; --help is the same everywhere.
+    auto listed = options_of(*cmd);
+    std::stable_partition(listed.begin(), listed.end(), [](const CLI::Option* o) { return o->get_positional(); });
+    for (const auto* opt : listed) {
+      if (opt->get_name() == "--help") continue;
       out << ".TP\n";
       if (opt->get_positional()) {
         out << "\\fI" << roff(opt->get_name(true, false)) << "\\fR\n";

@@ -309,7 +309,8 @@ Runner add_new(CLI::App& app) {
   auto o = std::make_shared<NewOptions>();
   auto* cmd = app.add_subcommand("new", "create a game folder that validates, plays and passes its scenario at once");
   cmd->add_option("NAME", o->path, "the new game's folder; its last part is the game's name")->required();
-  cmd->add_option("--from", o->from, "start from a copy of this game (a bundled name or a folder)");
+  cmd->add_option("--from", o->from, "start from a copy of this game (a bundled name or a folder)")
+      ->type_name("GAME");
   return [o] { return run_new(*o); };
 }
 
