@@ -400,3 +400,11 @@ TEST_CASE("cli: misspelt zone names and globals suggest the closest", "[cli]") {
   CHECK(g.exit_code == 1);
   CHECK(g.err.find("undeclared global 'ipars'; did you mean `ipairs`?") != std::string::npos);
 }
+
+TEST_CASE("cli: an unknown key in game.yaml suggests the closest", "[cli]") {
+  const std::string dir = tiny_game("return {}\n", std::string(kTinyGame) + "zoens: []\n");
+  auto r = run_rulebook("validate " + dir);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("unknown key 'zoens' (allowed: ") != std::string::npos);
+  CHECK(r.err.find("did you mean `zones`?") != std::string::npos);
+}
