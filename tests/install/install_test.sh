@@ -62,7 +62,8 @@ source "$prefix/share/bash-completion/completions/rulebook"
 echo "installed rulebook works from $prefix"
 INNER
 
-if unshare -rm true 2>/dev/null; then
+mkdir "$work/probe"
+if unshare -rm mount -t tmpfs none "$work/probe" 2>/dev/null; then
   # A private mount namespace: the source and build trees become empty.
   unshare -rm bash -c 'mount -t tmpfs none "$1" && if [[ $2 != "$1"/* ]]; then mount -t tmpfs none "$2"; fi &&
                        [[ ! -e $1/CMakeLists.txt ]] && bash "$3" "$4"' _ "$source" "$build" "$work/run.sh" "$prefix"
