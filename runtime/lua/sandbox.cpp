@@ -1535,10 +1535,8 @@ std::vector<std::string> sandbox_global_names(lua_State* L) {
     }
   };
   collect(env);
-  // Once sealed, the globals live in the shadow table global_index reads.
-  if (lua_getmetatable(L, env) && lua_getfield(L, -1, "__index") == LUA_TFUNCTION &&
-      lua_getupvalue(L, -1, 1) && lua_istable(L, -1))
-    collect(lua_gettop(L));
+  // Once sealed, the globals live in the shadow table the global table reads through.
+  if (lua_getmetatable(L, env) && lua_getfield(L, -1, "__index") == LUA_TTABLE) collect(lua_gettop(L));
   lua_settop(L, env - 1);
   return names;
 }
