@@ -110,7 +110,7 @@ Runner add_play(CLI::App& app) {
   auto* cmd = app.add_subcommand("play", "play one game, narrated");
   add_game_options(*cmd, o->game);
   add_agent_option(*cmd, o->agents);
-  cmd->add_option("--name", o->names, "player names, in seat order (repeatable)");
+  cmd->add_option("--name", o->names, "player names, in seat order (repeatable)")->check(utf8_text());
   cmd->add_option("--log", o->log_file, "write the replay log to FILE");
   cmd->add_flag("--json", o->json, "print events as JSON lines instead of narration");
   cmd->add_option("--view", o->view, "narrate as this seat may know the game (-1: everything)");

@@ -75,6 +75,9 @@ int print_run(const SimulationPart& run, bool json, const std::string& plot);
 
 bool use_colour(int fd);
 
+// Refuses text that is not UTF-8 (it would reach JSON logs and output).
+CLI::Validator utf8_text();
+
 // Writing an output file failed part-way (a full disk, /dev/full): exit 1.
 struct OutputError : std::runtime_error {
   using runtime_error::runtime_error;

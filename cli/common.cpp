@@ -31,8 +31,14 @@ CLI::Validator whole_number(uint64_t min, uint64_t max) {
       fmt::format("UINT in [{} - {}]", min, max));
 }
 
+CLI::Validator utf8_text() {
+  // Names, paths and overrides end up in logs and JSON output: JSON text is UTF-8.
+  return CLI::Validator(
+      [](std::string& text) -> std::string { return valid_utf8(text) ? "" : "not valid UTF-8 text"; }, "TEXT");
+}
+
 void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed, bool with_setup) {
-  cmd.add_option("GAME", o.game, "a bundled game's name, or a game folder")->required();
+  cmd.add_option("GAME", o.game, "a bundled game's name, or a game folder")->required()->check(utf8_text());
   cmd.add_option("--players,-p", o.players, "number of players (default: the game's)")->check(CLI::Range(1, 32));
   if (with_seed) {
     auto* seed = cmd.add_option("--seed,-s", o.seed, "seed for the game's chance")
@@ -40,8 +46,8 @@ void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed, bool with_s
     seed->each([&o](const std::string&) { o.seed_given = true; });
   }
   if (with_setup) {
-    cmd.add_option("--variant,-v", o.variants, "apply a variant (repeatable, applied in order)");
-    cmd.add_option("--set", o.sets, "override one setup value: PATH=VALUE (repeatable)");
+    cmd.add_option("--variant,-v", o.variants, "apply a variant (repeatable, applied in order)")->check(utf8_text());
+    cmd.add_option("--set", o.sets, "override one setup value: PATH=VALUE (repeatable)")->check(utf8_text());
   }
   cmd.add_option("--max-seconds", o.max_seconds,
                  "CPU-time budget of the rules per game, in seconds (0: none); a script over it "
@@ -69,7 +75,8 @@ EngineLimits engine_limits(const GameOptions& o) {
 
 void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs) {
   cmd.add_option("--agent,-a", specs,
-                 "who plays a seat: SEAT=random|first|human|scripted:FILE, or all=KIND (default random)");
+                 "who plays a seat: SEAT=random|first|human|scripted:FILE, or all=KIND (default random)")
+      ->check(utf8_text());
 }
 
 void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents) {

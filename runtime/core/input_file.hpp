@@ -9,6 +9,7 @@
 //  - JSON and YAML values may nest at most kMaxInputNesting levels deep.
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,10 @@ struct InputFile {
 };
 
 InputFile read_input_file(const std::string& path);
+
+// Well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF):
+// text that goes into JSON (logs, --json output) must be.
+bool valid_utf8(std::string_view s);
 
 // Parses JSON text read from `file`, refusing values nested more than
 // kMaxInputNesting deep. On failure returns false and sets `error` to a

@@ -1,3 +1,4 @@
+#include "core/input_file.hpp"
 #include "setup/overlay.hpp"
 
 #include <fmt/format.h>
@@ -339,6 +340,11 @@ void OverlayStack::set(const std::string& assignment) {
     at.file = kName;
     fail(at, fmt::format("expected PATH=VALUE, got '{}'", assignment));
   };
+  if (!valid_utf8(assignment)) {
+    SourceLocation at;
+    at.file = kName;
+    fail(at, "not valid UTF-8 text");
+  }
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) malformed();
 

@@ -282,3 +282,18 @@ TEST_CASE("inputs: integers beyond their C++ range in a scenario point at the li
     CHECK((has(r.err, "above the maximum") || has(r.err, "below the minimum")));
   }
 }
+
+TEST_CASE("inputs: text that is not UTF-8 is refused before it reaches JSON", "[inputs][cli]") {
+  // Found by fuzz_overlay: a --set path with bytes 0x8e 0x9e made a JSON key
+  // that nlohmann refuses to write; --name did the same to --json and logs.
+  // (printf '\\216' writes the byte 0x8e; the runner's shell is sh.)
+  for (const std::string args : {"play pass-the-pandas --seed 1 --json --name \"$(printf '\\216')\"",
+                                 "play pass-the-pandas --seed 1 --set \"options.$(printf '\\216')=1\"",
+                                 "play \"pass$(printf '\\216')\""}) {
+    INFO(args);
+    auto r = run_rulebook(args);
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "not valid UTF-8"));
+    check_no_library_text(r);
+  }
+}

@@ -358,3 +358,10 @@ TEST_CASE("overlay: --set conflicts like a layer", "[setup]") {
   CHECK(stack.result().value["options"]["target"] == 7);
   CHECK(stack.result().value["players"][0]["hp"] == 5);
 }
+
+TEST_CASE("overlay: a --set that is not UTF-8 is an error, not a JSON key no one can write", "[setup]") {
+  // Regression for a fuzz_overlay crash (tests/fuzz/corpus/overlay/crash-invalid-utf8-set-path.txt).
+  OverlayStack stack = base_stack();
+  CHECK_THROWS_WITH(stack.set("options.ta\x8e\x9e" "et=7"), Catch::Contains("--set: error: not valid UTF-8 text"));
+  CHECK(stack.result().value.dump() == base_stack().result().value.dump());
+}
