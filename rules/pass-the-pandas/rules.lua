@@ -23,17 +23,20 @@ function rules.setup(game)
   game.supply = game:zone("supply")
   game.evaporated = game:zone("evaporated")
   game.dice = {}
+  game.rolled = {}
   for seat = 0, game:player_count() - 1 do
     game.dice[seat] = game:zone("dice", seat)
   end
   rules.deal(game)
 end
 
--- 1. "Roll all of your dice." Returns what was rolled.
+-- 1. "Roll all of your dice." Returns what was rolled: the game's one
+-- `rolled` table, filled again each turn (no new table per turn).
 function rules.roll(game, seat, pool)
-  local dice = pool:roll()
-  local panda, bamboo, water, blank = pool:count("panda", "bamboo", "water", "blank")
-  return {dice = dice, panda = panda, bamboo = bamboo, water = water, blank = blank}
+  local rolled = game.rolled
+  rolled.dice = pool:roll()
+  rolled.panda, rolled.bamboo, rolled.water, rolled.blank = pool:count("panda", "bamboo", "water", "blank")
+  return rolled
 end
 
 -- 2. "All Water Drops rolled are immediately removed from the game."
