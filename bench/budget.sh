@@ -33,20 +33,9 @@ if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then PIN=(tas
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# cpu_seconds CMD... : runs CMD (stdout discarded), prints its CPU seconds.
-if command -v perf >/dev/null && perf stat -x, -e task-clock true 2>/dev/null; then
-  cpu_seconds() {
-    "${PIN[@]}" perf stat -x, -e task-clock -o "$TMP/stat" "$@" > /dev/null
-    awk -F, '/task-clock/ { printf "%.6f\n", $1 / 1000 }' "$TMP/stat"
-  }
-elif [[ -x /usr/bin/time ]]; then
-  cpu_seconds() {
-    "${PIN[@]}" /usr/bin/time -f '%U %S' -o "$TMP/stat" "$@" > /dev/null
-    awk '{ print $1 + $2 }' "$TMP/stat"
-  }
-else
-  echo "budget.sh: needs perf or GNU time" >&2; exit 2
-fi
+# shellcheck source=bench/cpu_time.sh
+source "$HERE/cpu_time.sh"
+[[ -n $CPU_MEASURE ]] || { echo "budget.sh: needs perf or GNU time" >&2; exit 2; }
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 declare -A COUNT=([pass-the-pandas]=100000 [hai-noon]=2000 [hao-hao]=500)

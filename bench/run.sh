@@ -4,6 +4,9 @@
 #   bench/run.sh [--build DIR] [--rounds R] [--games N]
 #
 # Defaults: --build build (relative to the repository root), --rounds 7, --games 200000.
+# After the wall-clock comparison it prints the targets table of issue 9 (games per
+# CPU second of every bundled game against the baseline, the budget's cost, peak
+# memory); --no-targets skips it.
 # A relative --build DIR given on the command line is relative to the current directory.
 # Needs bash, awk, coreutils, lua5.4; uses taskset and GNU time (/usr/bin/time) if present.
 # See bench/README.md for what is measured and how to read the output.
@@ -17,8 +20,9 @@ GAMES=200000
 PLAYERS=4
 GAME=pass-the-pandas
 BASELINE="$HERE/pass_the_pandas_baseline.lua"
+TARGETS=1
 
-usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,12s/^# \{0,1\}//p' "$0"; }
 die() { echo "run.sh: $*" >&2; exit 2; }
 is_uint() { [[ $1 =~ ^[0-9]+$ ]] && (( $1 > 0 )); }
 
@@ -30,6 +34,7 @@ while (( $# )); do
     --rounds=*) ROUNDS=${1#*=}; shift ;;
     --games)   [[ $# -ge 2 ]] || die "--games needs a number"; GAMES=$2; shift 2 ;;
     --games=*) GAMES=${1#*=}; shift ;;
+    --no-targets) TARGETS=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument: $1" ;;
   esac
@@ -201,6 +206,66 @@ else
   echo "start-up and engine peak RSS: skipped (no usable rulebook binary at $RULEBOOK)"
   echo "peak RSS (KiB, /usr/bin/time -f %M):"
   echo "  baseline lua5.4 ($GAMES games):   $(peak_rss lua5.4 "$BASELINE" "$GAMES" 1 "$PLAYERS")"
+fi
+
+# ---------------------------------------------------------------- targets (issue 9)
+# One interleaved run in CPU time: each round runs the baseline, then every
+# bundled game at 4 players with the default budget, then Pass the Pandas with
+# every budget off. Ratios are games per CPU second over the baseline's games
+# per CPU second in the same run (medians over the rounds).
+if (( HAVE_ENGINE && TARGETS )); then
+  # shellcheck source=bench/cpu_time.sh
+  source "$HERE/cpu_time.sh"
+  if [[ -z $CPU_MEASURE ]]; then
+    echo; echo "targets: skipped (needs perf or GNU time for CPU time)"
+  else
+    declare -A N=([baseline]=$GAMES [pass-the-pandas]=$(( GAMES / 2 )) [hai-noon]=$(( GAMES / 200 + 1 ))
+                  [hao-hao]=$(( GAMES / 1000 + 1 )) [pandas-off]=$(( GAMES / 2 )))
+    ARMS=(baseline pass-the-pandas hai-noon hao-hao pandas-off)
+    for (( r = 1; r <= ROUNDS; r++ )); do
+      line="targets round $r/$ROUNDS (games/CPU s):"
+      for arm in "${ARMS[@]}"; do
+        n=${N[$arm]}
+        case $arm in
+          baseline) cmd=(lua5.4 "$BASELINE" "$n" "$r" "$PLAYERS") ;;
+          pandas-off) cmd=("$RULEBOOK" simulate pass-the-pandas --players "$PLAYERS" --games "$n" --seed "$r"
+                           --max-seconds 0 --max-instructions 0) ;;
+          *) cmd=("$RULEBOOK" simulate "$arm" --players "$PLAYERS" --games "$n" --seed "$r") ;;
+        esac
+        sec=$(cpu_seconds "${cmd[@]}") || { echo "run.sh: targets run failed: ${cmd[*]}" >&2; exit 1; }
+        awk -v n="$n" -v s="$sec" 'BEGIN { printf "%.3f\n", n / s }' >>"$TMP/t.$arm"
+        line+=" $arm $(tail -n1 "$TMP/t.$arm")"
+      done
+      echo "$line" >&2
+    done
+    med() { read -r m _ _ < <(stats "$1"); echo "$m"; }
+    base=$(med "$TMP/t.baseline")
+    echo
+    echo "targets ($(date -u '+%Y-%m-%d'), nproc=$(nproc), $(cpu_model); measure: $CPU_MEASURE, medians of $ROUNDS interleaved rounds)"
+    printf '| %-44s | %-22s | %-9s | %-4s |\n' what measured target met
+    printf '| %-44s | %-22s | %-9s | %-4s |\n' --- --- --- ---
+    target_row() { # WHAT MEASURED TARGET MET(1/0)
+      printf '| %-44s | %-22s | %-9s | %-4s |\n' "$1" "$2" "$3" "$( (( $4 )) && echo yes || echo no)"
+    }
+    printf '| %-44s | %-22s | %-9s | %-4s |\n' "baseline lua5.4 (games per CPU s)" "$base" "" ""
+    for g in pass-the-pandas:0.25 hai-noon:0.015 hao-hao:0.008; do
+      name=${g%%:*} goal=${g#*:}
+      gps=$(med "$TMP/t.$name")
+      ratio=$(awk -v a="$gps" -v b="$base" 'BEGIN { printf "%.4f", a / b }')
+      target_row "simulate $name --players $PLAYERS / baseline" "${ratio}x (${gps}/s)" ">= ${goal}x" \
+        "$(awk -v r="$ratio" -v t="$goal" 'BEGIN { print (r >= t) }')"
+    done
+    on=$(med "$TMP/t.pass-the-pandas"); off=$(med "$TMP/t.pandas-off")
+    cost=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.1f", (1 - a / b) * 100 }')
+    target_row "budget's cost (Pandas, default vs off)" "${cost}%" "<= 3%" "$(awk -v c="$cost" 'BEGIN { print (c <= 3) }')"
+    peak=0
+    for g in pass-the-pandas hai-noon hao-hao; do
+      kib=$(peak_rss "$RULEBOOK" simulate "$g" --players "$PLAYERS" --games "${N[$g]}" --seed 1)
+      [[ $kib =~ ^[0-9]+$ ]] && (( kib > peak )) && peak=$kib
+    done
+    mib=$(awk -v k="$peak" 'BEGIN { printf "%.1f", k / 1024 }')
+    target_row "peak memory of simulate (largest game)" "${mib} MiB" "<= 16 MiB" "$(awk -v m="$mib" 'BEGIN { print (m > 0 && m <= 16) }')"
+  fi
 fi
 (( ENGINE_BROKEN )) && exit 3
 exit 0
