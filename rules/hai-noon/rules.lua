@@ -15,13 +15,53 @@ rules.DIVERS = {"diver_pink", "diver_blue", "diver_green", "diver_black"}
 -- Small helpers
 ---------------------------------------------------------------------------
 
--- "(x,y)" for a cell (names made once in rules.find_geometry).
+-- "(x,y)" for a cell, made the first time a game names it (only labels,
+-- narration and the camouflage's public note read it).
 local function where(game, cell)
-  return game.cell_name[cell]
+  local name = game.cell_name[cell]
+  if not name then
+    local _, x, y = cell:cell()
+    name = string.format("(%d,%d)", x, y)
+    game.cell_name[cell] = name
+  end
+  return name
 end
 
 local function diver_name(diver)
   return diver:title()
+end
+
+-- An option's label is read only by an agent that shows it, a log or a
+-- sink, never in a plain simulate: each kind of option builds its label
+-- when (and only when) it is read, from the option's own fields.
+local function lazy_label(build)
+  return {__index = function(option, key)
+    if key == "label" then return build(option) end
+  end}
+end
+
+local PLAY_LABEL = lazy_label(function(p) return string.format("%s to the %s side", p.card:title(), p.side) end)
+local MOVE_LABEL = lazy_label(function(m)
+  if m.other then return string.format("%s swaps places with the %s", diver_name(m.diver), diver_name(m.other)) end
+  return string.format("%s swims to the free place %s", diver_name(m.diver), where(m.game, m.to))
+end)
+local CAGE_LABEL = lazy_label(function(t) return "the cage on the " .. diver_name(t.diver) end)
+local SWAP_LABEL = lazy_label(function(s)
+  local sa, sb = rules.shark_at(s.game, s.a), rules.shark_at(s.game, s.b)
+  return string.format("swap the %s shark at %s with the %s shark at %s",
+                       sa:face(), where(s.game, s.a), sb:face(), where(s.game, s.b))
+end)
+local TURN_LABEL = lazy_label(function(o)
+  return string.format("the %s shark at %s", o.shark:face(), where(o.game, o.cell))
+end)
+local CAMOUFLAGE_LABEL = lazy_label(function(o) return "camouflage the " .. diver_name(o.diver) end)
+local RETURN_LABEL = lazy_label(function(o) return "return to " .. where(o.game, o.cell) end)
+local HARPOON_LABEL = lazy_label(function(o)
+  return string.format("%s as a harpoon for the %s", o.card:title(), diver_name(o.diver))
+end)
+local HARPOON_PROMPT = {}
+for _, side in ipairs(rules.SIDES) do
+  HARPOON_PROMPT[side] = string.format("A hungry shark attacks from the %s side: play a harpoon?", side)
 end
 
 local function seat_name(game, seat)
@@ -90,10 +130,6 @@ end
 function rules.find_geometry(game)
   local sea = game.sea
   game.cell_name = {}
-  for _, cell in ipairs(sea:cells()) do
-    local _, x, y = cell:cell()
-    game.cell_name[cell] = string.format("(%d,%d)", x, y)
-  end
   game.ring = sea:path("ring")
   local on_ring = {}
   for _, cell in ipairs(game.ring) do on_ring[cell] = true end
@@ -268,8 +304,7 @@ function rules.legal_plays(game, seat)
       seen[t] = true
       for _, side in ipairs(rules.SIDES) do
         if rules.may_place(game, card, side, out) then
-          plays[#plays + 1] = {card = card, side = side,
-                               label = string.format("%s to the %s side", card:title(), side)}
+          plays[#plays + 1] = setmetatable({card = card, side = side}, PLAY_LABEL)
         end
       end
     end
@@ -311,13 +346,7 @@ function rules.action_diver_swims(game, seat, card, side)
       for _, cell in ipairs(game.centre) do
         if game.sea:adjacent(from, cell) then
           local other = rules.diver_at(game, cell)
-          local label
-          if other then
-            label = string.format("%s swaps places with the %s", diver_name(diver), diver_name(other))
-          else
-            label = string.format("%s swims to the free place %s", diver_name(diver), where(game, cell))
-          end
-          moves[#moves + 1] = {diver = diver, from = from, to = cell, other = other, label = label}
+          moves[#moves + 1] = setmetatable({game = game, diver = diver, from = from, to = cell, other = other}, MOVE_LABEL)
         end
       end
     end
@@ -338,7 +367,7 @@ function rules.action_cage_harpoon(game, seat, card, side)
   local targets = {}
   for _, d in ipairs(game.divers) do
     if d ~= game.caged and rules.diver_cell(game, d) and not rules.is_dummy(game, d) then
-      targets[#targets + 1] = {diver = d, label = "the cage on the " .. diver_name(d)}
+      targets[#targets + 1] = setmetatable({diver = d}, CAGE_LABEL)
     end
   end
   if #targets == 0 then
@@ -357,9 +386,7 @@ function rules.action_shark_swims(game, seat, card, side)
   local swaps = {}
   for i, a in ipairs(game.ring) do
     local b = game.ring[i % #game.ring + 1]
-    local sa, sb = rules.shark_at(game, a), rules.shark_at(game, b)
-    swaps[#swaps + 1] = {a = a, b = b, label = string.format("swap the %s shark at %s with the %s shark at %s",
-                                                              sa:face(), where(game, a), sb:face(), where(game, b))}
+    swaps[#swaps + 1] = setmetatable({game = game, a = a, b = b}, SWAP_LABEL)
   end
   local s = game:choose(seat, "Which two sharks swap places?", swaps)
   local sa, sb = rules.shark_at(game, s.a), rules.shark_at(game, s.b)
@@ -372,7 +399,7 @@ function rules.action_turn_shark(game, seat, card, side)
   local options = {}
   for _, cell in ipairs(game.ring) do
     local shark = rules.shark_at(game, cell)
-    options[#options + 1] = {shark = shark, label = string.format("the %s shark at %s", shark:face(), where(game, cell))}
+    options[#options + 1] = setmetatable({game = game, shark = shark, cell = cell}, TURN_LABEL)
   end
   local o = game:choose(seat, "Turn which shark over?", options)
   o.shark:turn_over()
@@ -395,7 +422,7 @@ end
 function rules.action_camouflage(game, seat, card, side)
   local options = {}
   for _, d in ipairs(rules.divers_of(game, seat)) do
-    if rules.diver_cell(game, d) then options[#options + 1] = {diver = d, label = "camouflage the " .. diver_name(d)} end
+    if rules.diver_cell(game, d) then options[#options + 1] = setmetatable({diver = d}, CAMOUFLAGE_LABEL) end
   end
   if #options == 0 then
     game:say("%s has no diver on the board to camouflage", seat_name(game, seat))
@@ -435,7 +462,7 @@ function rules.return_from_camouflage(game, seat)
       local free = rules.free_places(game)
       local options = {}
       for _, cell in ipairs(free) do
-        options[#options + 1] = {cell = cell, label = "return to " .. where(game, cell)}
+        options[#options + 1] = setmetatable({game = game, cell = cell}, RETURN_LABEL)
       end
       local o = game:choose(seat, "Where does your diver come back?", options)
       rules.move_diver(game, d, o.cell)
@@ -493,11 +520,10 @@ function rules.harpoon_reactions(game, seat, side, attacks)
         local options = {{label = "no harpoon"}}
         for _, card in ipairs(cards) do
           for _, d in ipairs(mine) do
-            options[#options + 1] = {card = card, diver = d,
-                                     label = string.format("%s as a harpoon for the %s", card:title(), diver_name(d))}
+            options[#options + 1] = setmetatable({card = card, diver = d}, HARPOON_LABEL)
           end
         end
-        local o = game:choose(owner, string.format("A hungry shark attacks from the %s side: play a harpoon?", side), options)
+        local o = game:choose(owner, HARPOON_PROMPT[side], options)
         if o.card then
           o.card:move(game.harpoons[side])
           saved[o.diver] = true
