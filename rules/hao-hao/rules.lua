@@ -173,9 +173,12 @@ function rules.directions(game, i)
   return dirs
 end
 
+-- The cells of `list` as options: one table per game, filled again for each
+-- decision (game:choose reads it only while it asks).
 function rules.cell_options(game, list)
-  local options, cells = {}, game.cells
-  for k = 1, #list do options[k] = cells[list[k]] end
+  local options, cells, n = game.cell_choice, game.cells, #list
+  for k = 1, n do options[k] = cells[list[k]] end
+  for k = #options, n + 1, -1 do options[k] = nil end
   return options
 end
 
@@ -227,6 +230,7 @@ end
 -- Set-up
 
 function rules.setup(game)
+  game.cell_choice = {}
   game.field = game:board("field")
   game.bag = game:zone("bag")
   game.box = game:zone("box")
