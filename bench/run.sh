@@ -219,8 +219,8 @@ if (( HAVE_ENGINE && TARGETS )); then
   if [[ -z $CPU_MEASURE ]]; then
     echo; echo "targets: skipped (needs perf or GNU time for CPU time)"
   else
-    declare -A N=([baseline]=$GAMES [pass-the-pandas]=$(( GAMES / 2 )) [hai-noon]=$(( GAMES / 200 + 1 ))
-                  [hao-hao]=$(( GAMES / 1000 + 1 )) [pandas-off]=$(( GAMES / 2 )))
+    declare -A N=([baseline]=$GAMES [pass-the-pandas]=$(( GAMES / 2 )) [hai-noon]=$(( GAMES / 50 + 1 ))
+                  [hao-hao]=$(( GAMES / 200 + 1 )) [pandas-off]=$(( GAMES / 2 )))
     ARMS=(baseline pass-the-pandas hai-noon hao-hao pandas-off)
     for (( r = 1; r <= ROUNDS; r++ )); do
       line="targets round $r/$ROUNDS (games/CPU s):"
