@@ -5,9 +5,13 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "core/game_log.hpp"
-#include "core/narrator.hpp"
-#include "setup/game_record.hpp"
+#include "cli/human_agent.hpp"
+#include "observation/event_recorder.hpp"
+#include "observation/event_view.hpp"
+#include "observation/narrator.hpp"
+#include "play/log_file.hpp"
+#include "play/match.hpp"
+#include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
@@ -26,7 +30,7 @@ struct PlayOptions {
 struct JsonLines : EventSink {
   JsonLines(std::ostream& out, int seat) : out(out), seat(seat) {}
   void on_event(const GameState& state, const Event& e) override {
-    if (seat >= 0 && !(e.audience & seat_bit(seat))) return;
+    if (!can_see(e, seat)) return;
     out << event_json(state, e, seat).dump() << "\n";
   }
   std::ostream& out;
@@ -38,50 +42,48 @@ int run(PlayOptions& o) {
   const int players = player_count_for(*def, o.game.players);
   if (!o.game.seed_given) o.game.seed = std::random_device{}();
   const auto kinds = agent_kinds(o.agents, players);
-  std::vector<std::unique_ptr<Agent>> owned;
-  std::vector<Agent*> agents;
-  int humans = 0, human_seat = -1;
-  for (int s = 0; s < players; ++s) {
-    owned.push_back(make_agent(kinds[s], std::cin, std::cout));
-    agents.push_back(owned.back().get());
-    if (kinds[s] == "human") {
-      ++humans;
+  std::vector<std::unique_ptr<Agent>> agents;  // a bad --agent is reported before any Lua runs
+  std::vector<HumanAgent*> humans;
+  Seat human_seat = -1;
+  for (Seat s = 0; s < players; ++s) {
+    agents.push_back(make_agent(kinds[s], std::cin, std::cout));
+    if (auto* human = dynamic_cast<HumanAgent*>(agents.back().get())) {
+      humans.push_back(human);
       human_seat = s;
     }
   }
-  int view = o.view >= -1 ? o.view : (humans == 1 ? human_seat : -1);
+  Match match(def, engine_limits(o.game));
+  for (Seat s = 0; s < players; ++s) match.set_agent(s, std::move(agents[s]));
+  const Seat view = o.view >= -1 ? o.view : (humans.size() == 1 ? human_seat : -1);
   if (view >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
 
-  RuleEngine engine(def, engine_limits(o.game));
-  GameState state(*def);
-  Narrator narrator(std::cout, view, use_colour(1));
+  Narrator narrator(std::cout, view, narration_style(1));
   JsonLines json_lines(std::cout, view);
   EventRecorder full_log;  // everything, for --log
-  std::vector<AnswerRecord> answers;
-  EventTee tee;
   if (o.json) {
     std::cout << nlohmann::json{{"type", "setup"}, {"game", def->name}, {"seed", o.game.seed}}.dump() << "\n";
-    tee.add(&json_lines);
+    match.add_sink(&json_lines);
   } else {
-    tee.add(&narrator);
+    match.add_sink(&narrator);
   }
-  if (!o.log_file.empty()) tee.add(&full_log);
-  for (auto& agent : owned)
-    if (auto* human = dynamic_cast<HumanAgent*>(agent.get())) human->set_before_prompt([&narrator] { narrator.flush(); });
-  engine.set_answer_log(&answers);
-  state.set_sink(&tee);
-  state.reset(players, o.game.seed, o.names);
+  if (!o.log_file.empty()) match.add_sink(&full_log);
+  for (auto* human : humans) human->set_before_prompt([&narrator] { narrator.flush(); });
+  match.record_answers();
 
   GameSpec spec{o.game.game, o.game.variants, o.game.sets, players, o.game.seed, o.names};
   GameResult result;
-  int code = kOk;
+  // The log is written even when the game fails, as far as it went.
+  auto write_log = [&] {
+    write_file("--log", o.log_file,
+               dump_log(make_log(spec, match.state(), result, match.answers(), full_log.events(), kinds)));
+  };
   try {
-    result = engine.play(state, agents);
+    result = match.play(players, o.game.seed, o.names);
   } catch (...) {
     narrator.flush();
     if (!o.log_file.empty()) {
       try {  // keep the game's own error: it is the one to report
-        write_file("--log", o.log_file, dump_log(make_log(spec, state, result, answers, full_log.events(), kinds)));
+        write_log();
       } catch (const std::exception& e) {
         std::cerr << e.what() << "\n";
       }
@@ -89,18 +91,18 @@ int run(PlayOptions& o) {
     throw;
   }
   narrator.flush();
+  const GameState& state = match.state();
   if (o.json) {
     nlohmann::json r = result_json(state, result);
     r["type"] = "result";
     std::cout << r.dump() << "\n";
   } else {
     std::cout << "Turns played: " << result.turns << "\n";
-    for (int s = 0; s < players; ++s)
+    for (Seat s = 0; s < players; ++s)
       if (state.player(s).score != 0) std::cout << state.player(s).name << ": " << state.player(s).score << " points\n";
   }
-  if (!o.log_file.empty())
-    write_file("--log", o.log_file, dump_log(make_log(spec, state, result, answers, full_log.events(), kinds)));
-  return code;
+  if (!o.log_file.empty()) write_log();
+  return kOk;
 }
 
 }  // namespace

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "core/game_log.hpp"
 #include "core/input_file.hpp"
-#include "setup/game_record.hpp"
+#include "observation/event_recorder.hpp"
+#include "play/log_file.hpp"
+#include "play/replay.hpp"
+#include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {

@@ -12,7 +12,7 @@
 #include "cli/simulation_part.hpp"
 #include "cli/simulation_report.hpp"
 #include "cli/simulation_runner.hpp"
-#include "setup/game_record.hpp"
+#include "setup/game_loader.hpp"
 
 namespace rulebook::cli {
 namespace {

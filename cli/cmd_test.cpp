@@ -9,8 +9,8 @@
 
 #include "cli/commands.hpp"
 #include "mutation/mutation_run.hpp"
+#include "play/scenario.hpp"
 #include "setup/game_loader.hpp"
-#include "setup/scenario.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {

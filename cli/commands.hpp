@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/game_definition.hpp"
+#include "observation/narrator.hpp"
 
 namespace rulebook {
 struct EngineLimits;
@@ -85,6 +86,8 @@ struct OutputError : std::runtime_error {
 // Writes `text` to `path`, checking every write and the close. Throws
 // SetupError when the file cannot be created, OutputError when writing fails.
 void write_file(const std::string& option, const std::string& path, const std::string& text);
+// Terminal emphasis for narration when fd is a colour terminal, else none.
+NarrationStyle narration_style(int fd);
 std::string read_file(const std::string& path);  // throws SetupError
 
 }  // namespace rulebook::cli

@@ -141,6 +141,11 @@ void write_file(const std::string& option, const std::string& path, const std::s
                                   std::strerror(error ? error : errno)));
 }
 
+NarrationStyle narration_style(int fd) {
+  if (!use_colour(fd)) return {};
+  return NarrationStyle{"\033[1m", "\033[2m", "\033[0m"};
+}
+
 std::string read_file(const std::string& path) {
   InputFile file = read_input_file(path);
   if (!file.ok) throw SetupError(fmt::format("{}: error: {}", path, file.error));

@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   } catch (const AgentFailure& e) {
     std::cerr << "error: " << e.what() << "\n";
     return cli::kGameFailure;
-  } catch (const AgentError& e) {
+  } catch (const AgentSpecError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return cli::kUsage;
   } catch (const cli::OutputError& e) {

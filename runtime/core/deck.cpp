@@ -18,7 +18,7 @@ void shuffle_zone(GameState& state, int zone) {
   }
   for (int id : items) state.mutable_component(id).known_to = 0;
   if (state.listening())
-    state.emit(Event{EventType::Shuffle, -1, -1, zone, -1, state.zone_size(zone), {}, ~SeatMask{0}});
+    state.emit(Event::shuffle(zone, state.zone_size(zone)));
 }
 
 int draw_top(GameState& state, int deck, int dest, int discard) {

@@ -12,7 +12,7 @@ int roll_die(GameState& state, int die) {
   if (!(forced && forced->forced_roll(state, die, face)))
     face = static_cast<int>(state.chance().below(static_cast<uint32_t>(faces)));
   c.face = face;
-  if (state.listening()) state.emit(Event{EventType::Roll, c.owner, die, c.zone, -1, face, {}, ~SeatMask{0}});
+  if (state.listening()) state.emit(Event::roll(die, c.owner, c.zone, face));
   return face;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/ids.hpp"
 #include "core/visibility.hpp"
 
 namespace rulebook {
@@ -31,16 +32,65 @@ enum class EventType : uint8_t {
 
 const char* to_string(EventType t);
 
+// Built with the named constructors below, which say what each field
+// holds for that kind of event; readers use the fields.
 struct Event {
   EventType type = EventType::Message;
-  int seat = -1;
-  int component = -1;
-  int from = -1;
-  int to = -1;
+  Seat seat = -1;
+  ComponentId component = -1;
+  ZoneSlot from = -1;
+  ZoneSlot to = -1;
   int value = 0;
   std::string text;
   // Seats that may see the event at all; the rest never receive it.
   SeatMask audience = ~SeatMask{0};
+
+  static Event game_start(int players) { return make(EventType::GameStart, -1, -1, -1, -1, players); }
+  static Event turn_begin(Seat seat, int round) { return make(EventType::TurnBegin, seat, -1, -1, -1, round); }
+  // `owner`: the seat owning the die, or -1.
+  static Event roll(ComponentId die, Seat owner, ZoneSlot zone, int face) {
+    return make(EventType::Roll, owner, die, zone, -1, face);
+  }
+  static Event move(ComponentId id, Seat owner, ZoneSlot from, ZoneSlot to) {
+    return make(EventType::Move, owner, id, from, to, 0);
+  }
+  static Event set_face(ComponentId id, ZoneSlot zone, int face) { return make(EventType::SetFace, -1, id, zone, -1, face); }
+  static Event reveal(ComponentId id, ZoneSlot zone, int face) { return make(EventType::Reveal, -1, id, zone, -1, face); }
+  static Event hide(ComponentId id, ZoneSlot zone) { return make(EventType::Hide, -1, id, zone, -1, 0); }
+  // Only `seat` receives a peek.
+  static Event peek(Seat seat, ComponentId id, ZoneSlot zone) {
+    Event e = make(EventType::Peek, seat, id, zone, -1, 0);
+    e.audience = seat_bit(seat);
+    return e;
+  }
+  static Event facing(ComponentId id, ZoneSlot zone, int direction) {
+    return make(EventType::Facing, -1, id, zone, -1, direction);
+  }
+  static Event shuffle(ZoneSlot zone, int count) { return make(EventType::Shuffle, -1, -1, zone, -1, count); }
+  // `to` holds the new total.
+  static Event score(Seat seat, int delta, int total) { return make(EventType::Score, seat, -1, -1, total, delta); }
+  static Event eliminate(Seat seat) { return make(EventType::Eliminate, seat, -1, -1, -1, 0); }
+  static Event choice(Seat seat, int index, std::string label) {
+    return make(EventType::Choice, seat, -1, -1, -1, index, std::move(label));
+  }
+  static Event message(Seat seat, std::string text) {
+    return make(EventType::Message, seat, -1, -1, -1, 0, std::move(text));
+  }
+  static Event game_end(std::string summary) { return make(EventType::GameEnd, -1, -1, -1, -1, 0, std::move(summary)); }
+
+ private:
+  static Event make(EventType type, Seat seat, ComponentId component, ZoneSlot from, ZoneSlot to, int value,
+                    std::string text = {}) {
+    Event e;
+    e.type = type;
+    e.seat = seat;
+    e.component = component;
+    e.from = from;
+    e.to = to;
+    e.value = value;
+    e.text = std::move(text);
+    return e;
+  }
 };
 
 class EventSink {

@@ -1,9 +1,9 @@
 #pragma once
-// A game definition: immutable once built from a game folder's game.yaml,
-// its variants and --set overrides. It describes the components, zones and
-// boards; GameState instances are created from it, one per game played.
+// A game definition: immutable once built (by setup/definition_builder)
+// from a game folder's game.yaml, its variants and --set overrides. It
+// describes the components, zones and boards and answers lookups;
+// GameState instances are created from it, one per game played.
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,15 +53,6 @@ struct VariantInfo {
 
 class GameDefinition {
  public:
-  // `setup` is the merged, schema-validated game document.
-  // Throws SetupError naming the file location on a semantic error
-  // (duplicate names, unknown zone references, ...).
-  // `locate` names where a JSON pointer of `setup` was written
-  // ("file:line:col"); without it errors name dir/game.yaml.
-  using Locator = std::function<std::string(const std::string& pointer)>;
-  static GameDefinition build(const nlohmann::json& setup, const std::string& dir,
-                              std::vector<VariantInfo> variants, const Locator& locate = nullptr);
-
   std::string name, title, dir, script, source, description;
   std::vector<std::string> authors;
   int min_players = 1, max_players = 1, default_players = 1;

@@ -43,7 +43,7 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
       }
     }
   }
-  if (sink_) emit(Event{EventType::GameStart, -1, -1, -1, -1, players, {}, ~SeatMask{0}});
+  if (sink_) emit(Event::game_start(players));
 }
 
 bool GameState::visible_to(int id, int seat) const {
@@ -93,78 +93,15 @@ int GameState::count_showing(int slot, int face) const {
 
 void GameState::begin_turn(int seat) {
   turns_.begin(seat);
-  if (sink_) emit(Event{EventType::TurnBegin, seat, -1, -1, -1, turns_.round(), {}, ~SeatMask{0}});
+  if (sink_) emit(Event::turn_begin(seat, turns_.round()));
 }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
 void GameState::record_choice(int seat, int index, const std::string& label) {
-  if (sink_) emit(Event{EventType::Choice, seat, -1, -1, -1, index, label, ~SeatMask{0}});
+  if (sink_) emit(Event::choice(seat, index, label));
 }
 
 void GameState::message(int seat, std::string text) {
-  if (sink_) emit(Event{EventType::Message, seat, -1, -1, -1, 0, std::move(text), ~SeatMask{0}});
-}
-
-json GameState::component_json(int id, int seat) const {
-  const Component& c = components_[id];
-  if (!visible_to(id, seat)) return json{{"hidden", true}};
-  const ComponentType& t = def_->types[c.type];
-  json j{{"id", id}, {"type", t.name}, {"face", t.faces[c.face]}};
-  if (c.facing >= 0) j["facing"] = to_string(static_cast<Direction>(c.facing));
-  if (c.owner >= 0) j["owner"] = c.owner;
-  if (c.visibility != Visibility::Public) j["known"] = true;
-  return j;
-}
-
-json GameState::view(int seat) const {
-  json v;
-  v["seat"] = seat;
-  json players = json::array();
-  for (int s = 0; s < player_count(); ++s)
-    players.push_back({{"seat", s}, {"name", players_[s].name}, {"score", players_[s].score},
-                       {"eliminated", players_[s].eliminated}});
-  v["players"] = std::move(players);
-  v["turn"] = {{"current", turns_.current()}, {"round", turns_.round()}};
-  json zones = json::object();
-  json boards = json::object();
-  for (int slot = 0; slot < def_->zone_count(); ++slot) {
-    const ZoneDef& z = def_->zone_defs[def_->zone_def_of[slot]];
-    if (z.per_player && def_->zone_key_of[slot] >= player_count()) continue;
-    const auto& items = zones_[slot];
-    if (z.board >= 0) {
-      if (items.empty()) continue;
-      json cell = json::array();
-      for (auto it = items.rbegin(); it != items.rend(); ++it) cell.push_back(component_json(*it, seat));
-      const auto& g = def_->boards[z.board].geometry;
-      const int c = def_->zone_key_of[slot];
-      boards[z.name][fmt::format("{},{}", g.x(c) + 1, g.y(c) + 1)] = std::move(cell);
-      continue;
-    }
-    json zone{{"title", zone_title(slot)}, {"count", items.size()}};
-    bool any_visible = false;
-    for (int id : items) any_visible = any_visible || visible_to(id, seat);
-    if (any_visible) {
-      json list = json::array();  // top first
-      for (auto it = items.rbegin(); it != items.rend(); ++it) list.push_back(component_json(*it, seat));
-      zone["components"] = std::move(list);
-    }
-    zones[zone_id(slot)] = std::move(zone);
-  }
-  v["zones"] = std::move(zones);
-  if (!boards.empty()) v["boards"] = std::move(boards);
-  return v;
+  if (sink_) emit(Event::message(seat, std::move(text)));
 }
 
 }  // namespace rulebook

@@ -84,10 +84,6 @@ class GameState {
     if (sink_) sink_->on_event(*this, e);
   }
 
-  // The state as `seat` may know it (seat -1: everything), as JSON.
-  nlohmann::json view(int seat) const;
-  nlohmann::json component_json(int id, int seat) const;
-
  private:
   const GameDefinition* def_;
   std::vector<Component> components_;

@@ -8,7 +8,7 @@ void face_to(GameState& state, int id, Direction direction) {
   Component& c = state.mutable_component(id);
   c.facing = static_cast<int>(direction);
   if (state.listening())
-    state.emit(Event{EventType::Facing, -1, id, c.zone, -1, c.facing, {}, ~SeatMask{0}});
+    state.emit(Event::facing(id, c.zone, c.facing));
 }
 
 void set_owner(GameState& state, int id, int seat) { state.mutable_component(id).owner = seat; }

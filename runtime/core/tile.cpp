@@ -7,7 +7,7 @@ namespace rulebook {
 void set_face(GameState& state, int id, int face) {
   Component& c = state.mutable_component(id);
   c.face = face;
-  if (state.listening()) state.emit(Event{EventType::SetFace, -1, id, c.zone, -1, face, {}, ~SeatMask{0}});
+  if (state.listening()) state.emit(Event::set_face(id, c.zone, face));
 }
 
 int turn_over(GameState& state, int id) {
@@ -20,19 +20,19 @@ int turn_over(GameState& state, int id) {
 void reveal(GameState& state, int id) {
   Component& c = state.mutable_component(id);
   c.visibility = Visibility::Public;
-  if (state.listening()) state.emit(Event{EventType::Reveal, -1, id, c.zone, -1, c.face, {}, ~SeatMask{0}});
+  if (state.listening()) state.emit(Event::reveal(id, c.zone, c.face));
 }
 
 void hide(GameState& state, int id) {
   Component& c = state.mutable_component(id);
   c.visibility = Visibility::Hidden;
-  if (state.listening()) state.emit(Event{EventType::Hide, -1, id, c.zone, -1, 0, {}, ~SeatMask{0}});
+  if (state.listening()) state.emit(Event::hide(id, c.zone));
 }
 
 void peek(GameState& state, int id, int seat) {
   Component& c = state.mutable_component(id);
   c.known_to |= seat_bit(seat);
-  if (state.listening()) state.emit(Event{EventType::Peek, seat, id, c.zone, -1, 0, {}, seat_bit(seat)});
+  if (state.listening()) state.emit(Event::peek(seat, id, c.zone));
 }
 
 }  // namespace rulebook

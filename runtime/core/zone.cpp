@@ -30,7 +30,7 @@ void move_component(GameState& state, int id, int to_zone, bool to_bottom) {
     case ZonePolicy::Owner: c.visibility = Visibility::Owner; c.known_to = 0; break;
   }
   if (z.per_player) c.owner = state.zone_owner(to_zone);
-  if (state.listening()) state.emit(Event{EventType::Move, c.owner, id, from, to_zone, 0, {}, ~SeatMask{0}});
+  if (state.listening()) state.emit(Event::move(id, c.owner, from, to_zone));
 }
 
 int move_all(GameState& state, int from, int to) {

@@ -11,8 +11,6 @@
 namespace rulebook {
 namespace {
 
-GameState& state_of(lua_State* L) { return *context(L)->state; }
-
 int component_id(lua_State* L) {
   lua_pushinteger(L, check_component(L, 1));
   return 1;

@@ -2,6 +2,7 @@
 // Synchronous agents (bots, a terminal) answer on the spot; a seat without
 // an agent makes the game's thread yield until RuleEngine::answer().
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -13,14 +14,18 @@ namespace {
 
 constexpr int kOptions = 4;
 
-std::string component_label(const GameState& state, int id) {
+std::string component_label(const GameState& state, ComponentId id) {
   const auto& type = state.type_of(id);
   if (type.faces.size() > 1) return fmt::format("{} ({})", type.title, state.face_name(id));
   return type.title;
 }
 
+// Called inside the agent's C++ region (Decision::label): nothing here may
+// raise a Lua error, so tables are read raw, never through a script's
+// metatable (an option whose __index raises or loops would otherwise
+// unwind past live C++ objects).
 std::string option_label(lua_State* L, int i, bool seats) {
-  GameState& state = *context(L)->state;
+  const GameState& state = state_of(L);
   lua_rawgeti(L, kOptions, i + 1);
   std::string label;
   switch (lua_type(L, -1)) {
@@ -29,13 +34,14 @@ std::string option_label(lua_State* L, int i, bool seats) {
     case LUA_TNUMBER:
       if (seats && lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0 &&
           lua_tointeger(L, -1) < state.player_count())
-        label = state.player(static_cast<int>(lua_tointeger(L, -1))).name;
+        label = state.player(static_cast<Seat>(lua_tointeger(L, -1))).name;
       else
         label = lua_isinteger(L, -1) ? std::to_string(lua_tointeger(L, -1))
                                      : fmt::format("{}", lua_tonumber(L, -1));
       break;
     case LUA_TTABLE:
-      if (lua_getfield(L, -1, "label") == LUA_TSTRING) label = lua_tostring(L, -1);
+      lua_pushliteral(L, "label");
+      if (lua_rawget(L, -2) == LUA_TSTRING) label = lua_tostring(L, -1);
       else label = fmt::format("option {}", i + 1);
       lua_pop(L, 1);
       break;
@@ -56,10 +62,10 @@ bool seat_style(lua_State* L) { return lua_toboolean(L, lua_upvalueindex(1)) || 
 
 // `asked`: an agent answered (a lone option is taken without asking, and a
 // replay must not expect an answer for it).
-int push_choice(lua_State* L, int seat, int index, bool seats, bool asked = true) {
-  EngineImpl& e = engine(L);
-  if (asked && e.answer_log) e.answer_log->push_back(AnswerRecord{seat, index});
-  GameState& state = *e.state;
+int push_choice(lua_State* L, Seat seat, int index, bool seats, bool asked = true) {
+  GameRunImpl& game = current_game(L);
+  if (asked && game.answer_log) game.answer_log->push_back(AnswerRecord{seat, index});
+  GameState& state = *game.state;
   if (state.listening()) state.record_choice(seat, index, option_label(L, index, seats));
   lua_rawgeti(L, kOptions, index + 1);
   lua_pushinteger(L, index + 1);
@@ -69,12 +75,12 @@ int push_choice(lua_State* L, int seat, int index, bool seats, bool asked = true
 int choose_continue(lua_State* L, int /*status*/, lua_KContext seat) {
   const int index = static_cast<int>(lua_tointeger(L, -1));
   lua_pop(L, 1);
-  return push_choice(L, static_cast<int>(seat), index, seat_style(L));
+  return push_choice(L, static_cast<Seat>(seat), index, seat_style(L));
 }
 
 int decision_choose(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
+  const Seat seat = check_seat(L, 2);
   const char* prompt = luaL_checkstring(L, 3);
   luaL_checktype(L, kOptions, LUA_TTABLE);
   bool seats = false;
@@ -84,39 +90,34 @@ int decision_choose(lua_State* L) {
     seats = true;
   }
   lua_settop(L, 5);
-  const int n = static_cast<int>(lua_rawlen(L, kOptions));
-  luaL_argcheck(L, n > 0, kOptions, "no options to choose from");
-  EngineImpl& e = engine(L);
+  const lua_Unsigned count = lua_rawlen(L, kOptions);
+  luaL_argcheck(L, count > 0, kOptions, "no options to choose from");
+  luaL_argcheck(L, count <= static_cast<lua_Unsigned>(std::numeric_limits<int>::max()), kOptions, "too many options");
+  const int n = static_cast<int>(count);
+  GameRunImpl& game = current_game(L);
   if (n == 1) return push_choice(L, seat, 0, seats, false);  // nothing to decide
 
-  Agent* agent = e.agents[seat];
-  if (!agent) {
-    e.pending.seat = seat;
-    e.pending.prompt = prompt;
-    e.pending.labels.clear();
-    for (int i = 0; i < n; ++i) e.pending.labels.push_back(option_label(L, i, seats));
+  Agent* agent = game.agents[seat];
+  if (!agent) {  // the step API: the game pauses until GameRun::answer
+    game.pending.seat = seat;
+    game.pending.prompt = prompt;
+    game.pending.labels.clear();
+    for (int i = 0; i < n; ++i) game.pending.labels.push_back(option_label(L, i, seats));
     return lua_yieldk(L, 0, seat, choose_continue);
   }
   int index = -1;
-  {
-    // C++ region: nothing here may raise a Lua error, and no C++ object
-    // may be alive when lua_error unwinds below.
-    try {
-      const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
-      const Decision::ViewFn view = [&e, seat]() { return e.view(seat); };
-      index = agent->choose(Decision(seat, prompt, n, &label, &view));
-      if (index < 0 || index >= n)
-        throw AgentError(fmt::format("{} agent for seat {} answered {} of {} options",
-                                     agent->kind(), seat, index + 1, n));
-    } catch (const std::exception& ex) {
-      e.ctx.abort = Abort::Agent;
-      e.ctx.abort_message = ex.what();
-    }
-  }
-  if (e.ctx.abort == Abort::Agent) {
-    lua_pushstring(L, e.ctx.abort_message.c_str());
-    return lua_error(L);
-  }
+  // The agent's C++ region: nothing in it raises a Lua error, and a C++
+  // exception (an agent that cannot answer) ends the game as an agent
+  // failure, raised once the region's objects are gone.
+  catch_exceptions(L, Abort::Agent, [&] {
+    const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
+    const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
+    index = agent->choose(Decision(seat, prompt, n, &label, &view));
+    if (index < 0 || index >= n)
+      throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
+                                     index + 1, n));
+    return 0;
+  });
   return push_choice(L, seat, index, seats);
 }
 

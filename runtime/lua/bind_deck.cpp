@@ -7,8 +7,6 @@
 namespace rulebook {
 namespace {
 
-GameState& state_of(lua_State* L) { return *context(L)->state; }
-
 int deck_shuffle(lua_State* L) {
   const int zone = check_zone(L, 1);
   shuffle_zone(state_of(L), zone);

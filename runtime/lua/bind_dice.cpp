@@ -6,8 +6,6 @@
 namespace rulebook {
 namespace {
 
-GameState& state_of(lua_State* L) { return *context(L)->state; }
-
 // die:roll() -> the face rolled
 int die_roll(lua_State* L) {
   const int id = check_component(L, 1);

@@ -8,8 +8,6 @@
 namespace rulebook {
 namespace {
 
-GameState& state_of(lua_State* L) { return *context(L)->state; }
-
 int game_player_count(lua_State* L) {
   check_game(L, 1);
   lua_pushinteger(L, state_of(L).player_count());
@@ -106,9 +104,13 @@ int game_say(lua_State* L) {
 
 int game_add_score(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
-  const lua_Integer delta = luaL_checkinteger(L, 3);
-  add_score(state_of(L), seat, static_cast<int>(delta));
+  const Seat seat = check_seat(L, 2);
+  const int delta = check_int(L, 3);
+  int total = 0;
+  if (__builtin_add_overflow(state_of(L).player(seat).score, delta, &total))
+    return luaL_argerror(L, 3, lua_pushfstring(L, "seat %d's score %d plus %d overflows", seat,
+                                              state_of(L).player(seat).score, delta));
+  add_score(state_of(L), seat, delta);
   lua_pushinteger(L, state_of(L).player(seat).score);
   return 1;
 }
@@ -120,21 +122,21 @@ int game_score(lua_State* L) {
   return 1;
 }
 
-void read_seats(lua_State* L, int table, const char* field, std::vector<int>& out) {
+void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& out) {
   if (lua_getfield(L, table, field) == LUA_TNIL) {
     lua_pop(L, 1);
     return;
   }
-  if (!lua_istable(L, -1)) luaL_error(L, "bad argument #1 to 'finish' (field '%s' must be a list of seats)", field);
-  const int n = static_cast<int>(lua_rawlen(L, -1));
-  const int players = context(L)->state->player_count();
-  for (int i = 1; i <= n; ++i) {
-    lua_rawgeti(L, -1, i);
+  if (!lua_istable(L, -1)) luaL_argerror(L, table, lua_pushfstring(L, "field '%s' must be a list of seats", field));
+  const lua_Unsigned n = lua_rawlen(L, -1);
+  const int players = state_of(L).player_count();
+  for (lua_Unsigned i = 1; i <= n; ++i) {
+    lua_rawgeti(L, -1, static_cast<lua_Integer>(i));
     int isnum = 0;
     const lua_Integer s = lua_tointegerx(L, -1, &isnum);
     if (!isnum || s < 0 || s >= players)
-      luaL_error(L, "bad argument #1 to 'finish' (%s[%d] is not a seat)", field, i);
-    out.push_back(static_cast<int>(s));
+      luaL_argerror(L, table, lua_pushfstring(L, "%s[%I] is not a seat", field, static_cast<lua_Integer>(i)));
+    out.push_back(static_cast<Seat>(s));
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -164,8 +166,7 @@ bool finish_details(lua_State* L, GameResult& r) {
 int game_finish(lua_State* L) {
   check_game(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  EngineImpl& e = engine(L);
-  GameResult& r = e.result;
+  GameResult& r = current_game(L).result;
   r.winners.clear();
   r.losers.clear();
   read_seats(L, 2, "winners", r.winners);
@@ -181,14 +182,14 @@ int game_finish(lua_State* L) {
   lua_pop(L, 1);
   r.finished = true;
   GameState& state = state_of(L);
-  if (state.listening()) {
+  if (state.listening()) {  // its strings are gone before raise_abort unwinds
     std::string text = r.summary;
     if (text.empty()) {
       for (size_t i = 0; i < r.winners.size(); ++i)
         text += (i ? ", " : "") + state.player(r.winners[i]).name;
       text = r.winners.empty() ? "nobody wins" : text + (r.winners.size() == 1 ? " wins" : " win");
     }
-    state.emit(Event{EventType::GameEnd, -1, -1, -1, -1, 0, text, ~SeatMask{0}});
+    state.emit(Event::game_end(std::move(text)));
   }
   raise_abort(L, Abort::Finished, "game finished");
 }

@@ -6,8 +6,6 @@
 namespace rulebook {
 namespace {
 
-GameState& state_of(lua_State* L) { return *context(L)->state; }
-
 int opt_seat(lua_State* L, int arg) {
   if (lua_isnoneornil(L, arg)) return state_of(L).turns().current();
   return check_seat(L, arg);
@@ -22,8 +20,8 @@ void push_seat_or_nil(lua_State* L, int seat) {
 int turns_begin(lua_State* L) {
   check_game(L, 1);
   const int seat = check_seat(L, 2);
-  EngineImpl& e = engine(L);
-  if (e.turn_limit > 0 && state_of(L).turns().turns_started() >= e.turn_limit)
+  const GameRunImpl& game = current_game(L);
+  if (game.turn_limit > 0 && state_of(L).turns().turns_started() >= game.turn_limit)
     raise_abort(L, Abort::Stopped, "turn limit reached");
   state_of(L).begin_turn(seat);
   return 0;

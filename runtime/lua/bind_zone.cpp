@@ -9,8 +9,6 @@
 namespace rulebook {
 namespace {
 
-GameState& state_of(lua_State* L) { return *context(L)->state; }
-
 int zone_name(lua_State* L) {
   const int zone = check_zone(L, 1);
   const GameDefinition& def = state_of(L).definition();

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -31,24 +32,37 @@ void push_cached(lua_State* L, int upvalue, int index) {
 
 }  // namespace
 
-int check_component(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Component, "component"); }
-int check_zone(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Zone, "zone"); }
-int check_board(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Board, "board"); }
+ComponentId check_component(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Component, "component"); }
+ZoneSlot check_zone(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Zone, "zone"); }
+BoardId check_board(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Board, "board"); }
+
+int check_int(lua_State* L, int arg) {
+  const lua_Integer value = luaL_checkinteger(L, arg);
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+    luaL_argerror(L, arg, "number has no integer representation in 32 bits");
+  return static_cast<int>(value);
+}
+
+int clamp_to_int(lua_Integer value) {
+  if (value > std::numeric_limits<int>::max()) return std::numeric_limits<int>::max();
+  if (value < std::numeric_limits<int>::min()) return std::numeric_limits<int>::min();
+  return static_cast<int>(value);
+}
 
 void check_game(lua_State* L, int arg) {
   // The game being played is the only valid one.
-  if (lua_topointer(L, arg) != engine(L).game_table || !lua_istable(L, arg)) luaL_typeerror(L, arg, "game");
+  if (lua_topointer(L, arg) != current_game(L).game_table || !lua_istable(L, arg)) luaL_typeerror(L, arg, "game");
 }
 
-int check_seat(lua_State* L, int arg) {
+Seat check_seat(lua_State* L, int arg) {
   const lua_Integer seat = luaL_checkinteger(L, arg);
-  const int players = context(L)->state->player_count();
-  luaL_argcheck(L, seat >= 0 && seat < players, arg,
-                lua_pushfstring(L, "seat %d is not in 0..%d", static_cast<int>(seat), players - 1));
-  return static_cast<int>(seat);
+  const int players = state_of(L).player_count();
+  if (seat < 0 || seat >= players)
+    luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is not in 0..%d", seat, players - 1));
+  return static_cast<Seat>(seat);
 }
 
-int face_id_of(lua_State* L, int arg) {
+FaceId face_id_of(lua_State* L, int arg) {
   // Lua interns short strings, so the face names a script passes come back
   // as the same few pointers: a tiny pointer-keyed cache avoids the table
   // lookup. A hit is confirmed with strcmp, since a freed string's address
@@ -72,16 +86,16 @@ int face_id_of(lua_State* L, int arg) {
   return id;
 }
 
-int check_face_id(lua_State* L, int arg) {
+FaceId check_face_id(lua_State* L, int arg) {
   luaL_checktype(L, arg, LUA_TSTRING);
   const int id = face_id_of(L, arg);
   luaL_argcheck(L, id >= 0, arg, lua_pushfstring(L, "no component has a face '%s'", lua_tostring(L, arg)));
   return id;
 }
 
-void push_component(lua_State* L, int id) { push_cached(L, kComponents, id); }
-void push_zone(lua_State* L, int slot) { push_cached(L, kZones, slot); }
-void push_board(lua_State* L, int board) { push_cached(L, kBoards, board); }
+void push_component(lua_State* L, ComponentId id) { push_cached(L, kComponents, id); }
+void push_zone(lua_State* L, ZoneSlot slot) { push_cached(L, kZones, slot); }
+void push_board(lua_State* L, BoardId board) { push_cached(L, kBoards, board); }
 
 void push_json(lua_State* L, const nlohmann::json& v) {
   switch (v.type()) {
@@ -148,7 +162,7 @@ struct JsonWalk {
       case LUA_TUSERDATA: {
         const auto* h = static_cast<const Handle*>(lua_touserdata(L, index));
         if (h->kind == HandleKind::Component) return nlohmann::json{{"component", h->index}};
-        if (h->kind == HandleKind::Zone) return nlohmann::json{{"zone", context(L)->state->zone_id(h->index)}};
+        if (h->kind == HandleKind::Zone) return nlohmann::json{{"zone", state_of(L).zone_id(h->index)}};
         return nullptr;
       }
       case LUA_TTABLE: return table(index);

@@ -16,6 +16,7 @@ struct LineCoverage;
 class Agent;
 class Rng;
 struct EngineImpl;
+struct GameRunImpl;
 
 enum class Abort { None, Budget, Memory, Agent, Stopped, Finished };
 
@@ -37,10 +38,13 @@ struct LuaContext {
   int env_ref = LUA_NOREF;  // the sandbox's global table
   LineCoverage* coverage = nullptr;  // lines run, when asked for (mutation testing)
 
-  // The game being run.
-  GameState* state = nullptr;
-  Rng* random = nullptr;  // math.random's stream
+  // The rules loaded in this state, and the game being resumed (a state may
+  // hold several games; each resume makes its game the current one).
   EngineImpl* engine = nullptr;
+  GameRunImpl* game = nullptr;
+  GameState* state = nullptr;  // the current game's state
+  Rng* random = nullptr;       // math.random's stream
+  std::string exception_message;  // kept here while a C++ exception becomes a Lua error
 };
 
 inline LuaContext* context(lua_State* L) { return *static_cast<LuaContext**>(lua_getextraspace(L)); }

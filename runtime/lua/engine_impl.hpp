@@ -1,22 +1,29 @@
 #pragma once
 // Internal to the Lua layer: what bindings share with the engine.
+//
+// EngineImpl is one Lua state with a game's rules loaded (one per worker,
+// reused by every game it plays); GameRunImpl is one running game on it
+// (its thread, its `game` table, its agents, pending decision and result).
+// A worker may hold several games at once; the one being resumed is the
+// context's `game`, which is what bindings act on.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/game_log.hpp"
+#include "core/event_tee.hpp"
 #include "lua/context.hpp"
 #include "lua/rule_engine.hpp"
+#include "observation/event_view.hpp"
 
 namespace rulebook {
 
 // Feeds agents that observe the events their seat may see.
 class AgentFeed : public EventSink {
  public:
-  std::vector<std::pair<int, Agent*>> observers;  // seat, agent
+  std::vector<std::pair<Seat, Agent*>> observers;
   void on_event(const GameState& state, const Event& e) override {
     for (auto& [seat, agent] : observers)
-      if (e.audience & seat_bit(seat)) agent->observe(event_json(state, e, seat));
+      if (can_see(e, seat)) agent->observe(event_json(state, e, seat));
   }
 };
 
@@ -24,50 +31,64 @@ struct EngineImpl {
   std::shared_ptr<const GameDefinition> def;
   LuaContext ctx;
   lua_State* L = nullptr;
-  lua_State* co = nullptr;  // the thread running the current game
-  int co_ref = LUA_NOREF;
   int rules_ref = LUA_NOREF;
   int upvalues_ref = LUA_NOREF;    // module-level locals, restored per game
   int driver_ref = LUA_NOREF;
   int options_ref = LUA_NOREF;
-  int game_ref = LUA_NOREF;        // this game's `game` table
   int components_ref = LUA_NOREF;  // id -> handle
   int zones_ref = LUA_NOREF;       // slot -> handle
   int boards_ref = LUA_NOREF;      // index -> handle
-  int prepare_ref = LUA_NOREF;     // scenario code run after setup
   int faces_ref = LUA_NOREF;       // face name -> face id
-  const void* game_table = nullptr;  // this game's `game`, for argument checks
+  lua_State* spare_co = nullptr;   // a finished game's thread, for the next
+  int spare_co_ref = LUA_NOREF;
   struct FaceCacheSlot {
     const char* text = nullptr;  // address of a Lua string
     const char* name = nullptr;  // the face name it matched
-    int id = -1;
+    FaceId id = -1;
   };
   static constexpr size_t kFaceCacheSize = 64;
   FaceCacheSlot face_cache[kFaceCacheSize];
 
-  GameState* state = nullptr;
-  std::vector<Agent*> agents;
-  AgentFeed feed;
-  EventTee tee;                    // the caller's sink and the feed
-  EventSink* caller_sink = nullptr;
-  std::vector<AnswerRecord>* answer_log = nullptr;
-  int turn_limit = 0;
-  GameResult result;
-  PendingDecision pending;
-  bool running = false;
-
   ~EngineImpl();
   void load_rules();
-  bool resume(int nargs);
   // Puts back the module tables' fields a game changed; throws ScriptError
   // naming the first change.
   void check_guarded();
   // lua_pcall on L under the budget and the cap.
   int protected_run(int nargs, int nresults, int handler);
-  nlohmann::json view(int seat) const;
+  // Loads `code` as a chunk with `game` as its first parameter; pushes it.
+  void load_game_chunk(const std::string& code, const std::string& chunk_name);
+};
+
+struct GameRunImpl {
+  EngineImpl* engine = nullptr;
+  GameState* state = nullptr;
+  lua_State* co = nullptr;  // the thread running this game
+  int co_ref = LUA_NOREF;
+  int game_ref = LUA_NOREF;          // this game's `game` table
+  int prepare_ref = LUA_NOREF;       // scenario code run after setup
+  const void* game_table = nullptr;  // this game's `game`, for argument checks
+  uint64_t instructions = 0;         // budget used by this game so far
+
+  std::vector<Agent*> agents;
+  AgentFeed feed;
+  EventTee tee;  // the caller's sink and the feed
+  EventSink* caller_sink = nullptr;
+  std::vector<AnswerRecord>* answer_log = nullptr;
+  int turn_limit = 0;
+  GameResult result;
+  DecisionRequest pending;
+  bool running = false;
+
+  ~GameRunImpl();
+  bool resume(int nargs);
+  nlohmann::json view(Seat seat) const;
 };
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
+// The game being resumed: bindings act on it.
+inline GameRunImpl& current_game(lua_State* L) { return *context(L)->game; }
+inline GameState& state_of(lua_State* L) { return *context(L)->state; }
 
 // The userdata behind component, zone and board handles.
 enum class HandleKind : int { Component = 0x636f6d70, Zone = 0x7a6f6e65, Board = 0x626f6172 };
@@ -78,15 +99,21 @@ struct Handle {
 
 // Binding helpers (binding.cpp). Argument checks raise standard Lua errors
 // ("bad argument #2 to 'move' (zone expected, got nil)").
-int check_component(lua_State* L, int arg);
-int check_zone(lua_State* L, int arg);
-int check_board(lua_State* L, int arg);
-int check_seat(lua_State* L, int arg);
-int check_face_id(lua_State* L, int arg);  // a face name known to the game
-int face_id_of(lua_State* L, int arg);     // -1 when not a face name
-void push_component(lua_State* L, int id);
-void push_zone(lua_State* L, int slot);
-void push_board(lua_State* L, int board);
+ComponentId check_component(lua_State* L, int arg);
+ZoneSlot check_zone(lua_State* L, int arg);
+BoardId check_board(lua_State* L, int arg);
+Seat check_seat(lua_State* L, int arg);
+FaceId check_face_id(lua_State* L, int arg);  // a face name known to the game
+FaceId face_id_of(lua_State* L, int arg);     // -1 when not a face name
+// An integer argument that must fit an int: a clear argument error
+// ("bad argument #2 to 'add_score' (number has no integer representation
+// in 32 bits)") instead of a silent truncation.
+int check_int(lua_State* L, int arg);
+// A count or a limit where anything past INT_MAX means "all": clamped.
+int clamp_to_int(lua_Integer value);
+void push_component(lua_State* L, ComponentId id);
+void push_zone(lua_State* L, ZoneSlot slot);
+void push_board(lua_State* L, BoardId board);
 void check_game(lua_State* L, int arg);
 void push_json(lua_State* L, const nlohmann::json& value);
 // Lua -> JSON, bounded (cycles, depth, number of values). to_json throws
@@ -96,6 +123,30 @@ nlohmann::json to_json(lua_State* L, int index, int depth = 0);
 bool to_json_checked(lua_State* L, int index, nlohmann::json& out, std::string& error);
 // Adds functions to the method table of a handle metatable.
 void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
+
+// Runs `fn` (C++ that may throw) and returns its result; a C++ exception
+// becomes a Lua error carrying its message, raised only after every C++
+// object of the region is gone (after LÖVE's luax_catchexcept). `why`
+// other than Abort::None makes the error an abort scripts cannot catch
+// (an agent's failure). Nothing inside `fn` may raise a Lua error itself.
+template <typename Fn>
+int catch_exceptions(lua_State* L, Abort why, Fn&& fn) {
+  LuaContext& ctx = *context(L);
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    ctx.exception_message = e.what();
+  } catch (...) {
+    ctx.exception_message = "unknown C++ exception";
+  }
+  if (why != Abort::None) raise_abort(L, why, ctx.exception_message.c_str());
+  lua_pushstring(L, ctx.exception_message.c_str());
+  return lua_error(L);
+}
+template <typename Fn>
+int catch_exceptions(lua_State* L, Fn&& fn) {
+  return catch_exceptions(L, Abort::None, std::forward<Fn>(fn));
+}
 
 // One registration function per binding file.
 void register_game(lua_State* L);

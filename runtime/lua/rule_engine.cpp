@@ -19,6 +19,7 @@ const char* const kDriver =
 
 int handle_tostring(lua_State* L) {
   EngineImpl& e = engine(L);
+  const GameState* state = context(L)->state;
   const char* tname = nullptr;
   lua_getmetatable(L, 1);
   lua_getfield(L, -1, "__name");
@@ -29,7 +30,7 @@ int handle_tostring(lua_State* L) {
     const auto& t = e.def->types[e.def->component_type[index]];
     text = fmt::format("{} #{}", t.title, index);
   } else if (std::string(tname) == "zone") {
-    text = e.state ? e.state->zone_title(index) : "zone";
+    text = state ? state->zone_title(index) : "zone";
   } else {
     text = e.def->boards[index].title;
   }
@@ -57,6 +58,23 @@ int make_handles(lua_State* L, const char* metatable, HandleKind kind, int count
     lua_rawseti(L, -2, i + 1);
   }
   return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+// `game` holds the rules' own fields (state, options, anything they add)
+// beside its methods, which come from the metatable: a field named like a
+// method would hide it (`game.board = ...` and game:board() is gone), so
+// such an assignment is an error naming the method.
+int guard_game_methods(lua_State* L) {
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+      return luaL_error(L, "game.%s is a method of game and cannot be assigned "
+                           "(keep the rules' data in game.state)", lua_tostring(L, 2));
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 0;
 }
 
 int print_to_log(lua_State* L) {
@@ -142,81 +160,6 @@ int EngineImpl::protected_run(int nargs, int nresults, int handler) {
   return status;
 }
 
-bool EngineImpl::resume(int nargs) {
-  // Once the game is over, the caller's sink is restored.
-  struct RestoreSink {
-    EngineImpl& e;
-    bool* running;
-    ~RestoreSink() {
-      if (!*running && !e.feed.observers.empty() && e.state) {
-        e.state->set_sink(e.caller_sink);
-        e.feed.observers.clear();
-      }
-    }
-  } restore{*this, &running};
-  int nres = 0;
-  ctx.memory_capped = true;
-  sandbox_begin_run(co);
-  const int status = lua_resume(co, L, nargs, &nres);
-  sandbox_end_run(co);
-  ctx.memory_capped = false;
-  if (status == LUA_OK) {
-    lua_pop(co, nres);
-    running = false;
-    check_guarded();
-    if (!result.finished)
-      throw ScriptError(fmt::format("{}: the rules' play function returned without calling "
-                                    "game:finish", def->script));
-    return false;
-  }
-  if (status == LUA_YIELD) {
-    lua_pop(co, nres);
-    if (pending.seat < 0) throw ScriptError("a rule script yielded outside a decision");
-    return true;
-  }
-  running = false;
-  const Abort why = ctx.abort;
-  if (why == Abort::Finished || why == Abort::Stopped) {
-    result.stopped = why == Abort::Stopped;
-    check_guarded();
-    return false;
-  }
-  sandbox_restore_guarded(L);  // the script's own error is the one to report
-  if (why == Abort::Agent) throw AgentFailure(ctx.abort_message);
-  std::string message = lua_tostring(co, -1) ? lua_tostring(co, -1) : "error object is not a string";
-  if (why == Abort::Budget || why == Abort::Memory) message = ctx.abort_message;
-  luaL_traceback(L, co, message.c_str(), 0);
-  std::string text = explain_script_error(L, lua_tostring(L, -1));
-  lua_pop(L, 1);
-  // Never reuse a thread a script error unwound: when the error came from
-  // the count hook (the budget), Lua leaves hooks disabled on that thread,
-  // and the next game would run without any instruction budget.
-  luaL_unref(L, LUA_REGISTRYINDEX, co_ref);
-  co_ref = LUA_NOREF;
-  co = nullptr;
-  // And free what the failed game left (a memory bomb's garbage), or the
-  // next game would start next to the memory cap.
-  lua_gc(L, LUA_GCCOLLECT);
-  throw ScriptError(text);
-}
-
-nlohmann::json EngineImpl::view(int seat) const {
-  nlohmann::json v = state->view(seat);
-  if (game_ref != LUA_NOREF) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
-    lua_getfield(L, -1, "state");
-    nlohmann::json s;
-    std::string error;
-    const bool converted = to_json_checked(L, -1, s, error);
-    lua_pop(L, 2);
-    if (!converted) throw ScriptError("game.state: cannot convert it to JSON: " + error);
-    if (!s.empty()) v["state"] = std::move(s);
-  }
-  return v;
-}
-
-RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits,
-                       LineCoverage* coverage)
     : impl_(std::make_unique<EngineImpl>()) {
   EngineImpl& e = *impl_;
   e.def = std::move(definition);
@@ -236,7 +179,10 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
 
   luaL_newmetatable(L, "game");
   lua_newtable(L);
-  lua_setfield(L, -2, "__index");
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");
+  lua_pushcclosure(L, guard_game_methods, 1);  // the method table
+  lua_setfield(L, -2, "__newindex");
   lua_pushliteral(L, "game");
   lua_setfield(L, -2, "__metatable");
   lua_pop(L, 1);
@@ -267,7 +213,10 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   e.load_rules();
 }
 
-RuleEngine::~RuleEngine() = default;
+RuleEngine::~RuleEngine() {
+  // The caller's state may already be gone: the last run must not touch it.
+  if (run_) run_->impl_->state = nullptr;
+}
 
 const GameDefinition& RuleEngine::definition() const { return *impl_->def; }
 
@@ -277,90 +226,18 @@ std::map<std::string, std::vector<std::string>> RuleEngine::api_methods() const 
 
 const char* lua_version() { return LUA_RELEASE; }
 
-bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
-  EngineImpl& e = *impl_;
-  lua_State* L = e.L;
-  e.state = &state;
-  e.agents = agents;
-  e.agents.resize(state.player_count(), nullptr);
-  e.result = GameResult{};
-  e.pending = PendingDecision{};
-  e.ctx.state = &state;
-  e.ctx.random = &state.chance();
-  e.ctx.instructions = 0;
-  e.ctx.abort = Abort::None;
-  e.ctx.abort_message.clear();
-  e.ctx.memory_capped = false;
-  for (int seat = 0; seat < state.player_count(); ++seat)
-    if (e.agents[seat]) e.agents[seat]->begin_game(state.seed(), seat);
-  // Observing agents get the events their seat may see, besides whoever
-  // already listens. Without them the state's sink is left alone, so a
-  // silent simulation builds no events at all.
-  e.feed.observers.clear();
-  for (int seat = 0; seat < state.player_count(); ++seat)
-    if (e.agents[seat] && e.agents[seat]->wants_events()) e.feed.observers.emplace_back(seat, e.agents[seat]);
-  if (!e.feed.observers.empty()) {
-    e.caller_sink = state.sink();
-    e.tee = EventTee();
-    e.tee.add(e.caller_sink);
-    e.tee.add(&e.feed);
-    state.set_sink(&e.tee);
-  }
-
-  // Module-level locals start every game as they were loaded, and a fresh
-  // `game` table: nothing a game writes reaches the next.
-  sandbox_restore_upvalues(L, e.upvalues_ref);
-  luaL_unref(L, LUA_REGISTRYINDEX, e.game_ref);
-  lua_createtable(L, 0, 2);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, e.options_ref);
-  lua_setfield(L, -2, "options");
-  lua_newtable(L);
-  lua_setfield(L, -2, "state");
-  luaL_setmetatable(L, "game");
-  e.game_table = lua_topointer(L, -1);
-  e.game_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-
-  // Reuse the game thread; after an error or game:finish it is reset first.
-  if (e.co && (lua_status(e.co) != LUA_OK || lua_gettop(e.co) != 0)) {
-    // Resetting runs the __close handlers a finished game left pending:
-    // Lua code, so under the budget like any other.
-    e.ctx.memory_capped = true;
-    sandbox_begin_run(e.co);
-    const int reset = lua_resetthread(e.co);
-    sandbox_end_run(e.co);
-    e.ctx.memory_capped = false;
-    if (reset != LUA_OK) lua_settop(e.co, 0);
-    e.ctx.abort = Abort::None;
-    e.ctx.abort_message.clear();
-    e.ctx.instructions = 0;
-  }
-  if (!e.co || lua_status(e.co) != LUA_OK || lua_gettop(e.co) != 0) {
-    luaL_unref(L, LUA_REGISTRYINDEX, e.co_ref);
-    e.co = lua_newthread(L);
-    e.co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    sandbox_arm_hook(e.co);
-  }
-  lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.driver_ref);
-  lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.rules_ref);
-  lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.game_ref);
-  if (e.prepare_ref != LUA_NOREF) lua_rawgeti(e.co, LUA_REGISTRYINDEX, e.prepare_ref);
-  else lua_pushnil(e.co);
-  e.running = true;
-  const bool pending = e.resume(3);
-  if (!pending) e.result.turns = state.turns().turns_started();
-  return pending;
+GameRun& RuleEngine::last_run() const {
+  if (!run_) throw std::logic_error("no game has been started on this engine");
+  return *run_;
 }
 
-bool RuleEngine::answer(int index) {
-  EngineImpl& e = *impl_;
-  if (!e.running || e.pending.seat < 0) throw std::logic_error("no decision is pending");
-  if (index < 0 || index >= static_cast<int>(e.pending.labels.size()))
-    throw std::out_of_range("answer out of range");
-  lua_pushinteger(e.co, index);
-  e.pending = PendingDecision{};
-  const bool pending = e.resume(1);
-  if (!pending) e.result.turns = e.state->turns().turns_started();
-  return pending;
+bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
+  run_.reset();  // its thread and `game` table go back to the engine first
+  run_ = std::make_unique<GameRun>(*this, state, agents);
+  run_->set_turn_limit(turn_limit_);
+  run_->set_answer_log(answer_log_);
+  run_->set_prepare(prepare_code_, prepare_chunk_);
+  return run_->begin();
 }
 
 GameResult RuleEngine::play(GameState& state, const std::vector<Agent*>& agents) {
@@ -368,24 +245,37 @@ GameResult RuleEngine::play(GameState& state, const std::vector<Agent*>& agents)
     if (seat >= static_cast<int>(agents.size()) || !agents[seat])
       throw std::invalid_argument(fmt::format("no agent for seat {}", seat));
   begin(state, agents);
-  return impl_->result;
+  return run_->result();
 }
 
-const PendingDecision& RuleEngine::pending() const { return impl_->pending; }
-const GameResult& RuleEngine::result() const { return impl_->result; }
-void RuleEngine::set_turn_limit(int turns) { impl_->turn_limit = turns; }
-void RuleEngine::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
-nlohmann::json RuleEngine::view(int seat) const { return impl_->view(seat); }
+bool RuleEngine::answer(int index) { return last_run().answer(index); }
+const DecisionRequest& RuleEngine::pending() const { return last_run().pending(); }
+const GameResult& RuleEngine::result() const { return last_run().result(); }
+void RuleEngine::set_turn_limit(int turns) { turn_limit_ = turns; }
+void RuleEngine::set_answer_log(std::vector<AnswerRecord>* log) {
+  answer_log_ = log;
+  if (run_) run_->set_answer_log(log);
+}
+void RuleEngine::check_prepare(const std::string& code, const std::string& chunk_name) {
+  if (code.empty()) return;
+  impl_->load_game_chunk(code, chunk_name);
+  lua_pop(impl_->L, 1);
+}
 
 void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_name) {
-  EngineImpl& e = *impl_;
-  lua_State* L = e.L;
-  luaL_unref(L, LUA_REGISTRYINDEX, e.prepare_ref);
-  e.prepare_ref = LUA_NOREF;
-  if (code.empty()) return;
-  const std::string source = "local game = ...\n" + code;
+  check_prepare(code, chunk_name);
+  prepare_code_ = code;
+  prepare_chunk_ = chunk_name;
+}
+nlohmann::json RuleEngine::view(Seat seat) const { return last_run().view(seat); }
+nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::string& chunk_name) {
+  return last_run().evaluate(expression, chunk_name);
+}
+
+void EngineImpl::load_game_chunk(const std::string& code, const std::string& chunk_name) {
+  const std::string source = "local game, rules = ...\n" + code;
   const std::string name = "@" + chunk_name;
-  e.ctx.memory_capped = false;
+  ctx.memory_capped = false;
   if (luaL_loadbufferx(L, source.data(), source.size(), name.c_str(), "t") != LUA_OK) {
     std::string msg = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -393,41 +283,6 @@ void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_n
   }
   sandbox_push_env(L);
   lua_setupvalue(L, -2, 1);
-  e.prepare_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-}
-
-nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::string& chunk_name) {
-  EngineImpl& e = *impl_;
-  lua_State* L = e.L;
-  if (e.game_ref == LUA_NOREF) throw std::logic_error("no game to evaluate against");
-  const std::string source = "local game = ...\nreturn " + expression;
-  const std::string name = "@" + chunk_name;
-  e.ctx.memory_capped = false;
-  e.ctx.abort = Abort::None;
-  e.ctx.instructions = 0;
-  lua_pushcfunction(L, sandbox_traceback);
-  const int handler = lua_gettop(L);
-  if (luaL_loadbufferx(L, source.data(), source.size(), name.c_str(), "t") != LUA_OK) {
-    std::string msg = lua_tostring(L, -1);
-    lua_settop(L, handler - 1);
-    throw ScriptError(msg);
-  }
-  sandbox_push_env(L);
-  lua_setupvalue(L, -2, 1);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, e.game_ref);
-  const int status = e.protected_run(1, 1, handler);
-  sandbox_restore_guarded(L);  // an expression cannot change the next game
-  if (status != LUA_OK) {
-    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
-    lua_settop(L, handler - 1);
-    throw ScriptError(msg);
-  }
-  nlohmann::json value;
-  std::string error;
-  const bool converted = to_json_checked(L, -1, value, error);
-  lua_settop(L, handler - 1);
-  if (!converted) throw ScriptError(chunk_name + ": cannot convert the value to JSON: " + error);
-  return value;
 }
 
 }  // namespace rulebook

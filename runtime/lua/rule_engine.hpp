@@ -1,8 +1,16 @@
 #pragma once
-// Runs a game's Lua rules against GameStates. One engine per game
-// definition and worker: its Lua state is built once (scripts loaded,
-// bindings registered, modules frozen) and reused for every game, which is
-// what makes bulk simulation fast. This header does not expose Lua.
+// Runs a game's Lua rules against GameStates. This header does not expose
+// Lua.
+//
+// RuleEngine is one Lua state with the rules loaded: scripts run, bindings
+// registered, modules frozen. Build one per game definition and worker and
+// reuse it for every game: that is what makes bulk simulation fast.
+//
+// GameRun is one running game on an engine: its thread, its `game` table,
+// its agents, its pending decision and its result. An engine may hold
+// several runs at once (a search bot exploring forks); they share the
+// rules' module-level locals, which are restored whenever a run begins, so
+// rules keep per-game data in `game.state` as documented.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -13,9 +21,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
+#include "agents/decision.hpp"
 #include "core/game_definition.hpp"
 #include "core/game_state.hpp"
+#include "core/ids.hpp"
 
 namespace rulebook {
 
@@ -30,21 +40,16 @@ struct ScriptError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// An agent could not answer (a scripted agent ran out, the terminal closed).
-struct AgentFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct AnswerRecord {
-  int seat = 0;
+  Seat seat = 0;
   int index = 0;
 };
 
 struct GameResult {
   bool finished = false;  // game:finish was called
   bool stopped = false;   // stopped early by a turn limit (scenarios)
-  std::vector<int> winners;
-  std::vector<int> losers;
+  std::vector<Seat> winners;
+  std::vector<Seat> losers;
   std::string summary;
   // How the game ended, in the rules' own words ("dead-field"): games that
   // can end in several ways name the way, so statistics can count them.
@@ -62,10 +67,45 @@ struct LineCoverage {
   std::set<int>* last_lines = nullptr;
 };
 
-struct PendingDecision {
-  int seat = -1;
-  std::string prompt;
-  std::vector<std::string> labels;
+// The step API's pending decision (a DecisionRequest with the seat's view).
+using PendingDecision = DecisionRequest;
+
+class RuleEngine;
+
+class GameRun {
+ public:
+  // `state` must have been reset() for this game; `agents` has one entry per
+  // seat, null for seats whose decisions pause the game (the step API).
+  GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents);
+  ~GameRun();
+  GameRun(const GameRun&) = delete;
+  GameRun& operator=(const GameRun&) = delete;
+
+  // Stop the game when turn N+1 would begin (0 = no limit).
+  void set_turn_limit(int turns);
+  // Every answer given is appended here (for logs and forks); null = none.
+  void set_answer_log(std::vector<AnswerRecord>* log);
+  // Lua code run between the rules' setup and play, with `game` in scope
+  // (scenarios use it to arrange a mid-game situation). Empty = none.
+  void set_prepare(const std::string& code, const std::string& chunk_name);
+
+  // Runs until a seat without an agent must decide (true) or the game is
+  // over (false; see result()). Throws ScriptError / AgentFailure.
+  bool begin();
+  bool answer(int index);
+  const DecisionRequest& pending() const;
+  const GameResult& result() const;
+  GameState& state();
+
+  // The rules' public data and the components, as `seat` may know them.
+  nlohmann::json view(Seat seat) const;
+  // Evaluates a Lua expression with `game` in scope, after (or during) the
+  // game; returns its value as JSON. Throws ScriptError.
+  nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
+
+ private:
+  friend class RuleEngine;
+  std::unique_ptr<struct GameRunImpl> impl_;
 };
 
 class RuleEngine {
@@ -82,35 +122,31 @@ class RuleEngine {
   // The methods scripts can call on each API object ("game", "zone",
   // "component", "board"), sorted: what the LuaLS definitions must cover.
   std::map<std::string, std::vector<std::string>> api_methods() const;
+  // Compiles scenario code for GameRun::set_prepare; throws ScriptError.
+  void check_prepare(const std::string& code, const std::string& chunk_name);
 
-  // Plays a whole game; `agents` has one entry per seat. The state must
-  // have been reset() for this game. Throws ScriptError / AgentFailure.
+  // One game at a time, for callers that need no more: each play() or
+  // begin() starts a new run with the settings below, and the other calls
+  // act on that run. Throws ScriptError / AgentFailure.
   GameResult play(GameState& state, const std::vector<Agent*>& agents);
-
-  // Step by step: seats whose agent is null make the game pause at their
-  // decisions; answer() resumes it. begin() and answer() return true while
-  // a decision is pending, false once the game is over (see result()).
   bool begin(GameState& state, const std::vector<Agent*>& agents);
   bool answer(int index);
-  const PendingDecision& pending() const;
+  const DecisionRequest& pending() const;
   const GameResult& result() const;
-
-  // Stop a game when turn N+1 would begin (0 = no limit).
   void set_turn_limit(int turns);
-  // Every answer given is appended here (for logs and forks); null = none.
   void set_answer_log(std::vector<AnswerRecord>* log);
-  // The rules' public data (game.state) and the components, as `seat` may
-  // know them. Only valid while a game is loaded in the engine.
-  nlohmann::json view(int seat) const;
-  // Lua code run between the rules' setup and play, with `game` in scope
-  // (scenarios use it to arrange a mid-game situation). Empty = none.
   void set_prepare(const std::string& code, const std::string& chunk_name);
-  // Evaluates a Lua expression with `game` in scope, after (or during) a
-  // game; returns its value as JSON. Throws ScriptError.
+  nlohmann::json view(Seat seat) const;
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
 
  private:
+  friend class GameRun;
+  GameRun& last_run() const;
   std::unique_ptr<struct EngineImpl> impl_;
+  std::unique_ptr<GameRun> run_;  // the run of the one-game-at-a-time calls
+  int turn_limit_ = 0;
+  std::vector<AnswerRecord>* answer_log_ = nullptr;
+  std::string prepare_code_, prepare_chunk_;
 };
 
 // The Lua release the runtime is built with, e.g. "Lua 5.4.4".

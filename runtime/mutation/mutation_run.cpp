@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "mutation/lua_lexer.hpp"
-#include "setup/scenario.hpp"
+#include "play/scenario.hpp"
 #include "setup/setup_error.hpp"
 
 namespace fs = std::filesystem;

@@ -221,18 +221,7 @@ std::size_t code_points(const std::string& s) {
   return n;
 }
 
-std::string escape_pointer_segment(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
-std::string unescape_pointer_segment(const std::string& s) {
+std::string unescape_pointer_token(const std::string& s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -275,7 +264,7 @@ const json* at_pointer(const json& root, const std::string& pointer) {
   while (pos < pointer.size()) {
     std::size_t next = pointer.find('/', pos + 1);
     if (next == std::string::npos) next = pointer.size();
-    std::string seg = unescape_pointer_segment(pointer.substr(pos + 1, next - pos - 1));
+    std::string seg = unescape_pointer_token(pointer.substr(pos + 1, next - pos - 1));
     if (cur->is_object()) {
       auto it = cur->find(seg);
       if (it == cur->end()) return nullptr;
@@ -594,7 +583,7 @@ class Compiler {
     }
     auto child = [&](const std::string& key) {
       auto it = s.find(key);
-      if (it != s.end()) scan_ids(doc, *it, pointer + "/" + escape_pointer_segment(key), base);
+      if (it != s.end()) scan_ids(doc, *it, pointer + "/" + escape_pointer_token(key), base);
     };
     auto children_of_array = [&](const std::string& key) {
       auto it = s.find(key);
@@ -607,7 +596,7 @@ class Compiler {
       if (it == s.end() || !it->is_object()) return;
       for (auto jt = it->begin(); jt != it->end(); ++jt)
         scan_ids(doc, jt.value(),
-                 pointer + "/" + key + "/" + escape_pointer_segment(jt.key()), base);
+                 pointer + "/" + key + "/" + escape_pointer_token(jt.key()), base);
     };
     for (const char* k : {"additionalItems", "contains", "additionalProperties", "propertyNames",
                           "if", "then", "else", "not"})
@@ -662,7 +651,7 @@ class Compiler {
   }
 
   const Node* sub(const std::string& doc, const std::string& pointer, const std::string& key) {
-    return compile(doc, pointer + "/" + escape_pointer_segment(key));
+    return compile(doc, pointer + "/" + escape_pointer_token(key));
   }
 
   Regex regex(const std::string& doc, const std::string& pointer, const json& v) {
@@ -702,7 +691,7 @@ class Compiler {
       auto it = s.find(name);
       return it == s.end() ? nullptr : &*it;
     };
-    auto kw_pointer = [&](const char* name) { return pointer + "/" + escape_pointer_segment(name); };
+    auto kw_pointer = [&](const char* name) { return pointer + "/" + escape_pointer_token(name); };
 
     if (const json* ref = kw("$ref")) {
       if (!ref->is_string()) fail(doc, kw_pointer("$ref"), "$ref must be a string");
@@ -712,7 +701,7 @@ class Compiler {
       // definitions are still checked so that mistakes in them surface.
       if (const json* defs = kw("definitions"); defs && defs->is_object())
         for (auto it = defs->begin(); it != defs->end(); ++it)
-          compile(doc, kw_pointer("definitions") + "/" + escape_pointer_segment(it.key()));
+          compile(doc, kw_pointer("definitions") + "/" + escape_pointer_token(it.key()));
       return node;
     }
 
@@ -813,13 +802,13 @@ class Compiler {
       if (!props->is_object()) fail(doc, kw_pointer("properties"), "'properties' must be an object");
       for (auto it = props->begin(); it != props->end(); ++it)
         node->properties.emplace(it.key(), compile(doc, kw_pointer("properties") + "/" +
-                                                            escape_pointer_segment(it.key())));
+                                                            escape_pointer_token(it.key())));
     }
     if (const json* pp = kw("patternProperties")) {
       if (!pp->is_object())
         fail(doc, kw_pointer("patternProperties"), "'patternProperties' must be an object");
       for (auto it = pp->begin(); it != pp->end(); ++it) {
-        std::string at = kw_pointer("patternProperties") + "/" + escape_pointer_segment(it.key());
+        std::string at = kw_pointer("patternProperties") + "/" + escape_pointer_token(it.key());
         node->pattern_properties.emplace_back(regex(doc, at, json(it.key())), compile(doc, at));
       }
     }
@@ -827,7 +816,7 @@ class Compiler {
     if (const json* deps = kw("dependencies")) {
       if (!deps->is_object()) fail(doc, kw_pointer("dependencies"), "'dependencies' must be an object");
       for (auto it = deps->begin(); it != deps->end(); ++it) {
-        std::string at = kw_pointer("dependencies") + "/" + escape_pointer_segment(it.key());
+        std::string at = kw_pointer("dependencies") + "/" + escape_pointer_token(it.key());
         Dependency d;
         d.key = it.key();
         if (it->is_array()) d.required = string_array(*it, at, "a dependency list");
@@ -850,7 +839,7 @@ class Compiler {
     if (const json* defs = kw("definitions")) {
       if (!defs->is_object()) fail(doc, kw_pointer("definitions"), "'definitions' must be an object");
       for (auto it = defs->begin(); it != defs->end(); ++it)
-        compile(doc, kw_pointer("definitions") + "/" + escape_pointer_segment(it.key()));
+        compile(doc, kw_pointer("definitions") + "/" + escape_pointer_token(it.key()));
     }
     return node;
   }
@@ -885,7 +874,7 @@ struct Path {
     if (!parent) return "";
     std::string s = parent->str();
     s += '/';
-    s += key ? escape_pointer_segment(*key) : std::to_string(index);
+    s += key ? escape_pointer_token(*key) : std::to_string(index);
     return s;
   }
   int depth() const { return parent ? parent->depth() + 1 : 0; }

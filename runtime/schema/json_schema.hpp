@@ -23,7 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "setup/sourced_json.hpp"
+#include "json/sourced_json.hpp"
 
 namespace rulebook::schema {
 

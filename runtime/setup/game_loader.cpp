@@ -10,6 +10,7 @@
 
 #include "core/suggest.hpp"
 #include "schema/json_schema.hpp"
+#include "setup/definition_builder.hpp"
 #include "setup/overlay.hpp"
 #include "setup/setup_error.hpp"
 #include "setup/yaml_source.hpp"
@@ -214,14 +215,8 @@ std::shared_ptr<const GameDefinition> load_game(const std::string& game, const L
   const std::string script = merged.value.value("script", "rules.lua");
   if (!fs::is_regular_file(fs::path(dir) / script))
     throw SetupError(format_error(merged.locate("/script"), fmt::format("script '{}' not found in {}", script, display(dir))));
-  try {
-    return std::make_shared<const GameDefinition>(GameDefinition::build(
-        merged.value, dir, std::move(variants), [&merged](const std::string& pointer) { return merged.locate(pointer).str(); }));
-  } catch (const SetupError& e) {
-    std::string msg = e.what();
-    // Messages from build() name game.yaml by folder; keep them as they are.
-    throw SetupError(msg);
-  }
+  return std::make_shared<const GameDefinition>(build_game_definition(
+      merged.value, dir, std::move(variants), [&merged](const std::string& pointer) { return merged.locate(pointer).str(); }));
 }
 
 std::vector<std::string> validate_file(const std::string& path) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/game_definition.hpp"
-#include "setup/sourced_json.hpp"
+#include "json/sourced_json.hpp"
 
 namespace rulebook {
 

@@ -48,7 +48,7 @@
 #include <string>
 #include <vector>
 
-#include "setup/sourced_json.hpp"
+#include "json/sourced_json.hpp"
 #include "setup/yaml_source.hpp"
 
 namespace rulebook {

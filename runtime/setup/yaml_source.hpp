@@ -27,7 +27,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "setup/sourced_json.hpp"
+#include "json/sourced_json.hpp"
 
 namespace rulebook {
 

@@ -13,9 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
+#include "cli/human_agent.hpp"
 
 using namespace rulebook;
+using rulebook::cli::HumanAgent;
+using rulebook::cli::make_agent;
 
 namespace {
 
@@ -35,9 +38,10 @@ struct Options {
   }
 };
 
+// A random bot of seat `seat` in a game of seed `seed` (as a match seeds it).
 std::vector<int> random_choices(uint64_t seed, int seat, int count, int n) {
   RandomAgent agent;
-  agent.begin_game(seed, seat);
+  agent.begin_game(agent_stream_seed(seed, seat), seat);
   std::vector<std::string> labels;
   for (int i = 0; i < count; ++i) labels.push_back(std::to_string(i));
   Options options(labels);
@@ -77,6 +81,29 @@ TEST_CASE("RandomAgent: deterministic per (seed, seat), within range", "[agents]
   for (int i = 0; i < 50; ++i) dice.push_back(static_cast<int>(chance.below(6)));
   CHECK(random_choices(1, 0, 6, 50) != dice);
   CHECK(RandomAgent().kind() == "random");
+  // Seats get different streams, and the derivation is fixed (logs of
+  // random bots must stay byte-identical across versions).
+  CHECK(agent_stream_seed(1, 0) != agent_stream_seed(1, 1));
+  CHECK(agent_stream_seed(1, 0) != 1u);
+  CHECK(agent_stream_seed(1, 0) == Rng::mix(1, 0));
+}
+
+TEST_CASE("DecisionRequest: a decision as a value, to JSON and back", "[agents]") {
+  Options options({"Keep", "Pass"});
+  const DecisionRequest r = options.decision(1, "Keep or pass?").request();
+  CHECK(r.seat == 1);
+  CHECK(r.prompt == "Keep or pass?");
+  CHECK(r.labels == std::vector<std::string>{"Keep", "Pass"});
+  CHECK(r.view.at("zones").at("supply").at("count") == 2);
+  const nlohmann::json j = r.to_json();
+  CHECK(j.at("options") == nlohmann::json{"Keep", "Pass"});
+  const DecisionRequest back = DecisionRequest::from_json(nlohmann::json::parse(j.dump()));
+  CHECK(back.to_json() == j);
+  // A synchronous agent answers a request as it answers a live decision.
+  ScriptedAgent agent({"pass"});
+  CHECK(agent.choose(Decision(back)) == 1);
+  CHECK(option_list(Decision(back)) == "Keep, Pass");
+  CHECK_THROWS(DecisionRequest::from_json(nlohmann::json{{"seat", 0}}));
 }
 
 TEST_CASE("FirstAgent always takes the first option", "[agents]") {
@@ -100,7 +127,7 @@ TEST_CASE("ScriptedAgent answers by label (any case) or by number", "[agents]") 
   CHECK(agent.kind() == "scripted");
 
   SECTION("out of answers") {
-    CHECK_THROWS_AS(agent.choose(options.decision()), AgentError);
+    CHECK_THROWS_AS(agent.choose(options.decision()), AgentFailure);
     CHECK_THROWS_WITH(agent.choose(options.decision(0, "Keep or pass?")),
                       Catch::Contains("ran out of answers") && Catch::Contains("Keep or pass?") &&
                           Catch::Contains("Keep, Pass, Roll again"));
@@ -180,7 +207,7 @@ TEST_CASE("HumanAgent reads a number or a label, re-asking on bad input", "[agen
     std::istringstream in("nope\n");
     std::ostringstream out;
     HumanAgent agent(in, out);
-    CHECK_THROWS_AS(agent.choose(options.decision()), AgentError);
+    CHECK_THROWS_AS(agent.choose(options.decision()), AgentFailure);
   }
   SECTION("successive decisions read successive lines") {
     std::istringstream in("pass\n1\n");
@@ -198,6 +225,7 @@ TEST_CASE("make_agent", "[agents]") {
   CHECK(make_agent("random", in, out)->kind() == "random");
   CHECK(make_agent("first", in, out)->kind() == "first");
   CHECK(make_agent("human", in, out)->kind() == "human");
-  CHECK_THROWS_AS(make_agent("scripted:/nonexistent/answers.txt", in, out), AgentError);
+  CHECK_THROWS_AS(make_agent("scripted:/nonexistent/answers.txt", in, out), AgentSpecError);
+  CHECK(make_bot("human") == nullptr);  // the runtime has no terminal
   CHECK_THROWS_WITH(make_agent("genius", in, out), Catch::Contains("unknown agent 'genius'"));
 }

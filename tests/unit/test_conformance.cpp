@@ -6,10 +6,13 @@
 
 #include <fmt/format.h>
 
-#include "core/game_log.hpp"
-#include "lua/rule_engine.hpp"
+#include "observation/event_recorder.hpp"
+#include "observation/event_view.hpp"
+#include "observation/view.hpp"
+#include "play/log_file.hpp"
+#include "play/match.hpp"
+#include "play/replay.hpp"
 #include "setup/game_loader.hpp"
-#include "setup/game_record.hpp"
 
 using namespace rulebook;
 using nlohmann::json;
@@ -47,30 +50,30 @@ void check_hidden_invariance(const GameState& state, int seat, const std::string
   std::swap(twin.mutable_component(a).type, twin.mutable_component(b).type);
   std::swap(twin.mutable_component(a).face, twin.mutable_component(b).face);
   INFO(where << ": seat " << seat << " can tell components " << a << " and " << b << " apart");
-  CHECK(state.view(seat) == twin.view(seat));
+  CHECK(seat_view(state, seat) == seat_view(twin, seat));
 }
 
 // A random bot that, at every decision, inspects every seat's view.
 class InspectingAgent : public Agent {
  public:
-  InspectingAgent(const GameState* state, RuleEngine* engine) : state_(state), engine_(engine) {}
+  explicit InspectingAgent(const Match* match) : match_(match) {}
   std::string kind() const override { return "random"; }
-  void begin_game(uint64_t seed, int seat) override { random_.begin_game(seed, seat); }
+  void begin_game(uint64_t stream_seed, Seat seat) override { random_.begin_game(stream_seed, seat); }
   int choose(const Decision& d) override {
     if (inspections_ < 40) {  // enough to cover every phase without slowing the suite
       ++inspections_;
-      for (int s = 0; s < state_->player_count(); ++s) {
-        check_view(*state_, engine_->view(s), s, d.prompt());
-        check_hidden_invariance(*state_, s, d.prompt());
+      const GameState& state = match_->state();
+      for (int s = 0; s < state.player_count(); ++s) {
+        check_view(state, match_->view(s), s, d.prompt());
+        check_hidden_invariance(state, s, d.prompt());
       }
-      check_view(*state_, d.view(), d.seat(), d.prompt());
+      check_view(state, d.view(), d.seat(), d.prompt());
     }
     return random_.choose(d);
   }
 
  private:
-  const GameState* state_;
-  RuleEngine* engine_;
+  const Match* match_;
   RandomAgent random_;
   int inspections_ = 0;
 };
@@ -80,7 +83,7 @@ class RedactionCheck : public EventSink {
  public:
   void on_event(const GameState& state, const Event& e) override {
     for (int s = 0; s < state.player_count(); ++s) {
-      if (!(e.audience & seat_bit(s))) continue;
+      if (!can_see(e, s)) continue;
       const json j = event_json(state, e, s);
       if (j.contains("component") && j.at("component").is_number_integer())
         CHECK(state.visible_to(j.at("component").get<int>(), s));
@@ -94,27 +97,22 @@ struct Played {
   std::vector<AnswerRecord> answers;
 };
 
-Played play_recorded(RuleEngine& engine, const GameDefinition& def, int players, uint64_t seed, bool inspect) {
-  GameState state(def);
+Played play_recorded(RuleEngine& engine, std::shared_ptr<const GameDefinition> def, int players, uint64_t seed,
+                     bool inspect) {
+  Match match(std::move(def), engine);
   EventRecorder recorder;
   RedactionCheck redaction;
-  EventTee tee;
-  tee.add(&recorder);
-  if (inspect) tee.add(&redaction);
-  state.set_sink(&tee);
-  Played p;
-  engine.set_answer_log(&p.answers);
-  state.reset(players, seed);
-  std::vector<std::unique_ptr<Agent>> owned;
-  std::vector<Agent*> agents;
+  match.add_sink(&recorder);
+  if (inspect) match.add_sink(&redaction);
+  match.record_answers();
   for (int s = 0; s < players; ++s) {
-    if (inspect) owned.push_back(std::make_unique<InspectingAgent>(&state, &engine));
-    else owned.push_back(std::make_unique<RandomAgent>());
-    agents.push_back(owned.back().get());
+    if (inspect) match.set_agent(s, std::make_unique<InspectingAgent>(&match));
+    else match.set_agent(s, std::make_unique<RandomAgent>());
   }
-  p.result = engine.play(state, agents);
+  Played p;
+  p.result = match.play(players, seed);
   p.events = recorder.events();
-  engine.set_answer_log(nullptr);
+  p.answers = match.answers();
   return p;
 }
 
@@ -131,7 +129,7 @@ void check_conformance(const std::string& game, int games_per_config) {
         for (int g = 0; g < games_per_config; ++g) {
           const uint64_t seed = 1000 + 17 * g + players;
           INFO(label << " seed " << seed);
-          Played p = play_recorded(engine, *def, players, seed, g == 0);
+          Played p = play_recorded(engine, def, players, seed, g == 0);
           CHECK(p.result.finished);
           CHECK(p.result.turns > 0);
 
@@ -149,7 +147,7 @@ void check_conformance(const std::string& game, int games_per_config) {
           // A fresh Lua state plays the same game identically (isolation).
           if (g == games_per_config - 1) {
             RuleEngine fresh(def);
-            Played q = play_recorded(fresh, *def, players, seed, false);
+            Played q = play_recorded(fresh, def, players, seed, false);
             CHECK(q.events == p.events);
           }
         }
@@ -160,6 +158,11 @@ void check_conformance(const std::string& game, int games_per_config) {
 
 }  // namespace
 
-TEST_CASE("conformance: pass-the-pandas", "[conformance]") { check_conformance("pass-the-pandas", 3); }
-TEST_CASE("conformance: hai-noon", "[conformance]") { check_conformance("hai-noon", 3); }
-TEST_CASE("conformance: hao-hao", "[conformance]") { check_conformance("hao-hao", 3); }
+// One test for every game folder under rules/: a new game is checked the
+// moment its folder exists.
+TEST_CASE("conformance: every bundled game", "[conformance]") {
+  const std::vector<std::string> games = list_games();
+  REQUIRE_FALSE(games.empty());
+  const std::string game = GENERATE_COPY(from_range(games));
+  check_conformance(game, 3);
+}

@@ -13,9 +13,11 @@
 #include "core/deck.hpp"
 #include "core/dice.hpp"
 #include "core/game_state.hpp"
+#include "observation/view.hpp"
 #include "core/tile.hpp"
 #include "core/zone.hpp"
 #include "core/rng.hpp"
+#include "setup/definition_builder.hpp"
 #include "setup/setup_error.hpp"
 
 using nlohmann::json;
@@ -59,7 +61,7 @@ constexpr int kGrid0 = 0, kSupply = 9, kDeck = 10, kHand0 = 11, kTable = 14, kPo
 constexpr int kTile = 8;
 
 GameDefinition make_definition(const char* text = kDocument) {
-  return GameDefinition::build(json::parse(text), "/nonexistent/test-game", {});
+  return build_game_definition(json::parse(text), "/nonexistent/test-game", {});
 }
 
 struct Recorder : EventSink {
@@ -121,23 +123,23 @@ TEST_CASE("GameDefinition::build rejects semantic errors", "[state]") {
   json doc = json::parse(kDocument);
   SECTION("unknown starting zone") {
     doc["components"][0]["zone"] = "nowhere";
-    CHECK_THROWS_WITH(GameDefinition::build(doc, "/g", {}), Catch::Contains("unknown zone 'nowhere'"));
+    CHECK_THROWS_WITH(build_game_definition(doc, "/g", {}), Catch::Contains("unknown zone 'nowhere'"));
   }
   SECTION("starting zone per player") {
     doc["components"][0]["zone"] = "hand";
-    CHECK_THROWS_AS(GameDefinition::build(doc, "/g", {}), SetupError);
+    CHECK_THROWS_AS(build_game_definition(doc, "/g", {}), SetupError);
   }
   SECTION("duplicate zone name") {
     doc["zones"][1]["name"] = "supply";
-    CHECK_THROWS_WITH(GameDefinition::build(doc, "/g", {}), Catch::Contains("used twice"));
+    CHECK_THROWS_WITH(build_game_definition(doc, "/g", {}), Catch::Contains("used twice"));
   }
   SECTION("bad initial face") {
     doc["components"][3]["face"] = "edge";
-    CHECK_THROWS_WITH(GameDefinition::build(doc, "/g", {}), Catch::Contains("/g/game.yaml"));
+    CHECK_THROWS_WITH(build_game_definition(doc, "/g", {}), Catch::Contains("/g/game.yaml"));
   }
   SECTION("path off the board") {
     doc["boards"][0]["paths"][1]["cells"][2] = json::array({4, 3});
-    CHECK_THROWS_WITH(GameDefinition::build(doc, "/g", {}), Catch::Contains("leaves the board"));
+    CHECK_THROWS_WITH(build_game_definition(doc, "/g", {}), Catch::Contains("leaves the board"));
   }
 }
 
@@ -343,7 +345,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   hide(state, 6);              // ... and the table's card turned face down
   move_component(state, 0, kTable);      // a die on top of it
 
-  const json v0 = state.view(0);
+  const json v0 = seat_view(state, 0);
   const std::string text0 = v0.dump();
   // Seat 0 knows nothing of the hidden cards: no ruby or sapphire at all,
   // and the only ids it may see are the dice's.
@@ -372,7 +374,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   CHECK(v0.at("zones").contains("hand@2"));
 
   // Bob sees his own hand (top first) but nothing else that is hidden.
-  const json v1 = state.view(1);
+  const json v1 = seat_view(state, 1);
   const json& hand = v1.at("zones").at("hand@1").at("components");
   REQUIRE(hand.size() == 2u);
   CHECK(hand[0].at("id") == 4);
@@ -385,21 +387,21 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
 
   // A peek lets one seat, and only that seat, see the board's card.
   peek(state, 5, 2);
-  CHECK(state.view(2).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
-  CHECK(state.view(0).dump().find("sapphire") == std::string::npos);
+  CHECK(seat_view(state, 2).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
+  CHECK(seat_view(state, 0).dump().find("sapphire") == std::string::npos);
 
   // The onlooker (-1) sees everything.
-  auto all = ids_in_view(state.view(-1));
+  auto all = ids_in_view(seat_view(state, -1));
   std::sort(all.begin(), all.end());
   CHECK(all == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
-  CHECK(state.view(-1).at("zones").at("deck").at("components").size() == 1u);
+  CHECK(seat_view(state, -1).at("zones").at("deck").at("components").size() == 1u);
 
   // Zones of seats beyond the player count are left out.
   GameState two(def);
   two.reset(2, 1);
-  CHECK(two.view(0).at("zones").contains("hand@1"));
-  CHECK_FALSE(two.view(0).at("zones").contains("hand@2"));
-  CHECK(two.view(0).at("players").size() == 2u);
+  CHECK(seat_view(two, 0).at("zones").contains("hand@1"));
+  CHECK_FALSE(seat_view(two, 0).at("zones").contains("hand@2"));
+  CHECK(seat_view(two, 0).at("players").size() == 2u);
 }
 
 TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {

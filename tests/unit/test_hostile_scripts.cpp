@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
 #include "core/game_state.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/game_loader.hpp"

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "schema/json_schema.hpp"
-#include "setup/sourced_json.hpp"
+#include "json/sourced_json.hpp"
 
 using nlohmann::json;
 using rulebook::SourcedJson;

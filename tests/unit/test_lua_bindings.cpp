@@ -17,10 +17,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
 #include "core/game_state.hpp"
 #include "core/rng.hpp"
 #include "lua/rule_engine.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 
 using nlohmann::json;
@@ -76,21 +77,31 @@ struct Recorder : EventSink {
   }
 };
 
-// One loaded game with its engine and a state, ready to play.
+// One loaded game as a match, ready to play (FirstAgent at every seat
+// unless agents are given).
 struct Table {
   explicit Table(const TempGame& game, EngineLimits limits = {})
-      : def(load_game(game.dir())), engine(def, limits), state(*def) {}
+      : def(load_game(game.dir())), match(def, limits), state(match.state()) {}
   GameResult play(int players, uint64_t seed, std::vector<Agent*> agents = {}) {
-    state.reset(players, seed);
     if (agents.empty()) {
       firsts.resize(static_cast<size_t>(players));
       for (auto& a : firsts) agents.push_back(&a);
     }
-    return engine.play(state, agents);
+    match.set_agents(agents);
+    return match.play(players, seed);
+  }
+  // Starts a game where every seat's decisions pause it (the step API).
+  bool start_paused(int players, uint64_t seed) {
+    match.set_agents(std::vector<Agent*>(static_cast<size_t>(players), nullptr));
+    return match.start(players, seed);
+  }
+  void listen(EventSink* sink) {
+    match.clear_sinks();
+    match.add_sink(sink);
   }
   std::shared_ptr<const GameDefinition> def;
-  RuleEngine engine;
-  GameState state;
+  Match match;
+  GameState& state;
   std::vector<FirstAgent> firsts;
 };
 
@@ -136,7 +147,7 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
 )"));
   Table t(game);
   Recorder rec;
-  t.state.set_sink(&rec);
+  t.listen(&rec);
   const GameResult r = t.play(3, 1);
   CHECK(r.finished);
   CHECK_FALSE(r.stopped);
@@ -166,13 +177,13 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
   CHECK(rec.texts(EventType::GameEnd) == std::vector<std::string>{"Bob wins"});
 
   // game.state is public: it is in every seat's view.
-  const json view = t.engine.view(0);
+  const json view = t.match.view(0);
   CHECK(view.at("state").at("phase") == "play");
   CHECK(view.at("state").at("list") == json::array({1, 2, 3}));
   CHECK(view.at("players").size() == 3u);
 
   // The same engine plays again; nobody listens this time.
-  t.state.set_sink(nullptr);
+  t.listen(nullptr);
   const GameResult again = t.play(4, 2);
   CHECK(again.details.at("players") == 4);
   CHECK(again.details.at("listening") == false);
@@ -187,7 +198,7 @@ TEST_CASE("bindings: finish without a summary, and play that never finishes", "[
 )"));
   Table t(game);
   Recorder rec;
-  t.state.set_sink(&rec);
+  t.listen(&rec);
   const GameResult r = t.play(3, 1);
   CHECK(r.winners == std::vector<int>{0, 2});
   CHECK(rec.texts(EventType::GameEnd) == std::vector<std::string>{"Ann, Cy win"});
@@ -259,12 +270,12 @@ TEST_CASE("bindings: turns", "[bindings]") {
   CHECK_FALSE(t.state.player(2).eliminated);
 
   SECTION("a turn limit stops the game when the next turn would begin") {
-    t.engine.set_turn_limit(4);
+    t.match.set_turn_limit(4);
     const GameResult stopped = t.play(4, 1);
     CHECK(stopped.stopped);
     CHECK_FALSE(stopped.finished);
     CHECK(stopped.turns == 4);
-    t.engine.set_turn_limit(0);
+    t.match.set_turn_limit(0);
     CHECK(t.play(4, 1).finished);
   }
 }
@@ -314,9 +325,8 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
   TempGame game(kYaml, script(kChoices));
   Table t(game);
   Recorder rec;
-  t.state.set_sink(&rec);
-  std::vector<AnswerRecord> log;
-  t.engine.set_answer_log(&log);
+  t.listen(&rec);
+  t.match.record_answers();
   ScriptedAgent ann({"BLUE", "yes"}), bob({"Cy", "the box"}), cy({"2"});
   const GameResult r = t.play(3, 1, {&ann, &bob, &cy});
   check_choice_details(r.details);
@@ -327,6 +337,7 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
         std::vector<std::string>{"blue", "Cy", "Defend", "yes", "the box", "alone"});
   // Every answer an agent gave, in order; a lone option asks nobody, so a
   // replay expects no answer for it.
+  const std::vector<AnswerRecord> log = t.match.answers();
   REQUIRE(log.size() == 5u);
   CHECK(log[0].seat == 0);
   CHECK(log[0].index == 2);
@@ -352,9 +363,8 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
   game:finish{}
 )"));
     Table u(labels);
-    u.state.reset(3, 1);
-    REQUIRE(u.engine.begin(u.state, {nullptr, nullptr, nullptr}));
-    CHECK(u.engine.pending().labels ==
+    REQUIRE(u.start_paused(3, 1));
+    CHECK(u.match.pending().labels ==
           std::vector<std::string>{"die (five)", "pawn", "Bob's dice", "2.5", "7"});
   }
 }
@@ -362,30 +372,28 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
 TEST_CASE("bindings: decisions step by step (no agent)", "[bindings]") {
   TempGame game(kYaml, script(kChoices));
   Table t(game);
-  t.state.reset(3, 1);
-  REQUIRE(t.engine.begin(t.state, {nullptr, nullptr, nullptr}));
-  CHECK(t.engine.pending().seat == 0);
-  CHECK(t.engine.pending().prompt == "Colour?");
-  CHECK(t.engine.pending().labels == std::vector<std::string>{"red", "green", "blue"});
-  CHECK_THROWS_AS(t.engine.answer(3), std::out_of_range);
-  REQUIRE(t.engine.answer(2));
-  CHECK(t.engine.pending().seat == 1);
-  CHECK(t.engine.pending().labels == std::vector<std::string>{"Ann", "Cy"});
-  REQUIRE(t.engine.answer(1));
-  CHECK(t.engine.pending().labels == std::vector<std::string>{"Attack", "Defend"});
-  REQUIRE(t.engine.answer(1));
-  CHECK(t.engine.pending().labels == std::vector<std::string>{"yes", "no"});
+  REQUIRE(t.start_paused(3, 1));
+  CHECK(t.match.pending().seat == 0);
+  CHECK(t.match.pending().prompt == "Colour?");
+  CHECK(t.match.pending().labels == std::vector<std::string>{"red", "green", "blue"});
+  CHECK_THROWS_AS(t.match.answer(3), std::out_of_range);
+  REQUIRE(t.match.answer(2));
+  CHECK(t.match.pending().seat == 1);
+  CHECK(t.match.pending().labels == std::vector<std::string>{"Ann", "Cy"});
+  REQUIRE(t.match.answer(1));
+  CHECK(t.match.pending().labels == std::vector<std::string>{"Attack", "Defend"});
+  REQUIRE(t.match.answer(1));
+  CHECK(t.match.pending().labels == std::vector<std::string>{"yes", "no"});
   // The view can be read while the game waits.
-  CHECK(t.engine.view(0).at("zones").at("supply").at("count") == 7);
-  REQUIRE(t.engine.answer(0));
-  CHECK(t.engine.pending().labels == std::vector<std::string>{"die (one)", "the box"});
-  CHECK_FALSE(t.engine.answer(1));
-  check_choice_details(t.engine.result().details);
-  CHECK_THROWS_AS(t.engine.answer(0), std::logic_error);
+  CHECK(t.match.view(0).at("zones").at("supply").at("count") == 7);
+  REQUIRE(t.match.answer(0));
+  CHECK(t.match.pending().labels == std::vector<std::string>{"die (one)", "the box"});
+  CHECK_FALSE(t.match.answer(1));
+  check_choice_details(t.match.result().details);
+  CHECK_THROWS_AS(t.match.answer(0), std::logic_error);
 
   // Abandoning a game half-way leaves the engine usable.
-  t.state.reset(3, 1);
-  REQUIRE(t.engine.begin(t.state, {nullptr, nullptr, nullptr}));
+  REQUIRE(t.start_paused(3, 1));
   ScriptedAgent ann({"BLUE", "yes"}), bob({"Cy", "the box"}), cy({"2"});
   check_choice_details(t.play(3, 1, {&ann, &bob, &cy}).details);
 }
@@ -505,9 +513,9 @@ TEST_CASE("bindings: components", "[bindings]") {
   // Seat 0 peeked at the card: it sees it; seat 2 does not.
   CHECK(t.state.visible_to(4, 0));
   CHECK_FALSE(t.state.visible_to(4, 2));
-  const std::string hidden_view = t.engine.view(2).dump();
+  const std::string hidden_view = t.match.view(2).dump();
   CHECK(hidden_view.find("red") == std::string::npos);
-  CHECK(t.engine.view(0).dump().find("red_card") != std::string::npos);
+  CHECK(t.match.view(0).dump().find("red_card") != std::string::npos);
 }
 
 TEST_CASE("bindings: dice roll from the game's chance stream", "[bindings]") {
@@ -656,10 +664,10 @@ TEST_CASE("bindings: zones and decks", "[bindings]") {
     CHECK(t.state.component(id).owner == 1);
     CHECK_FALSE(t.state.visible_to(id, 0));
   }
-  const json v0 = t.engine.view(0);
+  const json v0 = t.match.view(0);
   CHECK(v0.at("zones").at("hand@1").at("count") == 5);
   CHECK_FALSE(v0.at("zones").at("hand@1").contains("components"));
-  CHECK(t.engine.view(1).at("zones").at("hand@1").at("components").size() == 5u);
+  CHECK(t.match.view(1).at("zones").at("hand@1").at("components").size() == 5u);
 }
 
 TEST_CASE("bindings: boards", "[bindings]") {
@@ -755,7 +763,7 @@ TEST_CASE("bindings: boards", "[bindings]") {
   CHECK_THAT(errors[5], Catch::Contains("bad argument #2 to 'step' (string expected, got no value)"));
 
   // Board cells show in the view.
-  const json view = t.engine.view(0);
+  const json view = t.match.view(0);
   CHECK(view.at("boards").at("grid").at("2,3").size() == 2u);
   CHECK(view.at("boards").at("grid").at("2,3")[0].at("id") == 11);
 }
@@ -831,12 +839,12 @@ TEST_CASE("bindings: prepare code and evaluate", "[bindings]") {
   game:finish{details = {seen = game.state.seen}}
 )"));
   Table t(game);
-  t.engine.set_prepare("game:zone('supply'):move_top(2, game:zone('discard'))", "prepare.yaml");
+  t.match.set_prepare("game:zone('supply'):move_top(2, game:zone('discard'))", "prepare.yaml");
   CHECK(t.play(3, 1).details.at("seen") == 2);
-  CHECK(t.engine.evaluate("game:zone('discard'):count()", "check.yaml") == 2);
-  CHECK(t.engine.evaluate("{game.state.seen, game:player_count()}", "check.yaml") == json::array({2, 3}));
-  CHECK_THROWS_AS(t.engine.evaluate("game:zone('attic')", "check.yaml"), ScriptError);
-  CHECK_THROWS_WITH(t.engine.evaluate("(", "check.yaml"), Catch::Contains("check.yaml"));
-  t.engine.set_prepare("", "");
+  CHECK(t.match.evaluate("game:zone('discard'):count()", "check.yaml") == 2);
+  CHECK(t.match.evaluate("{game.state.seen, game:player_count()}", "check.yaml") == json::array({2, 3}));
+  CHECK_THROWS_AS(t.match.evaluate("game:zone('attic')", "check.yaml"), ScriptError);
+  CHECK_THROWS_WITH(t.match.evaluate("(", "check.yaml"), Catch::Contains("check.yaml"));
+  t.match.set_prepare("", "");
   CHECK(t.play(3, 1).details.at("seen") == 0);
 }

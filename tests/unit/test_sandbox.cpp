@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
 #include "core/game_state.hpp"
 #include "core/rng.hpp"
 #include "lua/rule_engine.hpp"

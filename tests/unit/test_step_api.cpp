@@ -2,8 +2,8 @@
 // replaying answers, and observed by agents that see only their share.
 #include <catch2/catch.hpp>
 
-#include "core/game_log.hpp"
-#include "lua/rule_engine.hpp"
+#include "observation/event_recorder.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -19,22 +19,23 @@ struct Recorded {
 // Plays with no agents at all: every decision pauses the game.
 Recorded play_stepwise(std::shared_ptr<const GameDefinition> def, uint64_t seed, int players,
                        const std::vector<AnswerRecord>* forced = nullptr) {
-  RuleEngine engine(def);
-  GameState state(*def);
+  Match match(def);
   EventRecorder recorder;
-  state.set_sink(&recorder);
+  match.add_sink(&recorder);
+  match.record_answers();
   Recorded r;
-  engine.set_answer_log(&r.answers);
-  state.reset(players, seed);
   Rng pick;
   pick.reseed(seed, 99);
   size_t next = 0;
-  bool pending = engine.begin(state, std::vector<Agent*>(players, nullptr));
+  bool pending = match.start(players, seed);  // no agents: every decision pauses
   while (pending) {
-    const PendingDecision& d = engine.pending();
+    const DecisionRequest& d = match.pending();
     REQUIRE(d.seat >= 0);
     REQUIRE(d.labels.size() >= 2);
     CHECK_FALSE(d.prompt.empty());
+    // The request is whole: the seat's view comes with it.
+    REQUIRE(d.view.is_object());
+    CHECK(d.view.at("seat") == d.seat);
     int index;
     if (forced && next < forced->size()) {
       CHECK((*forced)[next].seat == d.seat);
@@ -42,9 +43,10 @@ Recorded play_stepwise(std::shared_ptr<const GameDefinition> def, uint64_t seed,
     } else {
       index = static_cast<int>(pick.below(static_cast<uint32_t>(d.labels.size())));
     }
-    pending = engine.answer(index);
+    pending = match.answer(index);
   }
-  r.result = engine.result();
+  r.result = match.result();
+  r.answers = match.answers();
   r.events = recorder.events();
   return r;
 }
@@ -79,29 +81,26 @@ TEST_CASE("step API: forking at a decision point replays the answers so far", "[
 
   // The fork: a new state with the same seed, the prefix replayed, then
   // different choices from there on.
-  RuleEngine engine(def);
-  GameState state(*def);
-  state.reset(3, 7);
-  bool pending = engine.begin(state, std::vector<Agent*>(3, nullptr));
+  Match match(def);
+  bool pending = match.start(3, 7);
   for (const auto& a : prefix) {
     REQUIRE(pending);
-    CHECK(engine.pending().seat == a.seat);
-    pending = engine.answer(a.index);
+    CHECK(match.pending().seat == a.seat);
+    pending = match.answer(a.index);
   }
   REQUIRE(pending);
-  CHECK(engine.pending().seat == full.answers[cut].seat);
-  while (pending) pending = engine.answer(0);
-  CHECK(engine.result().finished);
-  CHECK_THROWS_AS(engine.answer(0), std::logic_error);
+  CHECK(match.pending().seat == full.answers[cut].seat);
+  while (pending) pending = match.answer(0);
+  CHECK(match.result().finished);
+  CHECK_THROWS_AS(match.answer(0), std::logic_error);
 }
 
 TEST_CASE("observing agents receive the events their seat may see", "[step]") {
   auto def = load_game("pass-the-pandas");
-  RuleEngine engine(def);
-  GameState state(*def);
-  state.reset(2, 5);
+  Match match(def);
   Observer a, b;
-  GameResult result = engine.play(state, {&a, &b});
+  match.set_agents({&a, &b});
+  GameResult result = match.play(2, 5);
   CHECK(result.finished);
   REQUIRE_FALSE(a.seen.empty());
   CHECK(a.seen.size() == b.seen.size());  // nothing is hidden in this game
@@ -109,5 +108,5 @@ TEST_CASE("observing agents receive the events their seat may see", "[step]") {
   for (const auto& e : a.seen) saw_roll = saw_roll || e.at("type") == "roll";
   CHECK(saw_roll);
   // Without observers the state's sink is untouched afterwards.
-  CHECK(state.sink() == nullptr);
+  CHECK(match.state().sink() == nullptr);
 }

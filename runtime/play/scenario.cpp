@@ -1,4 +1,4 @@
-#include "setup/scenario.hpp"
+#include "play/scenario.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "core/narrator.hpp"
-#include "lua/rule_engine.hpp"
+#include "observation/narrator.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 #include "setup/yaml_source.hpp"
@@ -104,19 +104,15 @@ class ScenarioAgent : public Agent {
   int choose(const Decision& d) override {
     if (answers_->empty()) {
       if (fallback_) return fallback_->choose(d);
-      std::string options;
-      for (int i = 0; i < d.count(); ++i) options += (i ? ", " : "") + d.label(i);
-      throw AgentError(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
-                                   d.prompt(), d.seat(), options));
+      throw AgentFailure(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
+                                     d.prompt(), d.seat(), option_list(d)));
     }
     const std::string answer = answers_->front();
     answers_->pop_front();
     const int i = match_answer(d, answer);
     if (i < 0) {
-      std::string options;
-      for (int k = 0; k < d.count(); ++k) options += (k ? ", " : "") + d.label(k);
-      throw AgentError(fmt::format("scenario answer '{}' is not an option of \"{}\" (options: {})", answer,
-                                   d.prompt(), options));
+      throw AgentFailure(fmt::format("scenario answer '{}' is not an option of \"{}\" (options: {})", answer,
+                                     d.prompt(), option_list(d)));
     }
     return i;
   }
@@ -242,21 +238,20 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     own_engine = std::make_unique<RuleEngine>(def, options.limits, options.coverage);
     engine_ptr = own_engine.get();
   }
-  RuleEngine& engine = *engine_ptr;
-  if (s.contains("prepare")) engine.set_prepare(s.at("prepare").get<std::string>(), doc.locate("/prepare").str());
-  if (s.contains("stop_after_turns")) engine.set_turn_limit(s.at("stop_after_turns").get<int>());
-  GameState state(*def);
+  Match match(def, *engine_ptr);
+  if (s.contains("prepare")) match.set_prepare(s.at("prepare").get<std::string>(), doc.locate("/prepare").str());
+  if (s.contains("stop_after_turns")) match.set_turn_limit(s.at("stop_after_turns").get<int>());
   ForcedChance chance;
   if (s.contains("rolls"))
     for (const auto& r : s.at("rolls")) chance.rolls.push_back(r.get<std::vector<std::string>>());
   if (s.contains("shuffles"))
     for (const auto& sh : s.at("shuffles"))
       chance.shuffles.emplace_back(sh.at("zone").get<std::string>(), sh.at("top").get<std::vector<std::string>>());
-  state.set_chance_override(&chance);
+  match.set_chance_override(&chance);
   std::ostringstream narration;
   Narrator narrator(narration);
-  state.set_sink(&narrator);
-  state.reset(players, s.value("seed", uint64_t{1}), names);
+  match.add_sink(&narrator);
+  const uint64_t seed = s.value("seed", uint64_t{1});
 
   std::deque<std::string> answers;
   if (s.contains("answers"))
@@ -265,16 +260,18 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   std::unique_ptr<Agent> fallback;
   if (fallback_kind == "first") fallback = std::make_unique<FirstAgent>();
   if (fallback_kind == "random") fallback = std::make_unique<RandomAgent>();
-  if (fallback) fallback->begin_game(state.seed(), 0);
+  // The fallback answers for every seat: it gets the stream of seat 0.
+  if (fallback) fallback->begin_game(agent_stream_seed(seed, 0), 0);
   ScenarioAgent agent(&answers, fallback.get());
-  std::vector<Agent*> agents(players, &agent);
+  match.set_agents(std::vector<Agent*>(players, &agent));
 
   const json& expect = s.at("expect");
+  const GameState& state = match.state();
   std::vector<std::string>& failures = out.failures;
   GameResult result;
   std::string error;
   try {
-    result = engine.play(state, agents);
+    result = match.play(players, seed, names);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -338,7 +335,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       }
     }
     if (expect.contains("state")) {
-      const json view = engine.view(-1);
+      const json view = match.view(-1);
       const json actual = view.value("state", json::object());
       for (const auto& [key, value] : expect.at("state").items())
         if (!actual.contains(key) || !subset_matches(value, actual.at(key)))
@@ -349,7 +346,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       for (const auto& expr : expect.at("lua")) {
         const std::string code = expr.get<std::string>();
         try {
-          const json v = engine.evaluate(code, doc.locate("/expect/lua").str());
+          const json v = match.evaluate(code, doc.locate("/expect/lua").str());
           if (v != json(true)) failures.push_back(fmt::format("lua: `{}` is {}", code, v.dump()));
         } catch (const std::exception& e) {
           failures.push_back(fmt::format("lua: `{}` failed: {}", code, e.what()));

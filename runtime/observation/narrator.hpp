@@ -1,18 +1,28 @@
 #pragma once
 // Turns events into readable lines, as one seat may know them (or, for
-// seat -1, as an onlooker who sees everything). Consecutive rolls of one
+// seat -1, as an onlooker who sees everything): narration filtering, with
+// the same "can this seat see it" as logs and agents (event_view.hpp). Consecutive rolls of one
 // zone become one line; identical consecutive moves are counted together.
 #include <ostream>
 #include <string>
 
 #include "core/event.hpp"
+#include "core/ids.hpp"
 
 namespace rulebook {
 
+// How headings and asides are set off: terminal escapes are presentation
+// (cli/ provides them); the default is plain text.
+struct NarrationStyle {
+  std::string strong;  // the game's title, turn headings, the end
+  std::string faint;   // players' choices
+  std::string reset;   // back to plain
+};
+
 class Narrator : public EventSink {
  public:
-  Narrator(std::ostream& out, int seat = -1, bool colour = false)
-      : out_(out), seat_(seat), colour_(colour) {}
+  explicit Narrator(std::ostream& out, Seat seat = -1, NarrationStyle style = {})
+      : out_(out), seat_(seat), style_(std::move(style)) {}
   ~Narrator() override;
   void on_event(const GameState& state, const Event& event) override;
   void flush();
@@ -23,7 +33,7 @@ class Narrator : public EventSink {
 
   std::ostream& out_;
   int seat_;
-  bool colour_;
+  NarrationStyle style_;
   // A line still growing: rolls of one zone, or a run of identical moves.
   std::string pending_key_, pending_text_, pending_counted_;
   int pending_count_ = 0;
@@ -31,6 +41,6 @@ class Narrator : public EventSink {
 };
 
 // "die (six)" when `seat` may know it, else "a die".
-std::string describe_component(const GameState& state, int id, int seat);
+std::string describe_component(const GameState& state, ComponentId id, Seat seat);
 
 }  // namespace rulebook

@@ -1,4 +1,4 @@
-#include "setup/sourced_json.hpp"
+#include "json/sourced_json.hpp"
 
 #include <fmt/format.h>
 

@@ -1,18 +1,16 @@
 #pragma once
 // Agents answer decisions. The interface is all a future search bot or an
-// external bot needs: a new game begins, events it may see arrive, a
-// decision asks for an option index.
+// external bot needs: a new game begins (with the agent's own stream seed,
+// never the game's chance seed), events it may see arrive, a decision asks
+// for an option index.
 #include <cstdint>
-#include <functional>
-#include <istream>
 #include <memory>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "core/decision.hpp"
+#include "agents/decision.hpp"
 #include "core/rng.hpp"
 
 namespace rulebook {
@@ -21,27 +19,41 @@ class Agent {
  public:
   virtual ~Agent() = default;
   virtual std::string kind() const = 0;
-  // A new game starts; `seed` is the game's seed, `seat` the agent's seat.
-  virtual void begin_game(uint64_t /*seed*/, int /*seat*/) {}
-  // Returns an index in [0, decision.count()). May throw AgentError.
+  // A new game starts. `stream_seed` seeds the agent's own randomness: it
+  // is derived from the game's seed (agent_stream_seed) and is never the
+  // seed of the game's chance, so no agent can rebuild a hidden deck order.
+  virtual void begin_game(uint64_t /*stream_seed*/, Seat /*seat*/) {}
+  // Returns an index in [0, decision.count()). Throws AgentFailure when it
+  // cannot answer.
   virtual int choose(const Decision& decision) = 0;
   // Agents that want them receive every event their seat may see, as
-  // JSON already redacted for that seat (see event_json in game_log.hpp).
+  // JSON already redacted for that seat (see observation/event_view.hpp).
   virtual bool wants_events() const { return false; }
   virtual void observe(const nlohmann::json& /*event*/) {}
 };
 
-struct AgentError : std::runtime_error {
+// A bad agent specification (`--agent` kind unknown, answers file
+// unreadable): found before any game starts, a usage error.
+struct AgentSpecError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// An agent could not answer during a game (a scripted agent ran out of
+// answers, the terminal closed, a replay log disagrees): a game failure.
+struct AgentFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The seed of a seat's agent stream in a game of seed `game_seed`. The
+// game's chance is seeded from `game_seed` alone, so it never depends on
+// this value, and agents are handed this value, never `game_seed`.
+uint64_t agent_stream_seed(uint64_t game_seed, Seat seat);
 
 // Uniform over the options, each decision independent; its own stream.
 class RandomAgent : public Agent {
  public:
   std::string kind() const override { return "random"; }
-  void begin_game(uint64_t seed, int seat) override {
-    rng_.reseed(Rng::mix(seed, static_cast<uint64_t>(seat)), kAgentStream);
-  }
+  void begin_game(uint64_t stream_seed, Seat) override { rng_.reseed(stream_seed, kAgentStream); }
   int choose(const Decision& d) override { return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count()))); }
 
  private:
@@ -71,23 +83,13 @@ class ScriptedAgent : public Agent {
   size_t next_ = 0;
 };
 
-// A numbered menu on a terminal, showing the player's view.
-class HumanAgent : public Agent {
- public:
-  HumanAgent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
-  std::string kind() const override { return "human"; }
-  int choose(const Decision& d) override;
-  // Called before the menu is shown (the CLI flushes its narration).
-  void set_before_prompt(std::function<void()> fn) { before_prompt_ = std::move(fn); }
+// The bots the runtime offers: "random", "first", "scripted:FILE"; null for
+// any other kind (the CLI adds "human"). Throws AgentSpecError when the
+// answers file cannot be read.
+std::unique_ptr<Agent> make_bot(const std::string& spec);
 
- private:
-  std::istream& in_;
-  std::ostream& out_;
-  std::function<void()> before_prompt_;
-};
-
-// "random", "first", "human", "scripted:FILE"; throws AgentError.
-std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out);
+// The options' labels, comma-separated, for messages.
+std::string option_list(const Decision& d);
 
 // Matches an answer (label, case-insensitive, or 1-based number) to an option.
 int match_answer(const Decision& d, const std::string& answer);

@@ -1,17 +1,12 @@
-#include "core/narrator.hpp"
+#include "observation/narrator.hpp"
 
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+#include "observation/event_view.hpp"
 
 namespace rulebook {
 namespace {
-
-const char* const kBold = "\033[1m";
-const char* const kDim = "\033[2m";
-const char* const kReset = "\033[0m";
-
-bool sees(const Event& e, int seat) { return seat < 0 || (e.audience & seat_bit(seat)); }
 
 std::string plural(const std::string& word, int n) {
   if (n == 1) return word;
@@ -22,7 +17,7 @@ std::string plural(const std::string& word, int n) {
 
 }  // namespace
 
-std::string describe_component(const GameState& state, int id, int seat) {
+std::string describe_component(const GameState& state, ComponentId id, Seat seat) {
   const ComponentType& t = state.type_of(id);
   if (!state.visible_to(id, seat)) return "a " + t.kind;
   if (t.faces.size() > 1) return fmt::format("{} ({})", t.title, state.face_name(id));
@@ -43,7 +38,7 @@ void Narrator::flush() {
 }
 
 void Narrator::on_event(const GameState& s, const Event& e) {
-  if (!sees(e, seat_)) return;
+  if (!can_see(e, seat_)) return;
   auto name = [&](int seat) { return seat >= 0 && seat < s.player_count() ? s.player(seat).name : std::string("?"); };
   switch (e.type) {
     case EventType::Roll: {
@@ -95,13 +90,13 @@ void Narrator::on_event(const GameState& s, const Event& e) {
     case EventType::GameStart: {
       std::string names;
       for (int i = 0; i < s.player_count(); ++i) names += (i ? ", " : "") + s.player(i).name;
-      emit_line(fmt::format("{}{}{} for {} players: {} (seed {})", colour_ ? kBold : "",
-                            s.definition().title, colour_ ? kReset : "", s.player_count(), names, s.seed()));
+      emit_line(fmt::format("{}{}{} for {} players: {} (seed {})", style_.strong,
+                            s.definition().title, style_.reset, s.player_count(), names, s.seed()));
       break;
     }
     case EventType::TurnBegin:
-      emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", colour_ ? kBold : "", e.value, name(e.seat),
-                            colour_ ? kReset : ""));
+      emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, e.value, name(e.seat),
+                            style_.reset));
       break;
     case EventType::SetFace:
       emit_line(fmt::format("{} at {} turns to {}", s.type_of(e.component).title,
@@ -129,11 +124,11 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       break;
     case EventType::Eliminate: emit_line(fmt::format("{} is out of the game", name(e.seat))); break;
     case EventType::Choice:
-      emit_line(fmt::format("{}{} chooses: {}{}", colour_ ? kDim : "", name(e.seat), e.text, colour_ ? kReset : ""));
+      emit_line(fmt::format("{}{} chooses: {}{}", style_.faint, name(e.seat), e.text, style_.reset));
       break;
     case EventType::Message: emit_line(e.text); break;
     case EventType::GameEnd:
-      emit_line(fmt::format("{}Game over: {}{}", colour_ ? kBold : "", e.text, colour_ ? kReset : ""));
+      emit_line(fmt::format("{}Game over: {}{}", style_.strong, e.text, style_.reset));
       break;
     default: break;
   }

@@ -1,10 +1,12 @@
-#include "core/game_log.hpp"
+#include "observation/event_view.hpp"
 
 #include "core/game_state.hpp"
 
 namespace rulebook {
 
 using nlohmann::json;
+
+bool can_see(const Event& event, int seat) { return seat < 0 || (event.audience & seat_bit(seat)) != 0; }
 
 json event_json(const GameState& s, const Event& e, int seat) {
   json j;
@@ -57,30 +59,6 @@ json event_json(const GameState& s, const Event& e, int seat) {
     case EventType::GameEnd: j["text"] = e.text; break;
   }
   return j;
-}
-
-void EventRecorder::on_event(const GameState& state, const Event& event) {
-  if (seat_ >= 0 && !(event.audience & seat_bit(seat_))) return;
-  events_.push_back(event_json(state, event, seat_));
-}
-
-std::string dump_log(const json& log) {
-  std::string out = "{\n";
-  bool first = true;
-  for (const auto& [key, value] : log.items()) {
-    if (!first) out += ",\n";
-    first = false;
-    out += "  " + json(key).dump() + ": ";
-    if (key == "events" && value.is_array()) {
-      out += "[";
-      for (size_t i = 0; i < value.size(); ++i) out += (i ? ",\n    " : "\n    ") + value[i].dump();
-      out += value.empty() ? "]" : "\n  ]";
-    } else {
-      out += value.dump();
-    }
-  }
-  out += "\n}\n";
-  return out;
 }
 
 }  // namespace rulebook

@@ -1,4 +1,4 @@
-#include "setup/game_record.hpp"
+#include "play/replay.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -7,54 +7,25 @@
 
 #include <fmt/format.h>
 
-#include "core/game_log.hpp"
+#include "observation/event_recorder.hpp"
+#include "play/log_file.hpp"
+#include "play/match.hpp"
+#include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook {
 
 using nlohmann::json;
 
-json result_json(const GameState& state, const GameResult& r) {
-  json scores = json::array();
-  for (const auto& p : state.players()) scores.push_back(p.score);
-  return json{{"finished", r.finished}, {"stopped", r.stopped}, {"winners", r.winners},
-              {"losers", r.losers},     {"summary", r.summary}, {"reason", r.reason}, {"turns", r.turns},
-              {"scores", scores},       {"details", r.details}};
-}
-
-json make_log(const GameSpec& spec, const GameState& state, const GameResult& result,
-              const std::vector<AnswerRecord>& answers, const std::vector<json>& events,
-              const std::vector<std::string>& agent_kinds) {
-  json names = json::array();
-  for (const auto& p : state.players()) names.push_back(p.name);
-  json answer_list = json::array();
-  for (const auto& a : answers) answer_list.push_back(json::array({a.seat, a.index}));
-  json log;
-  log["format"] = "rulebook-log";
-  log["version"] = 1;
-  log["game"] = spec.game;
-  log["game_name"] = state.definition().name;
-  log["variants"] = spec.variants;
-  log["sets"] = spec.sets;
-  log["players"] = state.player_count();
-  log["names"] = names;
-  log["seed"] = spec.seed;
-  log["agents"] = agent_kinds;
-  log["answers"] = answer_list;
-  log["result"] = result_json(state, result);
-  log["events"] = events;
-  return log;
-}
-
 int ReplayAgent::choose(const Decision& d) {
   if (*next_ >= answers_->size())
-    throw AgentError(fmt::format("the log has no answer left for \"{}\" (seat {})", d.prompt(), d.seat()));
+    throw AgentFailure(fmt::format("the log has no answer left for \"{}\" (seat {})", d.prompt(), d.seat()));
   const AnswerRecord& a = (*answers_)[(*next_)++];
   if (a.seat != seat_)
-    throw AgentError(fmt::format("log answer {} was given by seat {}, but seat {} is asked \"{}\"",
+    throw AgentFailure(fmt::format("log answer {} was given by seat {}, but seat {} is asked \"{}\"",
                                  *next_, a.seat, seat_, d.prompt()));
   if (a.index < 0 || a.index >= d.count())
-    throw AgentError(fmt::format("log answer {} picks option {} of {}", *next_, a.index + 1, d.count()));
+    throw AgentFailure(fmt::format("log answer {} picks option {} of {}", *next_, a.index + 1, d.count()));
   return a.index;
 }
 
@@ -137,25 +108,22 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits) {
   if (log.contains("game_name") && log.at("game_name") != def->name)
     return failed(fmt::format("game_name differs:\n  log:    {}\n  replay: {}", log.at("game_name").dump(),
                               json(def->name).dump()));
-  RuleEngine engine(def, limits);
-  GameState state(*def);
-  EventRecorder recorder;
-  state.set_sink(&recorder);
-  state.reset(spec.players, spec.seed, spec.names);
-  json names = json::array();
-  for (const auto& p : state.players()) names.push_back(p.name);
-  if (log.at("names") != names)
-    return failed(fmt::format("names differ:\n  log:    {}\n  replay: {}", log.at("names").dump(), names.dump()));
-  size_t next = 0;
-  std::vector<std::unique_ptr<ReplayAgent>> owned;
-  std::vector<Agent*> agents;
-  for (int s = 0; s < spec.players; ++s) {
-    owned.push_back(std::make_unique<ReplayAgent>(&answers, &next));
-    agents.push_back(owned.back().get());
+  {
+    GameState named(*def);  // the names the replay will give the players
+    named.reset(spec.players, spec.seed, spec.names);
+    json names = json::array();
+    for (const auto& p : named.players()) names.push_back(p.name);
+    if (log.at("names") != names)
+      return failed(fmt::format("names differ:\n  log:    {}\n  replay: {}", log.at("names").dump(), names.dump()));
   }
+  Match match(def, limits);
+  EventRecorder recorder;
+  match.add_sink(&recorder);
+  size_t next = 0;
+  for (Seat s = 0; s < spec.players; ++s) match.set_agent(s, std::make_unique<ReplayAgent>(&answers, &next));
   GameResult result;
   try {
-    result = engine.play(state, agents);
+    result = match.play(spec.players, spec.seed, spec.names);
   } catch (const std::exception& e) {
     return failed(fmt::format("the replay failed: {}", e.what()));
   }
@@ -171,7 +139,7 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits) {
     return failed(fmt::format("the log has {} events, the replay {}", expected.size(), got.size()), n);
   if (next != answers.size())
     return failed(fmt::format("the replay used {} of the log's {} answers", next, answers.size()), n);
-  const json replayed = result_json(state, result);
+  const json replayed = result_json(match.state(), result);
   // The schema lets a log omit its result: everything else is still checked.
   if (log.contains("result") && log.at("result") != replayed)
     return failed(fmt::format("the result differs:\n  log:    {}\n  replay: {}", log.at("result").dump(),

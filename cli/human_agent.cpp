@@ -1,0 +1,35 @@
+#include "cli/human_agent.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/terminal_view.hpp"
+
+namespace rulebook::cli {
+
+int HumanAgent::choose(const Decision& d) {
+  if (before_prompt_) before_prompt_();
+  const nlohmann::json view = d.view();
+  std::string who = fmt::format("Seat {}", d.seat());
+  if (view.contains("players") && view.at("players").size() > static_cast<size_t>(d.seat()))
+    who = view.at("players").at(d.seat()).value("name", who);
+  out_ << "\n" << who << ", it is your decision.\n";
+  print_view(out_, view);
+  for (;;) {
+    out_ << d.prompt() << "\n";
+    for (int i = 0; i < d.count(); ++i) out_ << "  " << (i + 1) << ") " << d.label(i) << "\n";
+    out_ << "> " << std::flush;
+    std::string line;
+    if (!std::getline(in_, line)) throw AgentFailure("no more input from the terminal");
+    const int i = match_answer(d, line);
+    if (i >= 0) return i;
+    out_ << "Please answer with a number from 1 to " << d.count() << ".\n";
+  }
+}
+
+std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out) {
+  if (spec == "human") return std::make_unique<HumanAgent>(in, out);
+  if (auto bot = make_bot(spec)) return bot;
+  throw AgentSpecError(fmt::format("unknown agent '{}' (expected random, first, human or scripted:FILE)", spec));
+}
+
+}  // namespace rulebook::cli

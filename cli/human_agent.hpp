@@ -1,0 +1,31 @@
+#pragma once
+// A human at a terminal: a numbered menu showing the seat's view. The
+// command line's agent (OpenSpiel keeps its human bot out of the core too).
+#include <functional>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "agents/agent.hpp"
+
+namespace rulebook::cli {
+
+class HumanAgent : public Agent {
+ public:
+  HumanAgent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
+  std::string kind() const override { return "human"; }
+  int choose(const Decision& d) override;
+  // Called before the menu is shown (the CLI flushes its narration).
+  void set_before_prompt(std::function<void()> fn) { before_prompt_ = std::move(fn); }
+
+ private:
+  std::istream& in_;
+  std::ostream& out_;
+  std::function<void()> before_prompt_;
+};
+
+// "random", "first", "human", "scripted:FILE"; throws AgentSpecError.
+std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out);
+
+}  // namespace rulebook::cli

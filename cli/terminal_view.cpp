@@ -1,0 +1,65 @@
+#include "cli/terminal_view.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace rulebook::cli {
+
+void print_board(std::ostream& out, const std::string& name, const nlohmann::json& cells) {
+  int width = 0, height = 0;
+  for (const auto& [key, _] : cells.items()) {
+    const auto comma = key.find(',');
+    width = std::max(width, std::stoi(key.substr(0, comma)));
+    height = std::max(height, std::stoi(key.substr(comma + 1)));
+  }
+  static const std::map<std::string, std::string> arrows{
+      {"north", "^"}, {"east", ">"}, {"south", "v"}, {"west", "<"},
+      {"northeast", "/"}, {"southeast", "\\"}, {"southwest", "/"}, {"northwest", "\\"}};
+  out << "    " << name << ":\n      ";
+  for (int x = 1; x <= width; ++x) out << fmt::format("{:<11}", x);
+  out << "\n";
+  for (int y = 1; y <= height; ++y) {
+    out << fmt::format("    {:>2}", y);
+    for (int x = 1; x <= width; ++x) {
+      std::string text = ".";
+      auto it = cells.find(fmt::format("{},{}", x, y));
+      if (it != cells.end() && !it->empty()) {
+        text.clear();
+        for (const auto& c : *it) {
+          if (!text.empty()) text += "+";
+          if (c.contains("hidden")) text += "?";
+          else text += c.at("face").get<std::string>().substr(0, 8);
+          if (c.contains("facing")) text += arrows.count(c.at("facing")) ? arrows.at(c.at("facing")) : "*";
+        }
+      }
+      out << " " << fmt::format("{:<10}", text.substr(0, 10));
+    }
+    out << "\n";
+  }
+}
+
+void print_view(std::ostream& out, const nlohmann::json& view) {
+  out << "  Your view:\n";
+  if (!view.contains("zones")) return;
+  for (const auto& [id, zone] : view.at("zones").items()) {
+    out << "    " << zone.value("title", id) << ": " << zone.at("count").get<int>();
+    if (zone.contains("components")) {
+      out << " [";
+      bool first = true;
+      for (const auto& c : zone.at("components")) {
+        out << (first ? "" : ", ") << (c.contains("hidden") ? "?" : c.at("face").get<std::string>());
+        first = false;
+      }
+      out << "]";
+    }
+    out << "\n";
+  }
+  if (view.contains("boards")) {
+    for (const auto& [name, cells] : view.at("boards").items()) print_board(out, name, cells);
+  }
+  if (view.contains("state")) out << "    state: " << view.at("state").dump() << "\n";
+}
+
+}  // namespace rulebook::cli

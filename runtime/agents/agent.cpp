@@ -1,0 +1,79 @@
+#include "agents/agent.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/input_file.hpp"
+
+namespace rulebook {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+std::string option_list(const Decision& d) {
+  std::string out;
+  for (int i = 0; i < d.count(); ++i) out += (i ? ", " : "") + d.label(i);
+  return out;
+}
+
+int match_answer(const Decision& d, const std::string& raw) {
+  const std::string answer = trim(raw);
+  if (!answer.empty() && std::all_of(answer.begin(), answer.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    long n = answer.size() > 6 ? -1 : std::stol(answer);
+    if (n >= 1 && n <= d.count()) return static_cast<int>(n - 1);
+  }
+  const std::string wanted = lower(answer);
+  for (int i = 0; i < d.count(); ++i)
+    if (lower(d.label(i)) == wanted) return i;
+  return -1;
+}
+
+std::unique_ptr<ScriptedAgent> ScriptedAgent::from_file(const std::string& path) {
+  const InputFile file = read_input_file(path);
+  if (!file.ok) throw AgentSpecError(fmt::format("{}: error: {} (answers file)", path, file.error));
+  std::istringstream in(file.text);
+  std::vector<std::string> answers;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    answers.push_back(line);
+  }
+  return std::make_unique<ScriptedAgent>(std::move(answers), path);
+}
+
+int ScriptedAgent::choose(const Decision& d) {
+  if (next_ >= answers_.size())
+    throw AgentFailure(fmt::format("{}: ran out of answers at \"{}\" (options: {})", source_,
+                                 d.prompt(), option_list(d)));
+  const std::string& answer = answers_[next_++];
+  const int i = match_answer(d, answer);
+  if (i < 0)
+    throw AgentFailure(fmt::format("{}: answer {} '{}' is not among the options of \"{}\" ({})",
+                                 source_, next_, answer, d.prompt(), option_list(d)));
+  return i;
+}
+
+uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) { return Rng::mix(game_seed, static_cast<uint64_t>(seat)); }
+
+std::unique_ptr<Agent> make_bot(const std::string& spec) {
+  if (spec == "random") return std::make_unique<RandomAgent>();
+  if (spec == "first") return std::make_unique<FirstAgent>();
+  if (spec.rfind("scripted:", 0) == 0) return ScriptedAgent::from_file(spec.substr(9));
+  return nullptr;
+}
+
+}  // namespace rulebook

@@ -1,0 +1,31 @@
+#include "agents/decision.hpp"
+
+namespace rulebook {
+
+nlohmann::json DecisionRequest::to_json() const {
+  return nlohmann::json{{"seat", seat}, {"prompt", prompt}, {"options", labels}, {"view", view}};
+}
+
+DecisionRequest DecisionRequest::from_json(const nlohmann::json& j) {
+  DecisionRequest r;
+  r.seat = j.at("seat").get<Seat>();
+  r.prompt = j.at("prompt").get<std::string>();
+  r.labels = j.at("options").get<std::vector<std::string>>();
+  r.view = j.value("view", nlohmann::json());
+  return r;
+}
+
+Decision::Decision(const DecisionRequest& request)
+    : seat_(request.seat), prompt_(request.prompt.c_str()), count_(request.count()), request_(&request) {}
+
+DecisionRequest Decision::request() const {
+  DecisionRequest r;
+  r.seat = seat_;
+  r.prompt = prompt_;
+  r.labels.reserve(static_cast<size_t>(count_));
+  for (int i = 0; i < count_; ++i) r.labels.push_back(label(i));
+  r.view = view();
+  return r;
+}
+
+}  // namespace rulebook

@@ -1,0 +1,60 @@
+#pragma once
+// A decision: one seat chooses one of an enumerated list of options.
+//
+// DecisionRequest is the whole question as a value (seat, prompt, option
+// labels, the seat's view), serialisable to JSON: what the step API hands
+// out at a pause and what an external bot or a network seat will receive.
+// Decision is the same question as a synchronous agent sees it while the
+// game waits: its labels and view are produced only when asked for (a
+// random bot never asks), so bulk simulation builds no strings; request()
+// turns it into a DecisionRequest.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/ids.hpp"
+
+namespace rulebook {
+
+struct DecisionRequest {
+  Seat seat = -1;
+  std::string prompt;
+  std::vector<std::string> labels;  // one per option, in order
+  nlohmann::json view;              // the seat's view when asked (null: not built)
+
+  int count() const { return static_cast<int>(labels.size()); }
+  nlohmann::json to_json() const;
+  // Throws nlohmann::json::exception on a malformed request.
+  static DecisionRequest from_json(const nlohmann::json& j);
+};
+
+class Decision {
+ public:
+  using LabelFn = std::function<std::string(int)>;
+  using ViewFn = std::function<nlohmann::json()>;
+
+  Decision(Seat seat, const char* prompt, int count, const LabelFn* label, const ViewFn* view)
+      : seat_(seat), prompt_(prompt), count_(count), label_(label), view_(view) {}
+  // A decision over a request's labels and view.
+  explicit Decision(const DecisionRequest& request);
+
+  Seat seat() const { return seat_; }
+  const char* prompt() const { return prompt_; }
+  int count() const { return count_; }
+  std::string label(int i) const { return request_ ? request_->labels.at(static_cast<size_t>(i)) : (*label_)(i); }
+  nlohmann::json view() const { return request_ ? request_->view : (*view_)(); }
+  // Everything, as a value that outlives the decision.
+  DecisionRequest request() const;
+
+ private:
+  Seat seat_;
+  const char* prompt_;
+  int count_;
+  const LabelFn* label_ = nullptr;
+  const ViewFn* view_ = nullptr;
+  const DecisionRequest* request_ = nullptr;
+};
+
+}  // namespace rulebook

@@ -1,0 +1,265 @@
+// One running game on a RuleEngine's Lua state: its thread, its `game`
+// table, its agents, its pending decision and its result.
+#include <fmt/format.h>
+
+#include "lua/engine_impl.hpp"
+#include "lua/error_report.hpp"
+#include "lua/sandbox.hpp"
+#include "observation/view.hpp"
+
+namespace rulebook {
+
+GameRunImpl::~GameRunImpl() {
+  if (!engine || !engine->L) return;
+  lua_State* L = engine->L;
+  if (running && !feed.observers.empty() && state) state->set_sink(caller_sink);
+  // The thread goes back to the engine for its next game, which resets it
+  // first (threads unwound by a script error never come back: see resume).
+  if (co && !engine->spare_co) {
+    engine->spare_co = co;
+    engine->spare_co_ref = co_ref;
+  } else {
+    luaL_unref(L, LUA_REGISTRYINDEX, co_ref);
+  }
+  luaL_unref(L, LUA_REGISTRYINDEX, game_ref);
+  luaL_unref(L, LUA_REGISTRYINDEX, prepare_ref);
+  if (engine->ctx.game == this) {
+    engine->ctx.game = nullptr;
+    engine->ctx.state = nullptr;
+    engine->ctx.random = nullptr;
+  }
+}
+
+bool GameRunImpl::resume(int nargs) {
+  EngineImpl& e = *engine;
+  LuaContext& ctx = e.ctx;
+  lua_State* L = e.L;
+  // This game becomes the one bindings act on, with its own budget.
+  ctx.game = this;
+  ctx.state = state;
+  ctx.random = &state->chance();
+  ctx.instructions = instructions;
+  ctx.abort = Abort::None;
+  ctx.abort_message.clear();
+  // Once the game is over, the caller's sink is restored.
+  struct RestoreSink {
+    GameRunImpl& run;
+    ~RestoreSink() {
+      run.instructions = run.engine->ctx.instructions;
+      if (!run.running && !run.feed.observers.empty() && run.state) {
+        run.state->set_sink(run.caller_sink);
+        run.feed.observers.clear();
+      }
+    }
+  } restore{*this};
+  int nres = 0;
+  ctx.memory_capped = true;
+  sandbox_begin_run(co);
+  const int status = lua_resume(co, L, nargs, &nres);
+  sandbox_end_run(co);
+  ctx.memory_capped = false;
+  if (status == LUA_OK) {
+    lua_pop(co, nres);
+    running = false;
+    e.check_guarded();
+    if (!result.finished)
+      throw ScriptError(fmt::format("{}: the rules' play function returned without calling "
+                                    "game:finish", e.def->script));
+    return false;
+  }
+  if (status == LUA_YIELD) {
+    lua_pop(co, nres);
+    if (pending.seat < 0) throw ScriptError("a rule script yielded outside a decision");
+    pending.view = view(pending.seat);  // the request is whole: a remote seat needs no callback
+    return true;
+  }
+  running = false;
+  const Abort why = ctx.abort;
+  if (why == Abort::Finished || why == Abort::Stopped) {
+    result.stopped = why == Abort::Stopped;
+    e.check_guarded();
+    return false;
+  }
+  sandbox_restore_guarded(L);  // the script's own error is the one to report
+  if (why == Abort::Agent) throw AgentFailure(ctx.abort_message);
+  std::string message = lua_tostring(co, -1) ? lua_tostring(co, -1) : "error object is not a string";
+  if (why == Abort::Budget || why == Abort::Memory) message = ctx.abort_message;
+  luaL_traceback(L, co, message.c_str(), 0);
+  std::string text = explain_script_error(L, lua_tostring(L, -1));
+  lua_pop(L, 1);
+  // Never reuse a thread a script error unwound: when the error came from
+  // the count hook (the budget), Lua leaves hooks disabled on that thread,
+  // and the next game would run without any instruction budget.
+  luaL_unref(L, LUA_REGISTRYINDEX, co_ref);
+  co_ref = LUA_NOREF;
+  co = nullptr;
+  // And free what the failed game left (a memory bomb's garbage), or the
+  // next game would start next to the memory cap.
+  lua_gc(L, LUA_GCCOLLECT);
+  throw ScriptError(text);
+}
+
+nlohmann::json GameRunImpl::view(Seat seat) const {
+  nlohmann::json v = seat_view(*state, seat);
+  if (game_ref != LUA_NOREF) {
+    lua_State* L = engine->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
+    lua_getfield(L, -1, "state");
+    nlohmann::json s;
+    std::string error;
+    const bool converted = to_json_checked(L, -1, s, error);
+    lua_pop(L, 2);
+    if (!converted) throw ScriptError("game.state: cannot convert it to JSON: " + error);
+    if (!s.empty()) v["state"] = std::move(s);
+  }
+  return v;
+}
+
+GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents)
+    : impl_(std::make_unique<GameRunImpl>()) {
+  impl_->engine = engine.impl_.get();
+  impl_->state = &state;
+  impl_->agents = std::move(agents);
+  impl_->agents.resize(static_cast<size_t>(state.player_count()), nullptr);
+}
+
+GameRun::~GameRun() = default;
+
+void GameRun::set_turn_limit(int turns) { impl_->turn_limit = turns; }
+void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
+const DecisionRequest& GameRun::pending() const { return impl_->pending; }
+const GameResult& GameRun::result() const { return impl_->result; }
+GameState& GameRun::state() { return *impl_->state; }
+nlohmann::json GameRun::view(Seat seat) const { return impl_->view(seat); }
+
+void GameRun::set_prepare(const std::string& code, const std::string& chunk_name) {
+  GameRunImpl& g = *impl_;
+  luaL_unref(g.engine->L, LUA_REGISTRYINDEX, g.prepare_ref);
+  g.prepare_ref = LUA_NOREF;
+  if (code.empty()) return;
+  g.engine->load_game_chunk(code, chunk_name);
+  g.prepare_ref = luaL_ref(g.engine->L, LUA_REGISTRYINDEX);
+}
+
+bool GameRun::begin() {
+  GameRunImpl& g = *impl_;
+  EngineImpl& e = *g.engine;
+  lua_State* L = e.L;
+  GameState& state = *g.state;
+  if (g.running || g.co) throw std::logic_error("this game has already begun");
+  g.result = GameResult{};
+  g.pending = DecisionRequest{};
+  g.instructions = 0;
+  e.ctx.memory_capped = false;
+  // Agents get their own stream seed, never the seed of the game's chance.
+  for (Seat seat = 0; seat < state.player_count(); ++seat)
+    if (g.agents[seat]) g.agents[seat]->begin_game(agent_stream_seed(state.seed(), seat), seat);
+  // Observing agents get the events their seat may see, besides whoever
+  // already listens. Without them the state's sink is left alone, so a
+  // silent simulation builds no events at all.
+  g.feed.observers.clear();
+  for (Seat seat = 0; seat < state.player_count(); ++seat)
+    if (g.agents[seat] && g.agents[seat]->wants_events()) g.feed.observers.emplace_back(seat, g.agents[seat]);
+  if (!g.feed.observers.empty()) {
+    g.caller_sink = state.sink();
+    g.tee = EventTee();
+    g.tee.add(g.caller_sink);
+    g.tee.add(&g.feed);
+    state.set_sink(&g.tee);
+  }
+
+  // Module-level locals start every game as they were loaded, and a fresh
+  // `game` table: nothing a game writes reaches the next.
+  sandbox_restore_upvalues(L, e.upvalues_ref);
+  lua_createtable(L, 0, 2);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.options_ref);
+  lua_setfield(L, -2, "options");
+  lua_newtable(L);
+  lua_setfield(L, -2, "state");
+  luaL_setmetatable(L, "game");
+  g.game_table = lua_topointer(L, -1);
+  g.game_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+
+  // The engine's thread, when a previous game left one; after an error or
+  // game:finish it is reset first.
+  g.co = e.spare_co;
+  g.co_ref = e.spare_co_ref;
+  e.spare_co = nullptr;
+  e.spare_co_ref = LUA_NOREF;
+  if (g.co && (lua_status(g.co) != LUA_OK || lua_gettop(g.co) != 0)) {
+    // Resetting runs the __close handlers a finished game left pending:
+    // Lua code, so under the budget like any other.
+    e.ctx.game = &g;
+    e.ctx.state = &state;
+    e.ctx.random = &state.chance();
+    e.ctx.instructions = 0;
+    e.ctx.abort = Abort::None;
+    e.ctx.abort_message.clear();
+    e.ctx.memory_capped = true;
+    sandbox_begin_run(g.co);
+    const int reset = lua_resetthread(g.co);
+    sandbox_end_run(g.co);
+    e.ctx.memory_capped = false;
+    if (reset != LUA_OK) lua_settop(g.co, 0);
+    e.ctx.abort = Abort::None;
+    e.ctx.abort_message.clear();
+  }
+  if (!g.co || lua_status(g.co) != LUA_OK || lua_gettop(g.co) != 0) {
+    luaL_unref(L, LUA_REGISTRYINDEX, g.co_ref);
+    g.co = lua_newthread(L);
+    g.co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    sandbox_arm_hook(g.co);
+  }
+  lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.driver_ref);
+  lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.rules_ref);
+  lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.game_ref);
+  if (g.prepare_ref != LUA_NOREF) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
+  else lua_pushnil(g.co);
+  g.running = true;
+  const bool pending = g.resume(3);
+  if (!pending) g.result.turns = state.turns().turns_started();
+  return pending;
+}
+
+bool GameRun::answer(int index) {
+  GameRunImpl& g = *impl_;
+  if (!g.running || g.pending.seat < 0) throw std::logic_error("no decision is pending");
+  if (index < 0 || index >= g.pending.count()) throw std::out_of_range("answer out of range");
+  lua_pushinteger(g.co, index);
+  g.pending = DecisionRequest{};
+  const bool pending = g.resume(1);
+  if (!pending) g.result.turns = g.state->turns().turns_started();
+  return pending;
+}
+
+nlohmann::json GameRun::evaluate(const std::string& expression, const std::string& chunk_name) {
+  GameRunImpl& g = *impl_;
+  EngineImpl& e = *g.engine;
+  lua_State* L = e.L;
+  if (g.game_ref == LUA_NOREF) throw std::logic_error("no game to evaluate against");
+  e.ctx.game = &g;
+  e.ctx.state = g.state;
+  e.ctx.random = &g.state->chance();
+  e.ctx.abort = Abort::None;
+  e.ctx.instructions = 0;
+  e.load_game_chunk("return " + expression, chunk_name);
+  lua_pushcfunction(L, sandbox_traceback);
+  lua_insert(L, -2);
+  const int handler = lua_gettop(L) - 1;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
+  const int status = e.protected_run(1, 1, handler);
+  sandbox_restore_guarded(L);  // an expression cannot change the next game
+  if (status != LUA_OK) {
+    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
+    lua_settop(L, handler - 1);
+    throw ScriptError(msg);
+  }
+  nlohmann::json value;
+  std::string error;
+  const bool converted = to_json_checked(L, -1, value, error);
+  lua_settop(L, handler - 1);
+  if (!converted) throw ScriptError(chunk_name + ": cannot convert the value to JSON: " + error);
+  return value;
+}
+
+}  // namespace rulebook

@@ -1,0 +1,23 @@
+#pragma once
+// Records the events a seat may see (seat -1: all of them) as redacted
+// JSON, for logs and tests.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/event.hpp"
+
+namespace rulebook {
+
+class EventRecorder : public EventSink {
+ public:
+  explicit EventRecorder(int seat = -1) : seat_(seat) {}
+  void on_event(const GameState& state, const Event& event) override;
+  const std::vector<nlohmann::json>& events() const { return events_; }
+
+ private:
+  int seat_;
+  std::vector<nlohmann::json> events_;
+};
+
+}  // namespace rulebook

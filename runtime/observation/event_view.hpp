@@ -1,0 +1,19 @@
+#pragma once
+// What a seat may know of an event: whether it receives the event at all
+// (its audience), and the event as JSON with every component hidden from
+// the seat redacted. The one place that answers "can this seat see this".
+#include <nlohmann/json.hpp>
+
+#include "core/event.hpp"
+
+namespace rulebook {
+
+class GameState;
+
+// Whether `seat` receives `event` (seat -1, an onlooker, receives all).
+bool can_see(const Event& event, int seat);
+
+// One event as JSON, as `seat` may know it (-1: everything).
+nlohmann::json event_json(const GameState& state, const Event& event, int seat = -1);
+
+}  // namespace rulebook

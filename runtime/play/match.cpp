@@ -1,0 +1,95 @@
+#include "play/match.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace rulebook {
+
+Match::Match(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine)
+    : definition_(std::move(definition)), engine_(&engine), state_(*definition_) {}
+
+Match::Match(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits)
+    : definition_(std::move(definition)),
+      owned_engine_(std::make_unique<RuleEngine>(definition_, limits)),
+      engine_(owned_engine_.get()),
+      state_(*definition_) {}
+
+Match::~Match() { run_.reset(); }  // before the engine it runs on
+
+void Match::set_agent(Seat seat, Agent* agent) {
+  if (seat < 0) throw std::out_of_range(fmt::format("no seat {}", seat));
+  if (agents_.size() <= static_cast<size_t>(seat)) agents_.resize(static_cast<size_t>(seat) + 1, nullptr);
+  agents_[static_cast<size_t>(seat)] = agent;
+}
+
+void Match::set_agent(Seat seat, std::unique_ptr<Agent> agent) {
+  set_agent(seat, agent.get());
+  owned_agents_.push_back(std::move(agent));
+}
+
+void Match::set_agents(const std::vector<Agent*>& agents) { agents_ = agents; }
+
+void Match::add_sink(EventSink* sink) {
+  if (sink) sinks_.push_back(sink);
+}
+
+void Match::clear_sinks() { sinks_.clear(); }
+
+void Match::set_chance_override(ChanceOverride* chance) { chance_ = chance; }
+void Match::set_turn_limit(int turns) { turn_limit_ = turns; }
+void Match::record_answers(bool on) { record_answers_ = on; }
+
+void Match::set_prepare(const std::string& code, const std::string& chunk_name) {
+  engine_->check_prepare(code, chunk_name);  // a syntax error shows now, before any game
+  prepare_code_ = code;
+  prepare_chunk_ = chunk_name;
+}
+
+bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
+  run_.reset();
+  answers_.clear();
+  // Nobody listening: no sink at all, so the game builds no events.
+  if (sinks_.empty()) {
+    state_.set_sink(nullptr);
+  } else if (sinks_.size() == 1) {
+    state_.set_sink(sinks_.front());
+  } else {
+    tee_ = EventTee();
+    for (auto* sink : sinks_) tee_.add(sink);
+    state_.set_sink(&tee_);
+  }
+  state_.set_chance_override(chance_);
+  state_.reset(players, seed, std::move(names));
+  std::vector<Agent*> seats = agents_;
+  seats.resize(static_cast<size_t>(players), nullptr);
+  run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats));
+  run_->set_turn_limit(turn_limit_);
+  run_->set_answer_log(record_answers_ ? &answers_ : nullptr);
+  run_->set_prepare(prepare_code_, prepare_chunk_);
+  return run_->begin();
+}
+
+bool Match::answer(int index) { return run().answer(index); }
+
+const GameResult& Match::play(int players, uint64_t seed, std::vector<std::string> names) {
+  for (Seat seat = 0; seat < players; ++seat)
+    if (static_cast<size_t>(seat) >= agents_.size() || !agents_[static_cast<size_t>(seat)])
+      throw std::invalid_argument(fmt::format("no agent for seat {}", seat));
+  start(players, seed, std::move(names));
+  return run_->result();
+}
+
+GameRun& Match::run() const {
+  if (!run_) throw std::logic_error("the match has no game yet");
+  return *run_;
+}
+
+const DecisionRequest& Match::pending() const { return run().pending(); }
+const GameResult& Match::result() const { return run().result(); }
+nlohmann::json Match::view(Seat seat) const { return run().view(seat); }
+nlohmann::json Match::evaluate(const std::string& expression, const std::string& chunk_name) {
+  return run().evaluate(expression, chunk_name);
+}
+
+}  // namespace rulebook

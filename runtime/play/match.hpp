@@ -1,0 +1,90 @@
+#pragma once
+// A match: one game in progress with everything wired to it -- the
+// definition, the state, the rules engine, an agent per seat, the answer
+// log and the event sinks. Every place that plays a game (rulebook play,
+// simulate, replay, scenarios, the step API, the conformance suite) goes
+// through it, so a search bot, a protocol or a server adds a kind of seat
+// or a sink, not another hand-wired game loop.
+//
+// Seats with an agent are answered on the spot; a seat without one makes
+// the game pause (start()/answer() return true) with a serialisable
+// DecisionRequest in pending(). The engine may be borrowed (a worker's, to
+// play many games on one Lua state) or owned.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agents/agent.hpp"
+#include "core/event_tee.hpp"
+#include "core/game_state.hpp"
+#include "lua/rule_engine.hpp"
+
+namespace rulebook {
+
+class Match {
+ public:
+  // Plays on a worker's engine (it must outlive the match).
+  Match(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine);
+  // Loads its own engine. Throws ScriptError.
+  explicit Match(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits = {});
+  ~Match();
+  Match(const Match&) = delete;
+  Match& operator=(const Match&) = delete;
+
+  // Seats, sinks and settings, for the games started afterwards.
+  void set_agent(Seat seat, Agent* agent);                  // borrowed; null: the seat pauses the game
+  void set_agent(Seat seat, std::unique_ptr<Agent> agent);  // owned by the match
+  void set_agents(const std::vector<Agent*>& agents);       // borrowed, one per seat
+  void add_sink(EventSink* sink);                           // events of every game, in order
+  void clear_sinks();
+  void set_chance_override(ChanceOverride* chance);
+  void set_turn_limit(int turns);  // stop when turn N+1 would begin (0 = none)
+  void set_prepare(const std::string& code, const std::string& chunk_name);  // throws ScriptError
+  void record_answers(bool on = true);  // keep every answer given (answers())
+
+  // Starts a new game and runs it until a seat without an agent must decide
+  // (true: see pending(), then answer()) or it is over (false: result()).
+  // Throws ScriptError / AgentFailure.
+  bool start(int players, uint64_t seed, std::vector<std::string> names = {});
+  bool answer(int index);
+  // A whole game with an agent at every seat (throws std::invalid_argument
+  // otherwise).
+  const GameResult& play(int players, uint64_t seed, std::vector<std::string> names = {});
+
+  const DecisionRequest& pending() const;
+  const GameResult& result() const;
+  const std::vector<AnswerRecord>& answers() const { return answers_; }
+  GameState& state() { return state_; }
+  const GameState& state() const { return state_; }
+  const GameDefinition& definition() const { return *definition_; }
+  std::shared_ptr<const GameDefinition> definition_ptr() const { return definition_; }
+  RuleEngine& engine() { return *engine_; }
+
+  // The game as `seat` may know it (the rules' game.state included).
+  nlohmann::json view(Seat seat) const;
+  // A Lua expression with `game` in scope, after or during the game.
+  nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
+
+ private:
+  GameRun& run() const;
+
+  std::shared_ptr<const GameDefinition> definition_;
+  std::unique_ptr<RuleEngine> owned_engine_;
+  RuleEngine* engine_;
+  GameState state_;
+  std::vector<Agent*> agents_;
+  std::vector<std::unique_ptr<Agent>> owned_agents_;
+  std::vector<EventSink*> sinks_;
+  EventTee tee_;
+  ChanceOverride* chance_ = nullptr;
+  int turn_limit_ = 0;
+  std::string prepare_code_, prepare_chunk_;
+  bool record_answers_ = false;
+  std::vector<AnswerRecord> answers_;
+  std::unique_ptr<GameRun> run_;
+};
+
+}  // namespace rulebook

@@ -1,0 +1,178 @@
+#include "setup/definition_builder.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "setup/setup_error.hpp"
+
+namespace rulebook {
+namespace {
+
+using nlohmann::json;
+
+std::string str_or(const json& j, const char* key, const std::string& fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+int int_or(const json& j, const char* key, int fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+}  // namespace
+
+GameDefinition build_game_definition(const json& setup, const std::string& dir, std::vector<VariantInfo> variants,
+                                     const DefinitionLocator& locate) {
+  const std::string file = dir + "/game.yaml";
+  auto fail = [&](const std::string& pointer, const std::string& message) {
+    throw SetupError(fmt::format("{}: error: {}", locate ? locate(pointer) : file, message));
+  };
+  GameDefinition def;
+  def.setup = setup;
+  def.dir = dir;
+  def.variants = std::move(variants);
+  def.name = str_or(setup, "name", "");
+  def.title = str_or(setup, "title", def.name);
+  def.script = str_or(setup, "script", "rules.lua");
+  def.source = str_or(setup, "source", "");
+  def.description = str_or(setup, "description", "");
+  if (auto it = setup.find("authors"); it != setup.end())
+    for (const auto& a : *it) def.authors.push_back(a.get<std::string>());
+  const json& players = setup.at("players");
+  def.min_players = int_or(players, "min", 1);
+  def.max_players = int_or(players, "max", def.min_players);
+  def.default_players = int_or(players, "default", def.max_players);
+  if (def.min_players > def.max_players)
+    fail("/players/min", fmt::format("players: min {} is above max {}", def.min_players, def.max_players));
+  if (def.default_players < def.min_players || def.default_players > def.max_players)
+    fail("/players/default", fmt::format("players: default {} is outside {}..{}", def.default_players,
+                           def.min_players, def.max_players));
+  if (auto it = players.find("names"); it != players.end())
+    for (const auto& n : *it) def.default_names.push_back(n.get<std::string>());
+  if (auto it = setup.find("options"); it != setup.end()) def.options = *it;
+  if (auto it = setup.find("option_help"); it != setup.end()) def.option_help = *it;
+
+  // Boards first: each board owns a zone definition for its cells.
+  std::set<std::string> zone_names;
+  if (auto it = setup.find("boards"); it != setup.end()) {
+    int board_index = -1;
+    for (const auto& b : *it) {
+      ++board_index;
+      const std::string at = fmt::format("/boards/{}", board_index);
+      BoardDef board;
+      board.name = b.at("name").get<std::string>();
+      board.title = str_or(b, "title", board.name);
+      board.geometry = BoardGeometry(b.at("width").get<int>(), b.at("height").get<int>());
+      if (auto p = b.find("paths"); p != b.end()) {
+        for (const auto& pj : *p) {
+          BoardPath path;
+          path.name = pj.at("name").get<std::string>();
+          path.cyclic = pj.value("cyclic", true);
+          if (auto r = pj.find("ring"); r != pj.end()) {
+            path.cells = board.geometry.ring((*r)[0].get<int>() - 1, (*r)[1].get<int>() - 1,
+                                             (*r)[2].get<int>(), (*r)[3].get<int>());
+          } else if (auto c = pj.find("cells"); c != pj.end()) {
+            for (const auto& xy : *c) {
+              int cell = board.geometry.cell(xy[0].get<int>() - 1, xy[1].get<int>() - 1);
+              if (cell < 0)
+                fail(at + "/paths", fmt::format("board '{}': path '{}' leaves the board", board.name,
+                                       path.name));
+              path.cells.push_back(cell);
+            }
+          }
+          for (int cell : path.cells)
+            if (cell < 0)
+              fail(at + "/paths", fmt::format("board '{}': path '{}' leaves the board", board.name,
+                                     path.name));
+          board.geometry.add_path(std::move(path));
+        }
+      }
+      if (!zone_names.insert(board.name).second)
+        fail(at + "/name", fmt::format("the name '{}' is used twice among zones and boards", board.name));
+      ZoneDef zone;
+      zone.name = board.name;
+      zone.title = board.title;
+      zone.policy = ZonePolicy::Keep;
+      if (auto v = b.find("visibility"); v != b.end()) parse_zone_policy(v->get<std::string>(), zone.policy);
+      zone.slots = board.geometry.cell_count();
+      zone.board = static_cast<int>(def.boards.size());
+      board.zone_def = static_cast<int>(def.zone_defs.size());
+      def.zone_defs.push_back(zone);
+      def.boards.push_back(std::move(board));
+    }
+  }
+  if (auto it = setup.find("zones"); it != setup.end()) {
+    int zone_index = -1;
+    for (const auto& z : *it) {
+      ++zone_index;
+      const std::string at = fmt::format("/zones/{}", zone_index);
+      ZoneDef zone;
+      zone.name = z.at("name").get<std::string>();
+      zone.per_player = z.value("per_player", false);
+      zone.title = str_or(z, "title", zone.per_player ? "{player}'s " + zone.name : zone.name);
+      if (!parse_zone_policy(str_or(z, "visibility", "public"), zone.policy))
+        fail(at + "/visibility", fmt::format("zone '{}': bad visibility", zone.name));
+      zone.slots = zone.per_player ? def.max_players : 1;
+      if (!zone_names.insert(zone.name).second)
+        fail(at + "/name", fmt::format("the name '{}' is used twice among zones and boards", zone.name));
+      def.zone_defs.push_back(zone);
+    }
+  }
+  for (size_t d = 0; d < def.zone_defs.size(); ++d) {
+    auto& zone = def.zone_defs[d];
+    zone.first_slot = def.zone_count();
+    for (int k = 0; k < zone.slots; ++k) {
+      def.zone_def_of.push_back(static_cast<int>(d));
+      def.zone_key_of.push_back(k);
+    }
+  }
+
+  std::set<std::string> type_names;
+  if (auto it = setup.find("components"); it != setup.end()) {
+    int component_index = -1;
+    for (const auto& c : *it) {
+      ++component_index;
+      const std::string at = fmt::format("/components/{}", component_index);
+      ComponentType type;
+      type.name = c.at("name").get<std::string>();
+      type.kind = str_or(c, "kind", "token");
+      type.title = str_or(c, "title", type.name);
+      if (auto f = c.find("faces"); f != c.end())
+        for (const auto& face : *f) type.faces.push_back(face.get<std::string>());
+      if (type.faces.empty()) type.faces.push_back(type.name);
+      type.count = int_or(c, "count", 1);
+      type.attributes = c.value("attributes", json::object());
+      type.zone = str_or(c, "zone", "");
+      const std::string face = str_or(c, "face", type.faces.front());
+      type.initial_face = -1;
+      for (size_t i = 0; i < type.faces.size(); ++i)
+        if (type.faces[i] == face) type.initial_face = static_cast<int>(i);
+      if (type.initial_face < 0)
+        fail(at + "/face", fmt::format("component '{}': face '{}' is not one of its faces", type.name, face));
+      if (!type_names.insert(type.name).second)
+        fail(at + "/name", fmt::format("component name '{}' is used twice", type.name));
+      if (!type.zone.empty()) {
+        int zd = def.find_zone_def(type.zone);
+        if (zd < 0) fail(at + "/zone", fmt::format("component '{}': unknown zone '{}'", type.name, type.zone));
+        if (def.zone_defs[zd].per_player || def.zone_defs[zd].board >= 0)
+          fail(at + "/zone", fmt::format("component '{}': starts in '{}', which is not a single shared zone",
+                                 type.name, type.zone));
+      }
+      for (const auto& f : type.faces) {
+        int id = def.face_id(f);
+        if (id < 0) {
+          id = static_cast<int>(def.face_names.size());
+          def.face_names.push_back(f);
+        }
+        type.face_ids.push_back(id);
+      }
+      const int index = static_cast<int>(def.types.size());
+      for (int i = 0; i < type.count; ++i) def.component_type.push_back(index);
+      def.types.push_back(std::move(type));
+    }
+  }
+  return def;
+}
+
+}  // namespace rulebook
