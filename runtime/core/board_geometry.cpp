@@ -96,14 +96,17 @@ int BoardGeometry::position_on(const BoardPath& path, int cell) {
   return -1;
 }
 
-int BoardGeometry::along(const BoardPath& path, int cell, int steps) {
+int BoardGeometry::along(const BoardPath& path, int cell, int64_t steps) {
   const int n = static_cast<int>(path.cells.size());
   const int at = position_on(path, cell);
   if (at < 0 || n == 0) return -1;
-  int to = at + steps;
+  // Reduced first, so that no step count overflows the sum.
+  if (path.cyclic) steps %= n;
+  else if (steps >= n || steps <= -n) return -1;
+  int64_t to = at + steps;
   if (path.cyclic) to = ((to % n) + n) % n;
   else if (to < 0 || to >= n) return -1;
-  return path.cells[to];
+  return path.cells[static_cast<size_t>(to)];
 }
 
 }  // namespace rulebook

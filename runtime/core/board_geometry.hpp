@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // Geometry of a rectangular grid board: coordinates, the eight directions,
 // adjacency, lines of sight and named paths (e.g. the ring of cells around a
 // centre, walked clockwise). What lies on a cell is not geometry: each cell
@@ -57,7 +58,7 @@ class BoardGeometry {
   static int position_on(const BoardPath& path, int cell);
   // The cell `steps` further along a path (negative = backwards); -1 if it
   // runs off a path that is not cyclic.
-  static int along(const BoardPath& path, int cell, int steps);
+  static int along(const BoardPath& path, int cell, int64_t steps);
 
  private:
   int width_ = 0, height_ = 0;

@@ -18,14 +18,20 @@ BoardArgs check(lua_State* L) {
   return {&def.boards[b], &def};
 }
 
+// The 0-based cell of 1-based (x, y), or -1 off the board; coordinates
+// too large for an int are off every board.
+int cell_at(const BoardGeometry& g, lua_Integer x, lua_Integer y) {
+  if (x < 1 || y < 1 || x > g.width() || y > g.height()) return -1;
+  return g.cell(static_cast<int>(x - 1), static_cast<int>(y - 1));
+}
+
 int check_cell(lua_State* L, const BoardArgs& a, int arg) {
   const lua_Integer x = luaL_checkinteger(L, arg);
   const lua_Integer y = luaL_checkinteger(L, arg + 1);
   const auto& g = a.board->geometry;
-  luaL_argcheck(L, g.contains(static_cast<int>(x - 1), static_cast<int>(y - 1)), arg,
-                lua_pushfstring(L, "(%d,%d) is off the %dx%d board", static_cast<int>(x),
-                                static_cast<int>(y), g.width(), g.height()));
-  return g.cell(static_cast<int>(x - 1), static_cast<int>(y - 1));
+  const int cell = cell_at(g, x, y);
+  if (cell < 0) luaL_argerror(L, arg, lua_pushfstring(L, "(%I,%I) is off the %dx%d board", x, y, g.width(), g.height()));
+  return cell;
 }
 
 Direction check_direction(lua_State* L, int arg) {
@@ -81,7 +87,7 @@ int board_height(lua_State* L) {
 int board_cell(lua_State* L) {
   const BoardArgs a = check(L);
   const lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
-  const int cell = a.board->geometry.cell(static_cast<int>(x - 1), static_cast<int>(y - 1));
+  const int cell = cell_at(a.board->geometry, x, y);
   if (cell < 0) lua_pushnil(L);
   else push_cell_zone(L, a, cell);
   return 1;
@@ -192,7 +198,7 @@ int board_along(lua_State* L) {
   int next;
   const int cell = check_place(L, a, 3, &next);
   const lua_Integer steps = luaL_checkinteger(L, next);
-  const int to = BoardGeometry::along(path, cell, static_cast<int>(steps));
+  const int to = BoardGeometry::along(path, cell, steps);
   if (to < 0) lua_pushnil(L);
   else push_cell_zone(L, a, to);
   return 1;

@@ -140,7 +140,7 @@ int zone_move_top(lua_State* L) {
   const int dest = check_zone(L, 3);
   luaL_argcheck(L, count >= 0, 2, "count must not be negative");
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
-  lua_pushinteger(L, move_top(state_of(L), zone, static_cast<int>(count), dest));
+  lua_pushinteger(L, move_top(state_of(L), zone, clamp_to_int(count), dest));
   return 1;
 }
 
@@ -151,7 +151,7 @@ int zone_move_matching(lua_State* L) {
   const int dest = check_zone(L, 3);
   const lua_Integer limit = luaL_optinteger(L, 4, -1);
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
-  lua_pushinteger(L, move_matching(state_of(L), zone, m, dest, static_cast<int>(limit)));
+  lua_pushinteger(L, move_matching(state_of(L), zone, m, dest, limit < 0 ? -1 : clamp_to_int(limit)));
   return 1;
 }
 

@@ -848,3 +848,82 @@ TEST_CASE("bindings: prepare code and evaluate", "[bindings]") {
   t.match.set_prepare("", "");
   CHECK(t.play(3, 1).details.at("seen") == 0);
 }
+
+TEST_CASE("bindings: the game table's methods cannot be overwritten by rules data", "[bindings]") {
+  TempGame game(kYaml, script(R"(
+  game.score_sheet = {1, 2}       -- the rules' own fields are fine
+  local ok, err = pcall(function() game.board = {} end)
+  game.state.error = err
+  game.state.still_a_method = game:board("grid") ~= nil
+  game:finish{details = {own = game.score_sheet[2]}}
+)"));
+  Table t(game);
+  const GameResult r = t.play(2, 1);
+  CHECK(r.details.at("own") == 2);
+  const json st = t.match.view(-1).at("state");
+  CHECK_THAT(st.at("error").get<std::string>(),
+             Catch::Contains("game.board is a method of game and cannot be assigned"));
+  CHECK(st.at("still_a_method") == true);
+}
+
+TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never truncated", "[bindings]") {
+  SECTION("add_score: a delta beyond 32 bits, and an overflowing total") {
+    TempGame game(kYaml, script(R"(
+  local ok1, e1 = pcall(function() return game:add_score(0, 1 << 40) end)
+  game:add_score(1, 2147483647)
+  local ok2, e2 = pcall(game.add_score, game, 1, 1)
+  game.state.e1, game.state.e2 = e1, e2
+  game.state.score = game:score(1)
+  game:finish{}
+)"));
+    Table t(game);
+    t.play(2, 1);
+    const json st = t.match.view(-1).at("state");
+    CHECK_THAT(st.at("e1").get<std::string>(),
+               Catch::Contains("bad argument #2 to 'add_score' (number has no integer representation"));
+    CHECK_THAT(st.at("e2").get<std::string>(), Catch::Contains("overflows"));
+    CHECK(st.at("score") == 2147483647);
+  }
+  SECTION("counts, coordinates and steps") {
+    TempGame game(kYaml, script(R"(
+  local supply, discard = game:zone("supply"), game:zone("discard")
+  game.state.moved = supply:move_top(1 << 33, discard)        -- means "all"
+  local grid = game:board("grid")
+  game.state.off = grid:cell((1 << 32) + 1, 1) == nil         -- not cell (1,1)
+  game.state.far = grid:along("track", 1, 1, 1 << 33) == nil
+  game.state.ring = tostring(grid:along("ring", 1, 1, (1 << 40) * 12 + 1))
+  game:finish{}
+)"));
+    Table t(game);
+    t.play(2, 1);
+    const json st = t.match.view(-1).at("state");
+    CHECK(st.at("moved") == 7);  // 4 dice, the tile and 2 pawns: everything in the box
+    CHECK(st.at("off") == true);
+    CHECK(st.at("far") == true);
+    CHECK_FALSE(st.at("ring").get<std::string>().empty());
+  }
+}
+
+TEST_CASE("bindings: option labels are read raw, whatever the option's metatable does", "[bindings]") {
+  // An __index that raises or never returns must neither unwind past the
+  // agent's C++ objects nor hang: labels come from the option's own field.
+  TempGame game(kYaml, script(R"(
+  local raising = setmetatable({}, {__index = function() error("boom") end})
+  local looping = setmetatable({}, {__index = function() while true do end end})
+  local labelled = setmetatable({label = "mine"}, {__index = function() error("boom") end})
+  local picked = game:choose(0, "Which?", {raising, looping, labelled})
+  game.state.picked = picked == labelled
+  game:finish{}
+)"));
+  Table t(game);
+  Recorder rec;
+  t.listen(&rec);
+  ScriptedAgent ann({"mine"});
+  FirstAgent bob;
+  const GameResult r = t.play(2, 1, {&ann, &bob});
+  CHECK(r.finished);
+  CHECK(t.match.view(-1).at("state").at("picked") == true);
+  CHECK(rec.texts(EventType::Choice) == std::vector<std::string>{"mine"});
+  ScriptedAgent wrong({"boom"});
+  CHECK_THROWS_WITH(t.play(2, 1, {&wrong, &bob}), Catch::Contains("option 1, option 2, mine"));
+}
