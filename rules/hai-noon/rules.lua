@@ -230,7 +230,6 @@ function rules.setup(game)
   rules.place_tiles(game)
   rules.deal(game)
   rules.update_state(game)
-  rules.scenario_helpers(game)
 end
 
 -- Public summary for every view: each side's colour.
@@ -713,7 +712,8 @@ function rules.play(game)
 end
 
 ---------------------------------------------------------------------------
--- For scenario files (`prepare`): arrange a situation by hand.
+-- For scenario files: `prepare` calls rules.scenario_helpers(game) to get
+-- these, so that no game played for real carries them.
 ---------------------------------------------------------------------------
 
 function rules.scenario_helpers(game)

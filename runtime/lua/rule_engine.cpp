@@ -14,7 +14,7 @@ namespace {
 const char* const kDriver =
     "local rules, game, prepare = ...\n"
     "rules.setup(game)\n"
-    "if prepare then prepare(game) end\n"
+    "if prepare then prepare(game, rules) end\n"
     "return rules.play(game)\n";
 
 int handle_tostring(lua_State* L) {
