@@ -230,13 +230,8 @@ std::vector<std::string> validate_file(const std::string& path) {
     return {fmt::format("{}: error: cannot tell what kind of file this is (expected game.yaml, "
                         "variants/*.yaml, scenarios/*.yaml or a .json log)", path)};
   try {
-    SourcedJson doc;
-    if (p.extension() == ".json") {
-      // Logs are JSON, which is YAML too: reading them as YAML keeps line numbers.
-      doc = load_yaml_file(path);
-    } else {
-      doc = load_yaml_file(path);
-    }
+    // Logs are JSON, which is YAML too: reading them as YAML keeps line numbers.
+    const SourcedJson doc = load_yaml_file(path);
     check_against(doc, schema_file);
     if (schema_file == "game.schema.json") load_game(p.parent_path().string());
   } catch (const SetupError& e) {

@@ -62,7 +62,6 @@ std::string render(const json& value) {
   return s;
 }
 
-
 bool is_append_key(const std::string& key) { return key.size() > 1 && key.back() == '+'; }
 
 // A list index: decimal digits without leading zeros.

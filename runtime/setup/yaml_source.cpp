@@ -37,7 +37,6 @@ constexpr std::string_view kCoreTag = "tag:yaml.org,2002:";
 // Limit on the nodes produced by expanding aliases ("billion laughs").
 constexpr std::size_t kMaxAliasNodes = 100000;
 
-
 std::string display_tag(const std::string& tag) {
   if (tag.compare(0, kCoreTag.size(), kCoreTag) == 0) {
     return "!!" + tag.substr(kCoreTag.size());
