@@ -142,9 +142,9 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& o
   lua_pop(L, 1);
 }
 
-// Converts details (stack top) into r.details; on failure leaves the error
-// message on the stack, raised by the caller once the C++ objects here
-// are gone.
+// Converts details (stack top) into r.details; on failure leaves the
+// problem on the stack, for the caller's luaL_argerror once the C++
+// objects here are gone.
 bool finish_details(lua_State* L, GameResult& r) {
   char message[256] = "";
   {
@@ -155,9 +155,7 @@ bool finish_details(lua_State* L, GameResult& r) {
     }
   }
   if (!message[0]) return true;
-  luaL_where(L, 1);
-  lua_pushfstring(L, "bad argument #1 to 'finish' (details: %s)", message);
-  lua_concat(L, 2);
+  lua_pushfstring(L, "details: %s", message);
   return false;
 }
 
@@ -175,10 +173,11 @@ int game_finish(lua_State* L) {
   lua_pop(L, 1);
   const int reason_type = lua_getfield(L, 2, "reason");
   if (reason_type != LUA_TNIL && reason_type != LUA_TSTRING)
-    luaL_error(L, "bad argument #1 to 'finish' (field 'reason' must be a string, got %s)", lua_typename(L, reason_type));
+    luaL_argerror(L, 2, lua_pushfstring(L, "field 'reason' must be a string, got %s", lua_typename(L, reason_type)));
   r.reason = reason_type == LUA_TSTRING ? lua_tostring(L, -1) : "";
   lua_pop(L, 1);
-  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r)) return lua_error(L);
+  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r))
+    return luaL_argerror(L, 2, lua_tostring(L, -1));
   lua_pop(L, 1);
   r.finished = true;
   GameState& state = state_of(L);
