@@ -14,7 +14,9 @@
 #include "cli/plot.hpp"
 #include "cli/simulation_report.hpp"
 #include "cli/simulation_runner.hpp"
-#include "setup/game_record.hpp"
+#include "play/log_file.hpp"
+#include "play/replay.hpp"
+#include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {

@@ -1,4 +1,5 @@
 #include "cli/simulation_runner.hpp"
+#include "cli/human_agent.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+#include "play/match.hpp"
 #include "core/rng.hpp"
 #include "setup/setup_error.hpp"
 
@@ -22,9 +24,9 @@ class CountingAgent : public Agent {
  public:
   explicit CountingAgent(std::unique_ptr<Agent> inner) : inner_(std::move(inner)) {}
   std::string kind() const override { return inner_->kind(); }
-  void begin_game(uint64_t seed, int seat) override {
+  void begin_game(uint64_t stream_seed, Seat seat) override {
     decisions_ = 0;
-    inner_->begin_game(seed, seat);
+    inner_->begin_game(stream_seed, seat);
   }
   int choose(const Decision& d) override {
     ++decisions_;
@@ -110,13 +112,8 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
 
   auto worker = [&](int worker_index) {
     try {
-      // One engine (Lua state) and one state per side and worker, reused every game.
-      std::vector<std::unique_ptr<RuleEngine>> engines;
-      std::vector<std::unique_ptr<GameState>> states;
-      for (const auto& def : plan.sides) {
-        engines.push_back(std::make_unique<RuleEngine>(def, plan.limits));
-        states.push_back(std::make_unique<GameState>(*def));
-      }
+      // One match (Lua state and game state) per side and worker, reused
+      // by every game; the sides share the agents.
       std::vector<CountingAgent*> counters;
       std::vector<std::unique_ptr<Agent>> owned;
       std::vector<Agent*> agents;
@@ -126,6 +123,11 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
         agents.push_back(counter.get());
         owned.push_back(std::move(counter));
       }
+      std::vector<std::unique_ptr<Match>> matches;
+      for (const auto& def : plan.sides) {
+        matches.push_back(std::make_unique<Match>(def, plan.limits));
+        matches.back()->set_agents(agents);
+      }
       std::vector<analysis::GameOutcome> outcomes(plan.sides.size());
       for (;;) {
         const int64_t j = next.fetch_add(1);
@@ -133,8 +135,7 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
         const int64_t i = plan.shard + j * plan.shards;
         const uint64_t seed = Rng::mix(plan.seed, static_cast<uint64_t>(i));
         for (size_t side = 0; side < plan.sides.size(); ++side) {
-          states[side]->reset(plan.players, seed);
-          const GameResult r = engines[side]->play(*states[side], agents);
+          const GameResult& r = matches[side]->play(plan.players, seed);
           analysis::GameOutcome& out = outcomes[side];
           out.turns = r.turns;
           out.winners = 0;

@@ -160,6 +160,8 @@ int EngineImpl::protected_run(int nargs, int nresults, int handler) {
   return status;
 }
 
+RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits,
+                       LineCoverage* coverage)
     : impl_(std::make_unique<EngineImpl>()) {
   EngineImpl& e = *impl_;
   e.def = std::move(definition);

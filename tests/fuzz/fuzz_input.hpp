@@ -2,7 +2,7 @@
 // Shared by the libFuzzer targets: the fuzzer's bytes as text, and the one
 // place where an exception is called a crash. A target may only end an
 // input with the errors the product reports to users (SetupError, and for
-// games ScriptError / AgentFailure / AgentError); anything else propagates,
+// games ScriptError / AgentFailure / AgentSpecError); anything else propagates,
 // aborts, and libFuzzer saves the input.
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // It must end in a ScriptError or normally: no crash, no hang, no leak.
 #include <memory>
 
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
 #include "fuzz_input.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/game_loader.hpp"

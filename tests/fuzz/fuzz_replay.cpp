@@ -1,10 +1,11 @@
 // Replay-log parsing and checking, as `rulebook replay` does it: parse with
 // the nesting limit, check against log.schema.json, replay and compare.
-#include "core/agent.hpp"
+#include "agents/agent.hpp"
 #include "core/input_file.hpp"
 #include "fuzz_input.hpp"
 #include "setup/game_loader.hpp"
-#include "setup/game_record.hpp"
+#include "play/log_file.hpp"
+#include "play/replay.hpp"
 #include "setup/yaml_source.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
