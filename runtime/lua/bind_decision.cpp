@@ -20,10 +20,16 @@ std::string component_label(const GameState& state, ComponentId id) {
   return type.title;
 }
 
+// option.label, honouring the option's metatable; run under lua_pcall.
+int read_label(lua_State* L) {
+  lua_getfield(L, 1, "label");
+  return 1;
+}
+
 // Called inside the agent's C++ region (Decision::label): nothing here may
-// raise a Lua error, so tables are read raw, never through a script's
-// metatable (an option whose __index raises or loops would otherwise
-// unwind past live C++ objects).
+// raise a Lua error, so a script's metatable is only consulted inside a
+// protected call (an option whose __index raises would otherwise unwind
+// past live C++ objects).
 std::string option_label(lua_State* L, int i, bool seats) {
   const GameState& state = state_of(L);
   lua_rawgeti(L, kOptions, i + 1);
@@ -40,8 +46,12 @@ std::string option_label(lua_State* L, int i, bool seats) {
                                      : fmt::format("{}", lua_tonumber(L, -1));
       break;
     case LUA_TTABLE:
-      lua_pushliteral(L, "label");
-      if (lua_rawget(L, -2) == LUA_TSTRING) label = lua_tostring(L, -1);
+      // A label may come from the option's metatable (built only when read):
+      // read through a protected call, so that an __index that raises never
+      // unwinds past this C++ frame (it gives the numbered label instead).
+      lua_pushcfunction(L, read_label);
+      lua_pushvalue(L, -2);
+      if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) label = lua_tostring(L, -1);
       else label = fmt::format("option {}", i + 1);
       lua_pop(L, 1);
       break;
