@@ -1,4 +1,4 @@
-// rulebook: list, validate, play, simulate, replay and test tabletop games
+// rulebook: list, validate, play, simulate, replay, test and check tabletop games
 // whose rules are Lua scripts and whose setups are YAML.
 #include <filesystem>
 #include <iostream>
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   add(cli::add_new_variant);
   add(cli::add_completions);
   add(cli::add_manpage);
+  add(cli::add_check);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

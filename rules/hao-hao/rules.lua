@@ -422,6 +422,7 @@ end
 -- "Once a Special effect tile is played, it is placed face down on the
 -- bottom of the pile of tiles."
 function rules.spend(game, seat, tile)
+  tile:reveal()  -- shown as it is played: everybody learns which effect it is
   if game.talk then game:say("%s plays the %s", game:player_name(seat), tile:title()) end
   tile:move(game.effects, "bottom")
   rules.public_summary(game)

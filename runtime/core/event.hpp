@@ -70,8 +70,10 @@ struct Event {
   // `to` holds the new total.
   static Event score(Seat seat, int delta, int total) { return make(EventType::Score, seat, -1, -1, total, delta); }
   static Event eliminate(Seat seat) { return make(EventType::Eliminate, seat, -1, -1, -1, 0); }
-  static Event choice(Seat seat, int index, std::string label) {
-    return make(EventType::Choice, seat, -1, -1, -1, index, std::move(label));
+  // `component`: the chosen option's component, when it is one (not
+  // logged): the conformance check knows which identity the label may name.
+  static Event choice(Seat seat, int index, std::string label, ComponentId component = -1) {
+    return make(EventType::Choice, seat, component, -1, -1, index, std::move(label));
   }
   static Event message(Seat seat, std::string text) {
     return make(EventType::Message, seat, -1, -1, -1, 0, std::move(text));

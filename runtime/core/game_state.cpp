@@ -96,8 +96,8 @@ void GameState::begin_turn(int seat) {
   if (sink_) emit(Event::turn_begin(seat, turns_.round()));
 }
 
-void GameState::record_choice(int seat, int index, const std::string& label) {
-  if (sink_) emit(Event::choice(seat, index, label));
+void GameState::record_choice(int seat, int index, const std::string& label, int component) {
+  if (sink_) emit(Event::choice(seat, index, label, component));
 }
 
 void GameState::message(int seat, std::string text) {

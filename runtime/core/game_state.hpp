@@ -71,7 +71,9 @@ class GameState {
   // component operations are in dice.hpp, tile.hpp, piece.hpp, zone.hpp,
   // deck.hpp and players.hpp.
   void begin_turn(int seat);
-  void record_choice(int seat, int index, const std::string& label);
+  // `component`: the chosen option's component, when it is one (-1 else):
+  // the conformance check then knows which identity the label may name.
+  void record_choice(int seat, int index, const std::string& label, int component = -1);
   void message(int seat, std::string text);
 
   // Raw access for those operations, which keep the state consistent and

@@ -68,6 +68,18 @@ std::string option_label(lua_State* L, int i, bool seats) {
   return label;
 }
 
+// The component an option is (-1: it is not one).
+int option_component(lua_State* L, int i) {
+  lua_rawgeti(L, kOptions, i + 1);
+  int id = -1;
+  if (lua_type(L, -1) == LUA_TUSERDATA) {
+    const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
+    if (h->kind == HandleKind::Component) id = h->index;
+  }
+  lua_pop(L, 1);
+  return id;
+}
+
 bool seat_style(lua_State* L) { return lua_toboolean(L, lua_upvalueindex(1)) || lua_type(L, 5) == LUA_TSTRING; }
 
 // `asked`: an agent answered (a lone option is taken without asking, and a
@@ -76,7 +88,7 @@ int push_choice(lua_State* L, Seat seat, int index, bool seats, bool asked = tru
   GameRunImpl& game = current_game(L);
   if (asked && game.answer_log) game.answer_log->push_back(AnswerRecord{seat, index});
   GameState& state = *game.state;
-  if (state.listening()) state.record_choice(seat, index, option_label(L, index, seats));
+  if (state.listening()) state.record_choice(seat, index, option_label(L, index, seats), option_component(L, index));
   lua_rawgeti(L, kOptions, index + 1);
   lua_pushinteger(L, index + 1);
   return 2;

@@ -1,168 +1,91 @@
-// The conformance suite every game runs: random games of every player
-// count and variant finish; a log replays event for event; a reused Lua
-// state plays exactly like a fresh one; no view or event shows a seat
-// anything it may not know.
+// The conformance suite every game runs, through the same library as
+// `rulebook check` (runtime/play/conformance.*): random games of every
+// player count and variant set finish; logs replay; a reused Lua state
+// plays like a fresh one; no view, event, message or decision shows a seat
+// anything it may not know. And the test of that test: copies of Hai Noon
+// with a deliberate leak or nondeterminism (tests/fixtures/) fail it, with
+// the right check named.
 #include <catch2/catch.hpp>
 
-#include <fmt/format.h>
+#include <algorithm>
 
-#include "observation/event_recorder.hpp"
-#include "observation/event_view.hpp"
-#include "observation/view.hpp"
-#include "play/log_file.hpp"
-#include "play/match.hpp"
-#include "play/replay.hpp"
+#include "play/conformance.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
-using nlohmann::json;
 
 namespace {
 
-// Every component id a view shows must be one the seat may know.
-void check_view(const GameState& state, const json& v, int seat, const std::string& where) {
-  if (v.is_object()) {
-    if (v.contains("id") && v.at("id").is_number_integer()) {
-      const int id = v.at("id").get<int>();
-      INFO(where << ": view of seat " << seat << " shows component " << id);
-      CHECK(state.visible_to(id, seat));
-    }
-    if (v.contains("hidden")) CHECK_FALSE(v.contains("type"));
-    for (const auto& [k, item] : v.items()) check_view(state, item, seat, where);
-  } else if (v.is_array()) {
-    for (const auto& item : v) check_view(state, item, seat, where);
-  }
-}
+std::string fixture(const std::string& name) { return std::string(RULEBOOK_TESTS_DIR) + "/fixtures/" + name; }
 
-// A seat's view must not change when the identities of components hidden
-// from it are exchanged: swap the type and face of two hidden components of
-// different types in a copy of the state and compare the views.
-void check_hidden_invariance(const GameState& state, int seat, const std::string& where) {
-  int a = -1, b = -1;
-  for (int id = 0; id < state.component_count() && b < 0; ++id) {
-    if (state.visible_to(id, seat) || state.component(id).zone < 0) continue;
-    if (a < 0) a = id;
-    else if (state.component(id).type != state.component(a).type) b = id;
-  }
-  if (b < 0) return;
-  GameState twin = state;
-  twin.set_sink(nullptr);
-  std::swap(twin.mutable_component(a).type, twin.mutable_component(b).type);
-  std::swap(twin.mutable_component(a).face, twin.mutable_component(b).face);
-  INFO(where << ": seat " << seat << " can tell components " << a << " and " << b << " apart");
-  CHECK(seat_view(state, seat) == seat_view(twin, seat));
-}
-
-// A random bot that, at every decision, inspects every seat's view.
-class InspectingAgent : public Agent {
- public:
-  explicit InspectingAgent(const Match* match) : match_(match) {}
-  std::string kind() const override { return "random"; }
-  void begin_game(uint64_t stream_seed, Seat seat) override { random_.begin_game(stream_seed, seat); }
-  int choose(const Decision& d) override {
-    if (inspections_ < 40) {  // enough to cover every phase without slowing the suite
-      ++inspections_;
-      const GameState& state = match_->state();
-      for (int s = 0; s < state.player_count(); ++s) {
-        check_view(state, match_->view(s), s, d.prompt());
-        check_hidden_invariance(state, s, d.prompt());
-      }
-      check_view(state, d.view(), d.seat(), d.prompt());
-    }
-    return random_.choose(d);
-  }
-
- private:
-  const Match* match_;
-  RandomAgent random_;
-  int inspections_ = 0;
-};
-
-// Events as a seat receives them never name a component hidden from it.
-class RedactionCheck : public EventSink {
- public:
-  void on_event(const GameState& state, const Event& e) override {
-    for (int s = 0; s < state.player_count(); ++s) {
-      if (!can_see(e, s)) continue;
-      const json j = event_json(state, e, s);
-      if (j.contains("component") && j.at("component").is_number_integer())
-        CHECK(state.visible_to(j.at("component").get<int>(), s));
-    }
-  }
-};
-
-struct Played {
-  GameResult result;
-  std::vector<json> events;
-  std::vector<AnswerRecord> answers;
-};
-
-Played play_recorded(RuleEngine& engine, std::shared_ptr<const GameDefinition> def, int players, uint64_t seed,
-                     bool inspect) {
-  Match match(std::move(def), engine);
-  EventRecorder recorder;
-  RedactionCheck redaction;
-  match.add_sink(&recorder);
-  if (inspect) match.add_sink(&redaction);
-  match.record_answers();
-  for (int s = 0; s < players; ++s) {
-    if (inspect) match.set_agent(s, std::make_unique<InspectingAgent>(&match));
-    else match.set_agent(s, std::make_unique<RandomAgent>());
-  }
-  Played p;
-  p.result = match.play(players, seed);
-  p.events = recorder.events();
-  p.answers = match.answers();
-  return p;
-}
-
-void check_conformance(const std::string& game, int games_per_config) {
-  auto base = load_game(game);
-  std::vector<std::vector<std::string>> configs{{}};
-  for (const auto& v : list_variants(base->dir)) configs.push_back({v.name});
-  for (const auto& variants : configs) {
-    auto def = load_game(game, LoadOptions{variants, {}});
-    for (int players = def->min_players; players <= def->max_players; ++players) {
-      const std::string label = fmt::format("{} {} players {}", game, players, fmt::join(variants, "+"));
-      SECTION(label) {
-        RuleEngine engine(def);  // one Lua state for every game of this config
-        for (int g = 0; g < games_per_config; ++g) {
-          const uint64_t seed = 1000 + 17 * g + players;
-          INFO(label << " seed " << seed);
-          Played p = play_recorded(engine, def, players, seed, g == 0);
-          CHECK(p.result.finished);
-          CHECK(p.result.turns > 0);
-
-          // The log replays event for event.
-          GameState state(*def);
-          state.reset(players, seed);
-          GameSpec spec{game, variants, {}, players, seed, {}};
-          json log = make_log(spec, state, p.result, p.answers, p.events,
-                              std::vector<std::string>(players, "random"));
-          log.erase("result");  // `state` is not the game's final state; a log may omit it
-          const ReplayReport report = replay_log(log);
-          INFO(report.message);
-          CHECK(report.ok);
-
-          // A fresh Lua state plays the same game identically (isolation).
-          if (g == games_per_config - 1) {
-            RuleEngine fresh(def);
-            Played q = play_recorded(fresh, def, players, seed, false);
-            CHECK(q.events == p.events);
-          }
-        }
-      }
-    }
-  }
+std::vector<std::string> checks_failed(const ConformanceReport& r) {
+  std::vector<std::string> out;
+  for (const auto& f : r.failures)
+    if (std::find(out.begin(), out.end(), f.check) == out.end()) out.push_back(f.check);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace
 
-// One test for every game folder under rules/: a new game is checked the
-// moment its folder exists.
 TEST_CASE("conformance: every bundled game", "[conformance]") {
-  const std::vector<std::string> games = list_games();
-  REQUIRE_FALSE(games.empty());
-  const std::string game = GENERATE_COPY(from_range(games));
-  check_conformance(game, 3);
+  ConformanceOptions options;
+  options.games = 2;
+  for (const auto& game : list_games()) {
+    DYNAMIC_SECTION(game) {
+      const ConformanceReport report = check_conformance(game, options);
+      for (const auto& f : report.failures) FAIL_CHECK(describe(f));
+      CHECK(report.ok());
+      CHECK(report.configs >= 1);
+      CHECK(report.games == report.configs * options.games);
+    }
+  }
+}
+
+TEST_CASE("conformance: configurations are player counts times variant sets", "[conformance]") {
+  // Hai Noon lists its combinations (long and short never go together).
+  const auto hai = conformance_configs("hai-noon");
+  CHECK(hai.size() == 3 * (1 + 3 + 2));
+  CHECK(std::count_if(hai.begin(), hai.end(), [](const ConformanceConfig& c) {
+          return c.variants == std::vector<std::string>{"last-diver-swimming", "long"};
+        }) == 3);
+  // Pass the Pandas lists none: every pair.
+  const auto pandas = conformance_configs("pass-the-pandas");
+  CHECK(pandas.size() == 4 * (1 + 2 + 1));
+  CHECK(pandas.back().variants == std::vector<std::string>{"bamboozled", "panda-monium"});
+}
+
+TEST_CASE("conformance: a hand made public fails the view check", "[conformance]") {
+  ConformanceOptions options;
+  options.games = 1;
+  const ConformanceReport r = check_conformance(fixture("leak-public-hand"), options);
+  CHECK(checks_failed(r) == std::vector<std::string>{"view"});
+  REQUIRE(!r.failures.empty());
+  const auto& f = r.failures.front();
+  CHECK(f.players == 2);
+  CHECK(f.seed == 1);
+  CHECK(f.seat == 0);
+  CHECK(f.where == "decision 1 (seat 0: \"Play a card to a side\")");
+  CHECK(f.reproduce == "rulebook play " + fixture("leak-public-hand") + " --players 2 --seed 1 --view 0");
+}
+
+TEST_CASE("conformance: a private decision shown fails the decision check", "[conformance]") {
+  ConformanceOptions options;
+  options.games = 1;
+  const ConformanceReport r = check_conformance(fixture("leak-private-decision"), options);
+  CHECK(checks_failed(r) == std::vector<std::string>{"decision"});
+  REQUIRE(!r.failures.empty());
+  CHECK(r.failures.front().where.find("(choice)") != std::string::npos);
+  CHECK(r.failures.front().message.find("hidden from it") != std::string::npos);
+}
+
+TEST_CASE("conformance: state kept by the reused Lua state fails replay and isolation", "[conformance]") {
+  ConformanceOptions options;
+  options.games = 1;  // one game per state cannot show it
+  CHECK(check_conformance(fixture("nondeterministic"), options).ok());
+  options.games = 2;
+  options.jobs = 2;
+  const ConformanceReport r = check_conformance(fixture("nondeterministic"), options);
+  CHECK(checks_failed(r) == std::vector<std::string>{"isolation", "replay"});
+  for (const auto& f : r.failures) CHECK(f.seed == 2);
 }

@@ -1,0 +1,71 @@
+#pragma once
+// The conformance suite every game must pass, as a library: `rulebook
+// check` and the CTest conformance test both run it (one implementation,
+// two front ends). For every player count and variant set it plays random
+// games in one reused Lua state and checks that
+// - "finishes": each game ends (game:finish) within the engine's budget;
+// - "replay": each game's log replays field for field;
+// - "isolation": a fresh Lua state plays the same game event for event;
+// - "view", "hidden-identity", "event", "message", "decision": no view,
+//   event, message or decision shows a seat what it may not know (see
+//   conformance.cpp for each rule).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lua/rule_engine.hpp"
+
+namespace rulebook {
+
+struct ConformanceOptions {
+  int games = 3;        // random games per player count and variant set
+  uint64_t seed = 1;    // game g of every configuration uses seed + g
+  int jobs = 1;         // configurations checked in parallel (one Lua state each)
+  int inspections = 200;  // decisions per game at which every seat's view is inspected
+  EngineLimits limits;
+};
+
+// One player count with one variant set.
+struct ConformanceConfig {
+  int players = 0;
+  std::vector<std::string> variants;
+};
+
+struct ConformanceFailure {
+  std::string check;  // finishes, replay, isolation, view, hidden-identity, event, message, decision
+  std::string game;   // as given (name or folder)
+  int players = 0;
+  std::vector<std::string> variants;
+  uint64_t seed = 0;
+  int seat = -1;       // the seat shown too much (-1: not a leak)
+  std::string where;   // the first decision or event where it went wrong
+  std::string message;
+  std::string reproduce;  // a command that plays that game
+};
+
+struct ConformanceReport {
+  std::string game;
+  std::string dir;
+  int configs = 0;
+  int games = 0;
+  std::vector<ConformanceFailure> failures;
+  bool ok() const { return failures.empty(); }
+};
+
+// The configurations a game is checked in: every player count times no
+// variant, each variant alone, and the variant combinations game.yaml lists
+// under check.combinations (default: every pair of variants). Throws SetupError.
+std::vector<ConformanceConfig> conformance_configs(const std::string& game);
+
+// Runs the suite on one game (a bundled name or a folder). Throws
+// SetupError when the game does not load; script errors are failures.
+ConformanceReport check_conformance(const std::string& game, const ConformanceOptions& options = {});
+
+nlohmann::json to_json(const ConformanceFailure& failure);
+nlohmann::json to_json(const ConformanceReport& report);
+// "finishes: hai-noon, 3 players, variants short, seed 4: ... \n  at ...\n  reproduce: ..."
+std::string describe(const ConformanceFailure& failure);
+
+}  // namespace rulebook

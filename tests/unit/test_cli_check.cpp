@@ -1,0 +1,60 @@
+// `rulebook check` through the real binary: exit codes, the failure's
+// report (check, configuration, seed, where, a command reproducing it) and
+// --json. The checks themselves are tested in test_conformance.cpp.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using rulebook::test::run_rulebook;
+
+TEST_CASE("cli: check passes a sound game and fails a leaky one", "[cli][check]") {
+  auto ok = run_rulebook("check pass-the-pandas --games 1 --jobs 2");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("PASS pass-the-pandas  (16 configurations, 16 games)") != std::string::npos);
+
+  auto leak = run_rulebook("check tests/fixtures/leak-public-hand --games 1");
+  CHECK(leak.exit_code == 1);
+  CHECK(leak.out.find("FAIL tests/fixtures/leak-public-hand") != std::string::npos);
+  CHECK(leak.out.find("view: tests/fixtures/leak-public-hand, 2 players, variants none, seed 1, seat 0: "
+                      "the view of seat 0 shows component") != std::string::npos);
+  CHECK(leak.out.find("at decision 1 (seat 0: \"Play a card to a side\")") != std::string::npos);
+  CHECK(leak.out.find("reproduce: rulebook play tests/fixtures/leak-public-hand --players 2 --seed 1 --view 0\n") !=
+        std::string::npos);
+
+  // The command it prints plays that game.
+  auto again = run_rulebook("play tests/fixtures/leak-public-hand --players 2 --seed 1 --view 0");
+  CHECK(again.exit_code == 0);
+}
+
+TEST_CASE("cli: check --json prints one object", "[cli][check]") {
+  auto r = run_rulebook("check --json --games 1 tests/fixtures/leak-private-decision pass-the-pandas");
+  CHECK(r.exit_code == 1);
+  const auto j = nlohmann::json::parse(r.out);  // one object, nothing else
+  CHECK(j.at("ok") == false);
+  CHECK(j.at("failures").get<int>() >= 1);
+  REQUIRE(j.at("games").size() == 2);
+  CHECK(j.at("games")[1].at("ok") == true);
+  const auto& f = j.at("games")[0].at("failures")[0];
+  CHECK(f.at("check") == "decision");
+  for (const char* key : {"game", "players", "variants", "seed", "seat", "where", "message", "reproduce"})
+    CHECK(f.contains(key));
+}
+
+TEST_CASE("cli: check usage errors exit 2", "[cli][check]") {
+  CHECK(run_rulebook("check").exit_code == 2);
+  CHECK(run_rulebook("check --help").exit_code == 0);
+  CHECK(run_rulebook("check no-such-game").exit_code == 2);
+  CHECK(run_rulebook("check pass-the-pandas --games 0").exit_code == 2);
+  CHECK(run_rulebook("check pass-the-pandas --jobs x").exit_code == 2);
+  // A listed combination naming no variant is the author's mistake, found before any game.
+  const std::string dir = rulebook::test::temp_folder("check-combinations");
+  rulebook::test::write_file(dir + "/game.yaml",
+                             "name: c\ntitle: C\nplayers: {min: 1, max: 1}\nscript: rules.lua\n"
+                             "check: {combinations: [[fast, slow]]}\n");
+  rulebook::test::write_file(dir + "/rules.lua", "return {setup = function() end, play = function(g) g:finish{} end}\n");
+  auto bad = run_rulebook("check " + dir);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("check.combinations names 'fast'") != std::string::npos);
+}
