@@ -407,8 +407,10 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
         const std::string reused = i < p.events.size() ? p.events[i].dump() : "the end";
         const std::string fresh_event = i < q.events.size() ? q.events[i].dump() : "the end";
         check.fail("isolation", -1, fmt::format("event {}", i + 1),
-                   fmt::format("game {} in the reused Lua state differs from a fresh state's: {} instead of {}", g + 1,
-                               reused, fresh_event));
+                   fmt::format("game {} in the reused Lua state differs from a fresh state's: {} instead of {} "
+                               "(rulebook play runs a fresh state; `rulebook check {} --games {} --seed {}` "
+                               "plays the reused one again)",
+                               g + 1, reused, fresh_event, shell_word(game), g + 1, o.seed));
       }
     }
   }
