@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "play/conformance.hpp"
+#include "temp_game.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -88,4 +89,26 @@ TEST_CASE("conformance: state kept by the reused Lua state fails replay and isol
   const ConformanceReport r = check_conformance(fixture("nondeterministic"), options);
   CHECK(checks_failed(r) == std::vector<std::string>{"isolation", "replay"});
   for (const auto& f : r.failures) CHECK(f.seed == 2);
+}
+
+TEST_CASE("conformance: options that show a seat its hidden cards fail the identity swap", "[conformance]") {
+  // Seat 0 picks a card from a face-down pile: the options are the hidden
+  // cards themselves, so their labels change when the cards exchange
+  // identities (and name what seat 0 may not know).
+  const rulebook::test::TempGame game(
+      "name: blind-pick\ntitle: Blind pick\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
+      "zones:\n  - {name: pile, visibility: hidden}\n  - {name: hand, per_player: true, visibility: owner}\n"
+      "components:\n  - {name: ace, kind: card, title: Ace, count: 2, zone: pile}\n"
+      "  - {name: king, kind: card, title: King, count: 2, zone: pile}\n",
+      "local rules = {}\nfunction rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  local card = game:choose(0, \"Pick a card from the pile\", game:zone(\"pile\"):items())\n"
+      "  card:move(game:zone(\"hand\", 0))\n  game:finish{}\nend\nreturn rules\n");
+  ConformanceOptions options;
+  options.games = 1;
+  const ConformanceReport r = check_conformance(game.dir(), options);
+  const auto failed = checks_failed(r);
+  CHECK(std::find(failed.begin(), failed.end(), "hidden-identity") != failed.end());
+  for (const auto& f : r.failures)
+    if (f.check == "hidden-identity") CHECK(f.where == "decision 1 (seat 0: \"Pick a card from the pile\")");
 }
