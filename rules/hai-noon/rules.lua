@@ -781,4 +781,37 @@ function rules.scenario_helpers(game)
   end
 end
 
+-- The game's estimate of a seat's share of the win, for bots (greedy, cut-off
+-- rollouts). "Wer zuerst zweimal gebissen wurde, verliert das Spiel, alle
+-- anderen gewinnen": a seat's danger is its divers' bites (an injured diver
+-- is one bite from losing) and the hungry sharks facing them on the board,
+-- the nearer the more cards lie at their side (the third card sets off the
+-- attack); a camouflaged diver faces none. The seat in most danger is the
+-- likeliest loser (its chance, a softmax of the dangers) and every other
+-- seat shares the win, as the outcome scores it (1/k for k winners).
+function rules.evaluate(game, seat)
+  local danger = {}
+  for _, s in ipairs(game:seats()) do danger[s] = 0 end
+  for _, diver in ipairs(game.divers) do
+    local owner = rules.owner_of(game, diver)
+    if owner ~= nil and danger[owner] and not rules.is_dummy(game, diver) then
+      local injured = diver:is("injured")
+      if injured then danger[owner] = danger[owner] + 2 end
+      local cell = rules.diver_cell(game, diver)
+      for _, side in ipairs(rules.SIDES) do
+        for _, pair in ipairs(game.side_sharks[side]) do
+          local shark = cell and pair.diver == cell and rules.shark_at(game, pair.shark)
+          if shark and not shark:is("full") then
+            danger[owner] = danger[owner] + (injured and 2 or 1) * (1 + game.sides[side]:count()) / 4
+          end
+        end
+      end
+    end
+  end
+  local total = 0
+  for _, s in ipairs(game:seats()) do total = total + math.exp(danger[s]) end
+  local loses = math.exp(danger[seat]) / total
+  return (1 - loses) / (game:player_count() - 1)
+end
+
 return rules

@@ -769,4 +769,18 @@ function rules.play(game)
   rules.finish(game)
 end
 
+-- The game's estimate of a seat's share of the win, for bots (greedy, cut-off
+-- rollouts). "Obtain the most points": the seat's points as they would be
+-- counted now (tiles, Red Pandas as the rulebook scores them -- "Beware of
+-- the Red Panda tile" -- unused effects, Hao Hao) against the best other
+-- player's, squashed into (0, 1): level is 1/2, three points ahead about 3/4.
+function rules.evaluate(game, seat)
+  local points = rules.count_points(game)
+  local mine, best = points[seat].total, nil
+  for s, p in pairs(points) do
+    if s ~= seat and (best == nil or p.total > best) then best = p.total end
+  end
+  return 1 / (1 + math.exp(-(mine - (best or mine)) / 3))
+end
+
 return rules

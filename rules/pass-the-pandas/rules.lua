@@ -232,4 +232,21 @@ function rules.play_to_points(game)
   end
 end
 
+-- The game's estimate of a seat's share of the win, for bots (greedy, cut-off
+-- rollouts). "Try to be the first player to get rid of all of your dice":
+-- the fewer dice a seat holds against the others, the likelier it goes out
+-- first. Its share is its weight, 1 / (1 + dice)^2, among everyone's;
+-- playing to points (Panda-monium), each point towards the target counts too.
+function rules.evaluate(game, seat)
+  local target = game.options.points_target
+  local mine, total = 0, 0
+  for s = 0, game:player_count() - 1 do
+    local w = 1 / (1 + game.dice[s]:count()) ^ 2
+    if target > 0 then w = w * math.exp(3 * game:score(s) / target) end
+    if s == seat then mine = w end
+    total = total + w
+  end
+  return mine / total
+end
+
 return rules

@@ -32,6 +32,7 @@ struct EngineImpl {
   LuaContext ctx;
   lua_State* L = nullptr;
   int rules_ref = LUA_NOREF;
+  int evaluate_ref = LUA_NOREF;    // rules.evaluate, when the rules define it
   int upvalues_ref = LUA_NOREF;    // module-level locals, restored per game
   int driver_ref = LUA_NOREF;
   int options_ref = LUA_NOREF;

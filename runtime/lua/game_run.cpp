@@ -1,5 +1,7 @@
 // One running game on a RuleEngine's Lua state: its thread, its `game`
 // table, its agents, its pending decision and its result.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "lua/engine_impl.hpp"
@@ -8,6 +10,27 @@
 #include "observation/view.hpp"
 
 namespace rulebook {
+namespace {
+
+// rules.evaluate only reads the game: any event but a log line while it
+// runs means it changed something, which would corrupt the game searched.
+struct ChangeDetector : EventSink {
+  bool changed = false;
+  EventType type = EventType::Message;
+  void on_event(const GameState&, const Event& e) override {
+    if (e.type == EventType::Message || changed) return;
+    changed = true;
+    type = e.type;
+  }
+};
+
+}  // namespace
+
+double outcome_share(const GameResult& result, Seat seat) {
+  for (Seat w : result.winners)
+    if (w == seat) return 1.0 / static_cast<double>(result.winners.size());
+  return 0.0;
+}
 
 GameRunImpl::~GameRunImpl() {
   if (!engine || !engine->L) return;
@@ -259,6 +282,55 @@ nlohmann::json GameRun::evaluate(const std::string& expression, const std::strin
   const bool converted = to_json_checked(L, -1, value, error);
   lua_settop(L, handler - 1);
   if (!converted) throw ScriptError(chunk_name + ": cannot convert the value to JSON: " + error);
+  return value;
+}
+
+std::optional<double> GameRun::evaluation(Seat seat) {
+  GameRunImpl& g = *impl_;
+  EngineImpl& e = *g.engine;
+  if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to evaluate");
+  if (seat < 0 || seat >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
+  if (!g.running && g.result.finished) return outcome_share(g.result, seat);
+  if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
+  lua_State* L = e.L;
+  GameState& state = *g.state;
+  // Its own fixed stream, never the game's chance nor its seed (a bot's
+  // fork must not learn it): the same position always gets the same value.
+  Rng scratch(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(seat)));
+  e.ctx.game = &g;
+  e.ctx.state = &state;
+  e.ctx.random = &scratch;
+  e.ctx.instructions = 0;
+  e.ctx.abort = Abort::None;
+  ChangeDetector detector;
+  EventSink* sink = state.sink();
+  state.set_sink(&detector);
+  lua_pushcfunction(L, sandbox_traceback);
+  const int handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
+  lua_pushinteger(L, seat);
+  const int status = e.protected_run(2, 1, handler);
+  state.set_sink(sink);
+  e.ctx.random = &state.chance();
+  const std::string where = fmt::format("{}{}: rules.evaluate(game, {})",
+                                        e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script, seat);
+  if (status != LUA_OK) {
+    sandbox_restore_guarded(L);
+    std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error object is not a string";
+    lua_settop(L, handler - 1);
+    throw ScriptError(where + " failed: " + msg);
+  }
+  const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
+  const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
+  const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
+  lua_settop(L, handler - 1);
+  if (detector.changed)
+    throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it",
+                                  where, to_string(detector.type)));
+  if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0)
+    throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
+                                  "(the seat's estimated share of the win)", where, got));
   return value;
 }
 

@@ -124,6 +124,15 @@ void EngineImpl::load_rules() {
     lua_pushvalue(L, rules);
     if (protected_run(1, 0, handler) != LUA_OK) fail("");
   }
+  // rules.evaluate is optional: a game without it is scored by outcomes.
+  lua_getfield(L, rules, "evaluate");
+  if (lua_isfunction(L, -1)) {
+    evaluate_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  } else {
+    if (!lua_isnil(L, -1))
+      throw ScriptError(fmt::format("{}: rules.evaluate must be a function (got {})", shown, luaL_typename(L, -1)));
+    lua_pop(L, 1);
+  }
   sandbox_guard(L, rules, "rules");
   upvalues_ref = sandbox_lock_upvalues(L, rules);
   rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -270,6 +279,8 @@ void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_n
   prepare_chunk_ = chunk_name;
 }
 nlohmann::json RuleEngine::view(Seat seat) const { return last_run().view(seat); }
+bool RuleEngine::has_evaluation() const { return impl_->evaluate_ref != LUA_NOREF; }
+std::optional<double> RuleEngine::evaluation(Seat seat) { return last_run().evaluation(seat); }
 nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::string& chunk_name) {
   return last_run().evaluate(expression, chunk_name);
 }

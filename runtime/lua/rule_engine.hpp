@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -57,6 +58,10 @@ struct GameResult {
   int turns = 0;
   nlohmann::json details = nlohmann::json::object();
 };
+
+// A seat's share of a finished game's win: 1 for a sole winner, 1/k for
+// each of k winners, 0 otherwise (a loss, or a game with no winner).
+double outcome_share(const GameResult& result, Seat seat);
 
 // The lines of the rule scripts that ran, by chunk ("rules/x/rules.lua"):
 // what mutation testing needs to know which scenarios reach a change.
@@ -102,6 +107,14 @@ class GameRun {
   // Evaluates a Lua expression with `game` in scope, after (or during) the
   // game; returns its value as JSON. Throws ScriptError.
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
+  // The game's estimate of `seat`'s share of the win, in [0, 1]: once the
+  // game is over, its outcome (outcome_share); before, rules.evaluate(game,
+  // seat) when the rules define it, and nullopt when they do not. Runs in
+  // the sandbox under the budget, on this run's state as it stands (a
+  // search bot calls it on its determinized forks, never on the true
+  // game). Throws ScriptError when evaluate fails, returns anything but a
+  // number in [0, 1], or changes the game.
+  std::optional<double> evaluation(Seat seat);
 
  private:
   friend class RuleEngine;
@@ -122,6 +135,8 @@ class RuleEngine {
   // The methods scripts can call on each API object ("game", "zone",
   // "component", "board"), sorted: what the LuaLS definitions must cover.
   std::map<std::string, std::vector<std::string>> api_methods() const;
+  // The rules define rules.evaluate(game, seat) (see GameRun::evaluation).
+  bool has_evaluation() const;
   // Compiles scenario code for GameRun::set_prepare; throws ScriptError.
   void check_prepare(const std::string& code, const std::string& chunk_name);
 
@@ -138,6 +153,7 @@ class RuleEngine {
   void set_prepare(const std::string& code, const std::string& chunk_name);
   nlohmann::json view(Seat seat) const;
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
+  std::optional<double> evaluation(Seat seat);
 
  private:
   friend class GameRun;

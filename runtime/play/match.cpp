@@ -92,4 +92,6 @@ nlohmann::json Match::evaluate(const std::string& expression, const std::string&
   return run().evaluate(expression, chunk_name);
 }
 
+std::optional<double> Match::evaluation(Seat seat) { return run().evaluation(seat); }
+
 }  // namespace rulebook

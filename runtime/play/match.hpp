@@ -67,6 +67,8 @@ class Match {
   nlohmann::json view(Seat seat) const;
   // A Lua expression with `game` in scope, after or during the game.
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
+  // The game's estimate of `seat`'s share of the win (GameRun::evaluation).
+  std::optional<double> evaluation(Seat seat);
 
  private:
   GameRun& run() const;
