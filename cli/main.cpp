@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add(cli::add_completions);
   add(cli::add_manpage);
   add(cli::add_check);
+  add(cli::add_serve);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

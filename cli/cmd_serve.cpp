@@ -1,0 +1,110 @@
+// rulebook serve: one game at a web table, a browser per human seat.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "agents/agent.hpp"
+#include "cli/commands.hpp"
+#include "cli/web_table.hpp"
+#include "setup/game_loader.hpp"
+#include "setup/setup_error.hpp"
+
+namespace rulebook::cli {
+namespace {
+
+struct ServeOptions {
+  GameOptions game;
+  std::vector<std::string> agents;
+  std::vector<std::string> names;
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  std::string log_file;
+  double linger = -1;
+};
+
+std::atomic<int> g_signal{0};
+extern "C" void on_signal(int signal) { g_signal = signal; }
+
+int run(ServeOptions& o) {
+  auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
+  const int players = player_count_for(*def, o.game.players);
+  if (!o.game.seed_given) o.game.seed = std::random_device{}();
+  // Seats not given to an agent are people at their browsers.
+  std::vector<std::string> specs{"all=human"};
+  specs.insert(specs.end(), o.agents.begin(), o.agents.end());
+  const auto kinds = agent_kinds(specs, players);
+  for (Seat s = 0; s < players; ++s)
+    if (kinds[s] != "human" && !make_bot(kinds[s]))
+      throw AgentSpecError(fmt::format("unknown agent '{}' (expected human, random, first or scripted:FILE)", kinds[s]));
+
+  WebTableConfig config;
+  config.definition = def;
+  config.spec = GameSpec{o.game.game, o.game.variants, o.game.sets, players, o.game.seed, o.names};
+  config.limits = engine_limits(o.game);
+  config.kinds = kinds;
+  config.host = o.host;
+  config.port = o.port;
+  config.log_file = o.log_file;
+  WebTable table(std::move(config));
+  table.start();
+
+  std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
+                           o.host, table.port());
+  for (Seat s = 0; s < players; ++s) {
+    if (kinds[s] == "human") std::cout << fmt::format("  seat {}: {}\n", s, table.link(s));
+    else std::cout << fmt::format("  seat {}: {} bot\n", s, kinds[s]);
+  }
+  std::cout << fmt::format("  spectators: {}\n", table.link(-1));
+  std::cout << "Each seat's link is its secret: give it to that player only. Ctrl-C stops the table.\n";
+  std::cout.flush();
+
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGPIPE, SIG_IGN);  // a page closed mid-write is the server's business, not a crash
+  bool announced = false;
+  auto ended = std::chrono::steady_clock::time_point{};
+  while (g_signal == 0) {
+    if (table.wait_over(0.2) && !announced) {
+      announced = true;
+      ended = std::chrono::steady_clock::now();
+      if (table.error().empty()) std::cout << "The game is over: " << table.result().value("summary", "") << "\n";
+      else std::cerr << "error: " << table.error() << "\n";
+      if (!o.log_file.empty()) std::cout << "Log written to " << o.log_file << "\n";
+      std::cout.flush();
+    }
+    if (announced && o.linger >= 0 &&
+        std::chrono::steady_clock::now() - ended >= std::chrono::duration<double>(o.linger))
+      break;
+  }
+  table.stop();
+  if (!announced) {  // stopped mid-game: the log keeps the game as far as it went
+    std::cerr << "error: " << (table.error().empty() ? "the table was stopped" : table.error()) << "\n";
+    return kGameFailure;
+  }
+  return table.error().empty() ? kOk : kGameFailure;
+}
+
+}  // namespace
+
+Runner add_serve(CLI::App& app) {
+  auto o = std::make_shared<ServeOptions>();
+  auto* cmd = app.add_subcommand("serve", "serve one game to browsers: a link per human seat, one for spectators");
+  add_game_options(*cmd, o->game);
+  cmd->add_option("--agent,-a", o->agents,
+                  "give a seat to a bot: SEAT=random|first|scripted:FILE, or all=KIND (default: a person at a browser)")
+      ->check(utf8_text());
+  cmd->add_option("--name", o->names, "player names, in seat order (repeatable)")->check(utf8_text());
+  cmd->add_option("--host", o->host, "address to listen on (0.0.0.0: every network)")->capture_default_str();
+  cmd->add_option("--port", o->port, "port to listen on (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
+  cmd->add_option("--log", o->log_file, "write the replay log to FILE when the game ends");
+  cmd->add_option("--linger", o->linger, "after the end, keep serving SECONDS more, then exit (default: until Ctrl-C)")
+      ->check(CLI::Range(0.0, 1e9));
+  return [o] { return run(*o); };
+}
+
+}  // namespace rulebook::cli

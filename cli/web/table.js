@@ -1,0 +1,257 @@
+// The web table's page: draws any game from the messages of one seat's
+// stream (or the spectators'). Nothing here knows a game: boards, zones,
+// components and decisions come from the server as the seat may know them.
+"use strict";
+
+const params = new URLSearchParams(location.search);
+const token = params.get("token") || "";
+const query = token ? "?token=" + encodeURIComponent(token) : "";
+
+const table = {
+  hello: null,      // the game, the seat, boards' sizes, component types
+  view: null,       // the latest view of the game
+  decide: null,     // the open decision of this seat, or null
+  waiting: null,    // the seat another decision waits for
+  end: null,        // the end message
+  answering: false, // an answer is on its way
+};
+
+const $ = (id) => document.getElementById(id);
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function playerName(seat) {
+  const players = table.view && table.view.players;
+  if (players && players[seat]) return players[seat].name;
+  return "seat " + seat;
+}
+
+// A colour from the component type's attributes, when it names one.
+function swatch(type) {
+  const t = table.hello && table.hello.types[type];
+  const colour = t && t.attributes && t.attributes.colour;
+  if (typeof colour === "string" && CSS.supports("color", colour)) return colour;
+  return null;
+}
+
+function drawComponent(c) {
+  if (c.hidden) {
+    const back = el("div", "component back", "?");
+    back.title = "hidden";
+    return back;
+  }
+  const t = (table.hello && table.hello.types[c.type]) || { title: c.type, faces: [c.face], kind: "" };
+  const e = el("div", "component " + (t.kind || ""));
+  e.dataset.component = c.id;
+  e.dataset.type = c.type;
+  e.appendChild(el("span", "name", t.title || c.type));
+  if (t.faces && t.faces.length > 1) e.appendChild(el("span", "face", c.face));
+  if (c.owner !== undefined) {
+    e.appendChild(el("span", "owner", playerName(c.owner)));
+    if (table.hello && c.owner === table.hello.seat) e.classList.add("mine");
+  }
+  if (c.facing) e.appendChild(el("span", "facing", "facing " + c.facing));
+  const colour = swatch(c.type);
+  if (colour) e.style.setProperty("--swatch", colour);
+  e.title = c.type + (c.known ? " (known to you)" : "");
+  return e;
+}
+
+function drawBoards() {
+  const root = $("boards");
+  root.replaceChildren();
+  const boards = (table.hello && table.hello.boards) || {};
+  const cells = (table.view && table.view.boards) || {};
+  for (const [name, board] of Object.entries(boards)) {
+    const box = el("div", "board");
+    box.appendChild(el("h3", "", board.title || name));
+    const grid = el("div", "grid");
+    grid.style.gridTemplateColumns = "repeat(" + board.width + ", auto)";
+    for (let y = 1; y <= board.height; ++y) {
+      for (let x = 1; x <= board.width; ++x) {
+        const key = x + "," + y;
+        const cell = el("div", "cell");
+        cell.dataset.board = name;
+        cell.dataset.cell = key;
+        for (const c of (cells[name] && cells[name][key]) || []) cell.appendChild(drawComponent(c));
+        cell.appendChild(el("span", "coord", key));
+        grid.appendChild(cell);
+      }
+    }
+    box.appendChild(grid);
+    root.appendChild(box);
+  }
+}
+
+const MAX_BACKS = 12;  // a long hidden pile shows a few backs and its count
+
+function drawZones() {
+  const root = $("zones");
+  root.replaceChildren();
+  const zones = (table.view && table.view.zones) || {};
+  for (const [id, zone] of Object.entries(zones)) {
+    if (!zone.count) continue;
+    const box = el("div", "zone");
+    box.dataset.zone = id;
+    const heading = el("h3", "", zone.title + " ");
+    heading.appendChild(el("span", "count", "(" + zone.count + ")"));
+    box.appendChild(heading);
+    const row = el("div", "row");
+    if (zone.components) {
+      for (const c of zone.components) row.appendChild(drawComponent(c));
+    } else {
+      for (let i = 0; i < Math.min(zone.count, MAX_BACKS); ++i) row.appendChild(drawComponent({ hidden: true }));
+      if (zone.count > MAX_BACKS) row.appendChild(el("span", "more", "+" + (zone.count - MAX_BACKS)));
+    }
+    box.appendChild(row);
+    root.appendChild(box);
+  }
+}
+
+function drawPlayers() {
+  const list = $("players");
+  list.replaceChildren();
+  if (!table.view) return;
+  const current = table.view.turn ? table.view.turn.current : -1;
+  for (const p of table.view.players) {
+    const item = el("li", "", p.name + " — " + p.score + (p.score === 1 ? " point" : " points"));
+    if (p.seat === current && !table.end) item.classList.add("turn");
+    if (p.eliminated) item.classList.add("out");
+    if (table.hello && p.seat === table.hello.seat) item.classList.add("you");
+    list.appendChild(item);
+  }
+}
+
+function describeValue(v) {
+  if (v === null || typeof v !== "object") return String(v);
+  if (Array.isArray(v)) return v.map(describeValue).join(", ");
+  return Object.entries(v).map(([k, x]) => k + ": " + describeValue(x)).join("; ");
+}
+
+function drawState() {
+  const list = $("state");
+  list.replaceChildren();
+  const state = table.view && table.view.state;
+  $("state-heading").hidden = !state;
+  if (!state || typeof state !== "object") return;
+  for (const [key, value] of Object.entries(state)) {
+    list.appendChild(el("dt", "", key.replace(/_/g, " ")));
+    list.appendChild(el("dd", "", describeValue(value)));
+  }
+}
+
+function drawStatus() {
+  const status = $("status");
+  status.className = "status";
+  if (table.end) {
+    status.classList.add("over");
+    if (table.end.error) {
+      status.textContent = "The game stopped: " + table.end.error;
+    } else {
+      const r = table.end.result || {};
+      const winners = (r.winners || []).map(playerName);
+      let text = "Game over. ";
+      if (winners.length) text += (winners.length > 1 ? "Winners: " : "Winner: ") + winners.join(", ") + ". ";
+      if (r.summary) text += r.summary;
+      status.textContent = text;
+    }
+    return;
+  }
+  if (table.decide) status.textContent = "Your decision.";
+  else if (table.waiting !== null && table.waiting !== undefined) status.textContent = "Waiting for " + playerName(table.waiting) + "…";
+  else status.textContent = "";
+}
+
+function drawDecision() {
+  const box = $("decision");
+  const d = table.decide;
+  box.hidden = !d || !!table.end;
+  if (box.hidden) return;
+  $("prompt").textContent = d.prompt;
+  const options = $("options");
+  options.replaceChildren();
+  for (const o of d.options) {
+    const b = el("button", "", o.label);
+    b.dataset.index = o.index;
+    b.disabled = table.answering;
+    b.addEventListener("click", () => answer(d.decision, o.index));
+    options.appendChild(b);
+  }
+}
+
+function draw() {
+  if (table.hello) {
+    $("title").textContent = table.hello.title || table.hello.game;
+    document.title = (table.hello.title || table.hello.game) + " — rulebook";
+    $("who").textContent = table.hello.seat === null ? "watching" : "you are " + playerName(table.hello.seat);
+  }
+  drawStatus();
+  drawDecision();
+  drawBoards();
+  drawZones();
+  drawPlayers();
+  drawState();
+}
+
+async function answer(decision, index) {
+  if (table.answering) return;
+  table.answering = true;
+  $("answer-error").textContent = "";
+  drawDecision();
+  try {
+    const res = await fetch("/api/answer" + query, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ choose: index, decision: decision }),
+    });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({ error: "HTTP " + res.status }));
+      $("answer-error").textContent = body.error || "HTTP " + res.status;
+    }
+  } catch (e) {
+    $("answer-error").textContent = "could not reach the table: " + e;
+  } finally {
+    table.answering = false;
+    drawDecision();
+  }
+}
+
+function narrate(lines) {
+  const box = $("narration");
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  for (const line of lines) box.appendChild(el("p", "", line));
+  if (atEnd) box.scrollTop = box.scrollHeight;
+}
+
+function receive(m) {
+  switch (m.type) {
+    case "hello": table.hello = m; break;
+    case "view": table.view = m.view; break;
+    case "narration": narrate(m.lines); return;
+    case "event": return;  // the view that follows shows what changed
+    case "decide": table.decide = m; table.waiting = null; break;
+    case "waiting": table.waiting = m.seat; break;
+    case "answered":
+      if (table.decide && table.decide.decision === m.decision) table.decide = null;
+      break;
+    case "end": table.end = m; table.decide = null; break;
+    default: return;
+  }
+  draw();
+}
+
+function connect() {
+  const source = new EventSource("/api/events" + query);
+  source.onopen = () => { $("connection").textContent = "connected"; $("connection").className = "connection"; };
+  source.onmessage = (e) => receive(JSON.parse(e.data));
+  source.onerror = () => {
+    $("connection").textContent = "reconnecting…";
+    $("connection").className = "connection down";
+  };
+}
+
+connect();

@@ -1,0 +1,84 @@
+#pragma once
+// A web table: one game served over HTTP to browsers (rulebook serve).
+//
+// The game runs in a thread of its own through a Match. Each human seat is
+// an agent whose choose() publishes the decision and blocks until the
+// seat's browser answers over HTTP; bots play in the same thread. Every
+// page follows its own stream of JSON messages (hello, event, narration,
+// view, decide, waiting, answered, end), built on the game thread from what
+// that seat may know (observation/), and read by the HTTP threads as
+// Server-Sent Events. A seat's token opens its own stream only; the
+// spectator stream carries the public view (what no seat's secret shows).
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/game_definition.hpp"
+#include "lua/rule_engine.hpp"
+#include "play/log_file.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace rulebook::cli {
+
+struct WebTableConfig {
+  std::shared_ptr<const GameDefinition> definition;
+  GameSpec spec;                   // players and seed resolved
+  EngineLimits limits;
+  std::vector<std::string> kinds;  // per seat: "human" (a browser) or a bot kind
+  std::string host = "127.0.0.1";
+  int port = 8080;                 // 0: any free port
+  std::string log_file;            // written when the game ends (empty: none)
+  size_t threads = 256;            // HTTP worker threads: each open page holds one
+};
+
+class WebTable {
+ public:
+  explicit WebTable(WebTableConfig config);
+  ~WebTable();  // stops the table
+  WebTable(const WebTable&) = delete;
+  WebTable& operator=(const WebTable&) = delete;
+
+  // Binds the port (throws std::runtime_error when it cannot), starts the
+  // HTTP threads and the game. Returns the port bound.
+  int start();
+  // Ends everything: pages' streams close, a seat still deciding fails the
+  // game ("the table closed"), the game thread and HTTP threads are joined.
+  void stop();
+
+  int port() const { return port_; }
+  // A human seat's secret token ("" for a bot's seat).
+  std::string token(int seat) const;
+  // The link a seat's player opens, or the spectators' link (seat -1).
+  std::string link(int seat) const;
+
+  // Waits until the game is over (true) or `seconds` passed (false).
+  bool wait_over(double seconds) const;
+  bool over() const;
+  // After the end: "" when the game finished, else what stopped it.
+  std::string error() const;
+  // The end message's result object (null until the end).
+  nlohmann::json result() const;
+  // Decisions answered so far (for tests: a game that moved on).
+  int answered() const;
+
+  // The messages of a stream so far (token "": the spectators' stream).
+  // Throws std::out_of_range for an unknown token.
+  std::vector<std::string> messages(const std::string& token) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int port_ = 0;
+};
+
+}  // namespace rulebook::cli
