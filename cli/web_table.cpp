@@ -36,7 +36,10 @@ std::string new_token() {
   return token;
 }
 
-json error_body(const std::string& message) { return json{{"error", message}}; }
+// Messages may quote what the client sent: never let its bytes break the JSON.
+std::string error_body(const std::string& message) {
+  return json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 }  // namespace
 
@@ -199,9 +202,8 @@ struct WebTable::Impl : EventSink {
       try {
         end["result"] = result_json(owned->state(), game_result);
         if (!config.log_file.empty()) {
-          std::vector<std::string> kinds = config.kinds;
-          for (auto& k : kinds)
-            if (k == "human") k = "web";
+          // A browser's seat is logged as "human": a person answered it.
+          const std::vector<std::string>& kinds = config.kinds;
           write_file("--log", config.log_file,
                      dump_log(make_log(config.spec, owned->state(), game_result, owned->answers(), full_log.events(), kinds)));
         }
@@ -253,7 +255,7 @@ void WebTable::Impl::routes() {
 
   auto fail = [](httplib::Response& res, int status, const std::string& message) {
     res.status = status;
-    res.set_content(error_body(message).dump(), "application/json");
+    res.set_content(error_body(message), "application/json");
   };
   // The stream a request may read: its token's, or the spectators' when it
   // gives none. Null (and a 403 set) for a wrong token.
@@ -351,7 +353,7 @@ void WebTable::Impl::routes() {
   });
 
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (res.body.empty()) res.set_content(error_body(fmt::format("HTTP {}", res.status)).dump(), "application/json");
+    if (res.body.empty()) res.set_content(error_body(fmt::format("HTTP {}", res.status)), "application/json");
   });
 }
 

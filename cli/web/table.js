@@ -14,6 +14,7 @@ const table = {
   waiting: null,    // the seat another decision waits for
   end: null,        // the end message
   answering: false, // an answer is on its way
+  source: null,     // the EventSource
 };
 
 const $ = (id) => document.getElementById(id);
@@ -174,6 +175,7 @@ function drawDecision() {
   $("prompt").textContent = d.prompt;
   const options = $("options");
   options.replaceChildren();
+  options.dataset.decision = d.decision;
   for (const o of d.options) {
     const b = el("button", "", o.label);
     b.dataset.index = o.index;
@@ -224,13 +226,18 @@ function narrate(lines) {
   const box = $("narration");
   const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
   for (const line of lines) box.appendChild(el("p", "", line));
-  if (atEnd) box.scrollTop = box.scrollHeight;
+  if (atEnd || !narrate.scrolled) box.scrollTop = box.scrollHeight;
 }
 
 function receive(m) {
   switch (m.type) {
     case "hello": table.hello = m; break;
-    case "view": table.view = m.view; break;
+    case "view":
+      table.view = m.view;
+      // Every stream gets a view at the same moments of the game: pages
+      // showing the same count show the same moment (tests compare them).
+      document.body.dataset.views = (Number(document.body.dataset.views) || 0) + 1;
+      break;
     case "narration": narrate(m.lines); return;
     case "event": return;  // the view that follows shows what changed
     case "decide": table.decide = m; table.waiting = null; break;
@@ -238,17 +245,28 @@ function receive(m) {
     case "answered":
       if (table.decide && table.decide.decision === m.decision) table.decide = null;
       break;
-    case "end": table.end = m; table.decide = null; break;
+    case "end":
+      table.end = m;
+      table.decide = null;
+      // Nothing follows the end: no reconnecting once the server is gone.
+      if (table.source) table.source.close();
+      $("connection").textContent = "game over";
+      $("connection").className = "connection";
+      break;
     default: return;
   }
   draw();
 }
 
+$("narration").addEventListener("wheel", () => { narrate.scrolled = true; });
+
 function connect() {
   const source = new EventSource("/api/events" + query);
+  table.source = source;
   source.onopen = () => { $("connection").textContent = "connected"; $("connection").className = "connection"; };
   source.onmessage = (e) => receive(JSON.parse(e.data));
   source.onerror = () => {
+    if (table.end) return;
     $("connection").textContent = "reconnecting…";
     $("connection").className = "connection down";
   };

@@ -1,0 +1,322 @@
+// rulebook serve's web table: the real server on an ephemeral loopback
+// port, driven over HTTP by httplib's client. Every bad request gets a 4xx
+// JSON error and leaves the game as it was; secrets stay with their seat.
+#include <atomic>
+#include <optional>
+#include <thread>
+
+#include <catch2/catch.hpp>
+#include <httplib.h>
+
+#include "cli/web_table.hpp"
+#include "cli_runner.hpp"
+#include "core/rng.hpp"
+#include "setup/game_loader.hpp"
+
+using namespace rulebook;
+using namespace rulebook::cli;
+using nlohmann::json;
+
+namespace {
+
+std::unique_ptr<WebTable> open_table(uint64_t seed, const std::string& log = "") {
+  WebTableConfig c;
+  c.definition = load_game("hai-noon");
+  c.spec = GameSpec{"hai-noon", {}, {}, 2, seed, {}};
+  c.kinds = {"human", "human"};
+  c.host = "127.0.0.1";
+  c.port = 0;
+  c.log_file = log;
+  c.threads = 160;
+  auto table = std::make_unique<WebTable>(std::move(c));
+  table->start();
+  return table;
+}
+
+std::vector<json> parsed(const std::vector<std::string>& texts) {
+  std::vector<json> out;
+  for (const auto& t : texts) out.push_back(json::parse(t));
+  return out;
+}
+
+struct Open {
+  int seat = -1;
+  int decision = 0;
+  int count = 0;
+};
+
+// The decision the game waits for (seat, number, options), once it is
+// published; nothing when the game is over. Bounded: 30 s.
+std::optional<Open> open_decision(const WebTable& table) {
+  for (int tries = 0; tries < 3000; ++tries) {
+    for (int seat = 0; seat < 2; ++seat) {
+      const auto messages = parsed(table.messages(table.token(seat)));
+      std::optional<Open> open;
+      for (const auto& m : messages) {
+        if (m["type"] == "decide") open = Open{seat, m["decision"].get<int>(), static_cast<int>(m["options"].size())};
+        if (m["type"] == "answered" && open && m["decision"] == open->decision) open.reset();
+      }
+      if (open) return open;
+    }
+    if (table.over()) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  FAIL("no decision was published within 30 s");
+  return std::nullopt;
+}
+
+httplib::Result post_answer(httplib::Client& client, const std::string& token, const std::string& body) {
+  return client.Post(("/api/answer?token=" + token).c_str(), body, "application/json");
+}
+
+void check_error(const httplib::Result& r, int status) {
+  REQUIRE(r);
+  CHECK(r->status == status);
+  const json body = json::parse(r->body);
+  CHECK(body.contains("error"));
+  CHECK(body["error"].get<std::string>().size() > 5);
+}
+
+// What every stream holds now: nothing changes while bad requests come in.
+std::vector<size_t> stream_sizes(const WebTable& table) {
+  return {table.messages(table.token(0)).size(), table.messages(table.token(1)).size(), table.messages("").size()};
+}
+
+// A stream never shows another seat's hand: its views list no card of it,
+// and cards moving into it are anonymous.
+void check_no_hand_but(const std::vector<json>& messages, int own_seat) {
+  for (const auto& m : messages) {
+    for (int seat = 0; seat < 2; ++seat) {
+      if (seat == own_seat) continue;
+      const std::string hand = "hand@" + std::to_string(seat);
+      if (m["type"] == "view") {
+        INFO(m.dump());
+        CHECK_FALSE(m["view"]["zones"][hand].contains("components"));
+      }
+      if (m["type"] == "event" && m["event"].value("to", "") == hand) {
+        INFO(m.dump());
+        CHECK(m["event"]["component"].is_null());
+      }
+    }
+  }
+}
+
+// One SSE reader: collects (id, message) pairs until `enough` says stop.
+struct SseReader {
+  std::vector<std::pair<long, json>> received;
+  std::string buffer;
+  bool take(const char* data, size_t size) {
+    buffer.append(data, size);
+    for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
+      const std::string block = buffer.substr(0, end);
+      buffer.erase(0, end + 2);
+      if (block.rfind("id: ", 0) != 0) continue;  // a keep-alive comment
+      const auto newline = block.find('\n');
+      const long id = std::stol(block.substr(4, newline - 4));
+      received.emplace_back(id, json::parse(block.substr(newline + 7)));
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("serve: a wrong token opens no stream and answers nothing", "[serve]") {
+  auto table = open_table(11);
+  httplib::Client client("127.0.0.1", table->port());
+  const Open open = *open_decision(*table);
+  const auto before = stream_sizes(*table);
+
+  check_error(post_answer(client, "0123456789abcdef0123456789abcdef", R"({"choose": 0})"), 403);
+  check_error(client.Post("/api/answer", R"({"choose": 0})", "application/json"), 403);  // a spectator
+  check_error(client.Get("/api/messages?token=nope"), 403);
+  check_error(client.Get("/api/events?token=nope"), 403);
+  // A token is a whole secret: a prefix of a real one opens nothing.
+  check_error(post_answer(client, table->token(open.seat).substr(0, 16), R"({"choose": 0})"), 403);
+
+  CHECK(stream_sizes(*table) == before);
+  CHECK(table->answered() == 0);
+  // The game is intact: its seat answers and it goes on.
+  auto ok = post_answer(client, table->token(open.seat), R"({"choose": 0})");
+  REQUIRE(ok);
+  CHECK(ok->status == 200);
+  const Open next = *open_decision(*table);
+  CHECK(next.decision == open.decision + 1);
+  CHECK(table->answered() == 1);
+}
+
+TEST_CASE("serve: an answer out of turn or to a closed decision changes nothing", "[serve]") {
+  auto table = open_table(12);
+  httplib::Client client("127.0.0.1", table->port());
+  const Open open = *open_decision(*table);
+  const auto before = stream_sizes(*table);
+  const std::string other = table->token(1 - open.seat), mine = table->token(open.seat);
+
+  check_error(post_answer(client, other, R"({"choose": 0})"), 409);
+  check_error(post_answer(client, other, json{{"choose", 0}, {"decision", open.decision}}.dump()), 409);
+  check_error(post_answer(client, mine, json{{"choose", 0}, {"decision", open.decision + 1}}.dump()), 409);
+  CHECK(stream_sizes(*table) == before);
+  CHECK(table->answered() == 0);
+
+  auto ok = post_answer(client, mine, json{{"choose", open.count - 1}, {"decision", open.decision}}.dump());
+  REQUIRE(ok);
+  CHECK(ok->status == 200);
+  // The same answer again (a double click) answers nothing more.
+  check_error(post_answer(client, mine, json{{"choose", 0}, {"decision", open.decision}}.dump()), 409);
+  open_decision(*table);
+  CHECK(table->answered() == 1);
+}
+
+TEST_CASE("serve: malformed bodies and options out of range get 400 and change nothing", "[serve]") {
+  auto table = open_table(13);
+  httplib::Client client("127.0.0.1", table->port());
+  const Open open = *open_decision(*table);
+  const auto before = stream_sizes(*table);
+  const std::string mine = table->token(open.seat);
+  for (const std::string& body :
+       {std::string("{choose:"), std::string(""), std::string("[1]"), std::string("null"), std::string(R"({"choose": "1"})"),
+        std::string(R"({"choose": 1.5})"), std::string(R"({"pick": 0})"), json{{"choose", open.count}}.dump(),
+        std::string(R"({"choose": -1})"), std::string(R"({"choose": 99999999999999})"),
+        std::string(R"({"choose": 0, "decision": "one"})"), std::string("\xff\xfe")}) {
+    INFO(body);
+    check_error(post_answer(client, mine, body), 400);
+  }
+  CHECK(stream_sizes(*table) == before);
+  CHECK(table->answered() == 0);
+  auto ok = post_answer(client, mine, R"({"choose": 0})");
+  REQUIRE(ok);
+  CHECK(ok->status == 200);
+  open_decision(*table);
+  CHECK(table->answered() == 1);
+}
+
+TEST_CASE("serve: 100 spectators follow the game at once and see only the public view", "[serve]") {
+  auto table = open_table(14);
+  httplib::Client client("127.0.0.1", table->port());
+  const Open open = *open_decision(*table);
+  // The spectators' stream has its "waiting" too: nothing more comes until the answer.
+  for (int i = 0; i < 3000 && json::parse(table->messages("").back())["type"] != "waiting"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const size_t initial = table->messages("").size();
+
+  constexpr int kSpectators = 100;
+  std::vector<SseReader> readers(kSpectators);
+  std::atomic<int> caught_up{0};
+  std::atomic<bool> answered{false};
+  std::vector<std::thread> threads;
+  // They arrive ten at a time (a real crowd does not open its pages in the
+  // same millisecond, and httplib listens with a short accept backlog),
+  // and stay: all of them are connected at once before the game moves.
+  for (int i = 0; i < kSpectators; ++i) {
+    threads.emplace_back([&, i] {
+      httplib::Client c("127.0.0.1", table->port());
+      c.set_read_timeout(30, 0);
+      bool counted = false;
+      // Until it holds the whole stream so far and then something new
+      // that the answer below caused.
+      c.Get("/api/events", [&](const char* data, size_t size) {
+        readers[i].take(data, size);
+        if (!counted && readers[i].received.size() >= initial) {
+          counted = true;
+          ++caught_up;
+        }
+        return !(answered && readers[i].received.size() > initial);
+      });
+    });
+    if (i % 10 == 9)
+      for (int wait = 0; wait < 3000 && caught_up <= i; ++wait) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(caught_up == kSpectators);  // all of them connected at the same time
+  auto ok = post_answer(client, table->token(open.seat), R"({"choose": 0})");
+  REQUIRE(ok);
+  CHECK(ok->status == 200);
+  answered = true;
+  for (auto& t : threads) t.join();
+
+  const auto spectators = parsed(table->messages(""));
+  for (const auto& r : readers) {
+    REQUIRE(r.received.size() > initial);
+    for (const auto& [id, m] : r.received) {
+      REQUIRE(static_cast<size_t>(id) < spectators.size());
+      CHECK(m == spectators[static_cast<size_t>(id)]);
+    }
+  }
+  CHECK(spectators.front()["seat"].is_null());
+  check_no_hand_but(spectators, -1);  // no hand at all
+  // The game goes on, untouched by the crowd.
+  open_decision(*table);
+  CHECK(table->answered() == 1);
+}
+
+TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game's log replays", "[serve]") {
+  const std::string log = rulebook::test::temp_folder("serve-reconnect") + "/game.json";
+  auto table = open_table(15, log);
+  httplib::Client client("127.0.0.1", table->port());
+  const std::string seat0 = table->token(0);
+
+  // Seat 0's page reads its stream up to the first decision (its own, or
+  // the seat it waits for), then drops.
+  SseReader first;
+  client.set_read_timeout(30, 0);
+  client.Get(("/api/events?token=" + seat0).c_str(), [&](const char* data, size_t size) {
+    first.take(data, size);
+    return first.received.empty() || (first.received.back().second["type"] != "decide" &&
+                                      first.received.back().second["type"] != "waiting");
+  });
+  REQUIRE(!first.received.empty());
+  CHECK(first.received.front().second["type"] == "hello");
+  const long last_seen = first.received.back().first;
+
+  // The game moves on while the page is away.
+  Rng pick;
+  pick.reseed(15, 7);
+  auto play = [&](int decisions) {
+    for (int i = 0; i < decisions; ++i) {
+      const auto open = open_decision(*table);
+      if (!open) return;
+      const int index = static_cast<int>(pick.below(static_cast<uint32_t>(open->count)));
+      auto r = post_answer(client, table->token(open->seat), json{{"choose", index}, {"decision", open->decision}}.dump());
+      REQUIRE(r);
+      REQUIRE(r->status == 200);
+    }
+  };
+  play(6);
+  open_decision(*table);
+
+  // The EventSource reconnects with Last-Event-ID: it gets what it missed, in order.
+  const auto all = parsed(table->messages(seat0));
+  SseReader resumed;
+  httplib::Headers headers{{"Last-Event-ID", std::to_string(last_seen)}};
+  client.Get(("/api/events?token=" + seat0).c_str(), headers, [&](const char* data, size_t size) {
+    resumed.take(data, size);
+    return resumed.received.empty() || static_cast<size_t>(resumed.received.back().first) + 1 < all.size();
+  });
+  REQUIRE(!resumed.received.empty());
+  CHECK(resumed.received.front().first == last_seen + 1);
+  for (const auto& [id, m] : resumed.received) CHECK(m == all[static_cast<size_t>(id)]);
+  // A reloaded page starts over from the hello and redraws.
+  SseReader reloaded;
+  client.Get(("/api/events?token=" + seat0).c_str(), [&](const char* data, size_t size) {
+    reloaded.take(data, size);
+    return reloaded.received.empty();
+  });
+  REQUIRE(!reloaded.received.empty());
+  CHECK(reloaded.received.front().first == 0);
+  CHECK(reloaded.received.front().second["type"] == "hello");
+
+  // Then the whole game, to its end.
+  play(100000);
+  REQUIRE(table->wait_over(30));
+  CHECK(table->error() == "");
+  CHECK(table->result()["finished"] == true);
+  for (int seat = 0; seat < 2; ++seat) {
+    const auto messages = parsed(table->messages(table->token(seat)));
+    CHECK(messages.back()["type"] == "end");
+    check_no_hand_but(messages, seat);
+  }
+  check_error(post_answer(client, seat0, R"({"choose": 0})"), 409);  // over
+  table->stop();
+  const auto replay = rulebook::test::run_rulebook("replay '" + log + "'");
+  INFO(replay.out << replay.err);
+  CHECK(replay.exit_code == 0);
+}
