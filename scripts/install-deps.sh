@@ -14,7 +14,15 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           clang libclang-rt-14-dev
           # cpack -G DEB: dpkg-shlibdeps computes the package's dependencies,
           # and CPack finds the binaries to give it with `file`.
-          dpkg-dev file)
+          dpkg-dev file
+          # rulebook serve's HTTP server (and the server tests' client): a
+          # maintained HTTP library, no hand-written HTTP parsing
+          libcpp-httplib-dev
+          # .ci/browser.sh plays at the web table in headless chromium
+          chromium)
+# .ci/browser.sh drives chromium with puppeteer-core from npm: Debian's
+# Node.js and npm, unless a Node.js that brings its own npm is installed.
+command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
