@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "agents/agent_spec.hpp"
+
 #include "cli/commands.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/game_loader.hpp"
@@ -45,14 +47,24 @@ std::vector<std::string> spellings(const CLI::Option* opt) {
   return out;
 }
 
-// What a value or positional is: a game, a file, or free text.
-enum class ValueKind { Game, Path, Text };
+// What a value or positional is: a game, a file, an agent, or free text.
+enum class ValueKind { Game, Path, Agent, Text };
 ValueKind kind_of(const CLI::Option* opt) {
   const std::string name = opt->get_positional() ? opt->get_name(true, false) : opt->get_name();
   if (name == "GAME" || opt->get_type_name() == "GAME") return ValueKind::Game;
+  if (name == "--agent") return ValueKind::Agent;
   for (const char* p : {"SCENARIO", "LOG", "PATH", "FILE", "--log", "NAME"})
     if (name.find(p) != std::string::npos) return ValueKind::Path;
   return ValueKind::Text;
+}
+
+// The words an --agent value may start with: every kind (arena) and
+// all=KIND (play, simulate), from the registry.
+std::string agent_words() {
+  std::vector<std::string> words;
+  for (const auto& k : agent_registry()) words.push_back(k.name);
+  for (const auto& k : agent_registry()) words.push_back("all=" + k.name);
+  return fmt::format("{}", fmt::join(words, " "));
 }
 
 std::string one_line(std::string text) {
@@ -86,7 +98,7 @@ std::string bash_script(const CLI::App& app) {
       << "  local opts= positional=text\n"
       << "  case $cmd in\n";
   for (const auto* cmd : commands_of(app)) {
-    std::vector<std::string> flags, valued_path, valued_text, valued_game;
+    std::vector<std::string> flags, valued_path, valued_text, valued_game, valued_agent;
     std::string positional = "text";
     for (const auto* opt : options_of(*cmd)) {
       if (opt->get_positional()) {
@@ -100,6 +112,7 @@ std::string bash_script(const CLI::App& app) {
         switch (kind_of(opt)) {
           case ValueKind::Game: valued_game.push_back(s); break;
           case ValueKind::Path: valued_path.push_back(s); break;
+          case ValueKind::Agent: valued_agent.push_back(s); break;
           case ValueKind::Text: valued_text.push_back(s); break;
         }
       }
@@ -112,6 +125,7 @@ std::string bash_script(const CLI::App& app) {
     };
     value_case(valued_game, "_rulebook_games \"$cur\"");
     value_case(valued_path, "COMPREPLY=($(compgen -f -- \"$cur\"))");
+    value_case(valued_agent, "COMPREPLY=($(compgen -W \"" + agent_words() + "\" -- \"$cur\"))");
     value_case(valued_text, ":");
     out << "      opts=\"" << fmt::format("{}", fmt::join(flags, " ")) << "\" positional=" << positional
         << " ;;\n";
@@ -149,6 +163,7 @@ std::string zsh_action(ValueKind kind) {
   switch (kind) {
     case ValueKind::Game: return "_rulebook_games";
     case ValueKind::Path: return "_files";
+    case ValueKind::Agent: return "(" + agent_words() + ")";
     default: return " ";
   }
 }

@@ -51,6 +51,7 @@ Runner add_compare(CLI::App& app);
 Runner add_merge(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_serve(CLI::App& app);  // the web table
+Runner add_arena(CLI::App& app);
 
 // --agent SEAT=KIND (repeatable), as play, simulate and compare take it.
 void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs);

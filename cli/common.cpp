@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "agents/agent_spec.hpp"
 #include "core/input_file.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/setup_error.hpp"
@@ -75,7 +76,8 @@ EngineLimits engine_limits(const GameOptions& o) {
 
 void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs) {
   cmd.add_option("--agent,-a", specs,
-                 "who plays a seat: SEAT=random|first|human|scripted:FILE, or all=KIND (default random)")
+                 "who plays a seat: SEAT=KIND or SEAT=KIND:key=value,..., or all=KIND (default random); "
+                 "kinds:\n" + describe_agent_kinds("    "))
       ->check(utf8_text());
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "bots/agent_factory.hpp"
 #include "cli/terminal_view.hpp"
 
 namespace rulebook::cli {
@@ -26,10 +27,10 @@ int HumanAgent::choose(const Decision& d) {
   }
 }
 
-std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out) {
-  if (spec == "human") return std::make_unique<HumanAgent>(in, out);
-  if (auto bot = make_bot(spec)) return bot;
-  throw AgentSpecError(fmt::format("unknown agent '{}' (expected random, first, human or scripted:FILE)", spec));
+std::unique_ptr<Agent> make_agent(const std::string& text, std::istream& in, std::ostream& out) {
+  const AgentSpec spec = parse_agent_spec(text);
+  if (spec.kind == "human") return std::make_unique<HumanAgent>(in, out);
+  return build_agent(spec);
 }
 
 }  // namespace rulebook::cli

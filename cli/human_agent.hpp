@@ -25,7 +25,8 @@ class HumanAgent : public Agent {
   std::function<void()> before_prompt_;
 };
 
-// "random", "first", "human", "scripted:FILE"; throws AgentSpecError.
+// Any kind of the registry (agents/agent_spec.hpp), "human" included;
+// throws AgentSpecError.
 std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out);
 
 }  // namespace rulebook::cli

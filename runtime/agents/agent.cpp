@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "agents/agent_spec.hpp"
 #include "core/input_file.hpp"
 
 namespace rulebook {
@@ -69,10 +70,11 @@ int ScriptedAgent::choose(const Decision& d) {
 
 uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) { return Rng::mix(game_seed, static_cast<uint64_t>(seat)); }
 
-std::unique_ptr<Agent> make_bot(const std::string& spec) {
-  if (spec == "random") return std::make_unique<RandomAgent>();
-  if (spec == "first") return std::make_unique<FirstAgent>();
-  if (spec.rfind("scripted:", 0) == 0) return ScriptedAgent::from_file(spec.substr(9));
+std::unique_ptr<Agent> make_bot(const std::string& text) {
+  const AgentSpec spec = parse_agent_spec(text);
+  if (spec.kind == "random") return std::make_unique<RandomAgent>();
+  if (spec.kind == "first") return std::make_unique<FirstAgent>();
+  if (spec.kind == "scripted") return ScriptedAgent::from_file(spec.argument);
   return nullptr;
 }
 

@@ -83,9 +83,10 @@ class ScriptedAgent : public Agent {
   size_t next_ = 0;
 };
 
-// The bots the runtime offers: "random", "first", "scripted:FILE"; null for
-// any other kind (the CLI adds "human"). Throws AgentSpecError when the
-// answers file cannot be read.
+// The bots this layer builds: "random", "first", "scripted:FILE"; null for
+// the other kinds of the registry (agents/agent_spec.hpp), which simulate
+// (bots/agent_factory.hpp) or need a terminal (the CLI's "human"). Throws
+// AgentSpecError on a bad specification or an unreadable answers file.
 std::unique_ptr<Agent> make_bot(const std::string& spec);
 
 // The options' labels, comma-separated, for messages.

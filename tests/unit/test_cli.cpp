@@ -408,3 +408,61 @@ TEST_CASE("cli: an unknown key in game.yaml suggests the closest", "[cli]") {
   CHECK(r.err.find("unknown key 'zoens' (allowed: ") != std::string::npos);
   CHECK(r.err.find("did you mean `zones`?") != std::string::npos);
 }
+
+TEST_CASE("cli: arena ranks agents with every agent in every seat", "[cli][arena]") {
+  const auto text = run_rulebook("arena pass-the-pandas --players 3 --agent random --agent first --games 41 --seed 5");
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("42 games (seed 5)"));  // rounded up to a multiple of 2 agents
+  CHECK_THAT(text.out, Catch::Contains("win rate (95% CI)"));
+  CHECK_THAT(text.out, Catch::Contains("Bradley-Terry"));
+
+  const auto run = [](const std::string& jobs) {
+    return run_rulebook("arena hao-hao --players 2 --agent random --agent first --agent random --games 12 --seed 3 --json --jobs " + jobs);
+  };
+  const auto one = run("1"), two = run("2");
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  const auto j = nlohmann::json::parse(one.out), k = nlohmann::json::parse(two.out);
+  CHECK(j.at("games") == 12);
+  CHECK(j.at("players") == 2);
+  REQUIRE(j.at("agents").size() == 3u);
+  int64_t wins = 0;
+  for (size_t a = 0; a < 3; ++a) {
+    const auto& agent = j.at("agents").at(a);
+    CHECK(agent.at("games") == 8);  // 12 games x 2 seats / 3 agents
+    CHECK(agent.at("games_by_seat") == nlohmann::json::array({4, 4}));
+    const double rate = agent.at("win_rate").at("estimate");
+    CHECK(agent.at("win_rate").at("low").get<double>() <= rate);
+    CHECK(rate <= agent.at("win_rate").at("high").get<double>());
+    CHECK(agent.at("rating").at("low").get<double>() <= agent.at("rating").at("high").get<double>());
+    CHECK(agent.at("decisions").get<int64_t>() > 0);
+    wins += agent.at("wins").get<int64_t>();
+    // The same games whatever the number of jobs.
+    const auto& same = k.at("agents").at(a);
+    CHECK(same.at("wins") == agent.at("wins"));
+    CHECK(same.at("rating") == agent.at("rating"));
+  }
+  CHECK(wins >= 12);  // every game has a winner (ties count for each)
+  CHECK(j.at("agents").at(0).at("agent") == "random");
+  CHECK(j.at("rating_model").at("name") == "bradley-terry");
+}
+
+TEST_CASE("cli: bad agent specifications are usage errors listing what is allowed", "[cli][arena]") {
+  const auto iterations = run_rulebook("arena hai-noon --agent random --agent ismcts:iterations=-3");
+  CHECK(iterations.exit_code == 2);
+  CHECK_THAT(iterations.err, Catch::Contains("iterations must be a whole number from 1"));
+  const auto unknown_key = run_rulebook("simulate hai-noon --games 1 --agent 0=mcts:foo=1");
+  CHECK(unknown_key.exit_code == 2);
+  CHECK_THAT(unknown_key.err, Catch::Contains("mcts has no parameter 'foo'") && Catch::Contains("rollout=random|greedy"));
+  const auto kind = run_rulebook("play hai-noon --agent 1=genius");
+  CHECK(kind.exit_code == 2);
+  CHECK_THAT(kind.err, Catch::Contains("unknown agent 'genius'") && Catch::Contains("ismcts[:key=value,...]"));
+  const auto alone = run_rulebook("arena hai-noon --agent random");
+  CHECK(alone.exit_code == 2);
+  CHECK_THAT(alone.err, Catch::Contains("at least two agents"));
+  const auto human = run_rulebook("arena hai-noon --agent random --agent human");
+  CHECK(human.exit_code == 2);
+  const auto help = run_rulebook("arena --help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Catch::Contains("iterations=N") && Catch::Contains("--jobs"));
+}

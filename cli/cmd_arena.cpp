@@ -1,0 +1,144 @@
+// rulebook arena: every listed agent plays in every seat of many games;
+// each is reported with its wins (95% interval), mean decision time and a
+// Bradley-Terry rating (Elo scale) with its 95% interval.
+#include <iostream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "bots/agent_factory.hpp"
+#include "bots/arena.hpp"
+#include "cli/commands.hpp"
+#include "cli/progress_bar.hpp"
+#include "setup/game_loader.hpp"
+#include "setup/setup_error.hpp"
+
+namespace rulebook::cli {
+namespace {
+
+struct ArenaOptions {
+  GameOptions game;
+  std::vector<std::string> agents;
+  int64_t games = 100;
+  int jobs = 1;
+  bool json = false;
+};
+
+std::string percent(double v) { return fmt::format("{:.1f}%", 100 * v); }
+std::string signed_rating(double v) { return fmt::format("{:+.0f}", v); }
+
+nlohmann::json interval_json(const analysis::Interval& i) {
+  return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
+}
+
+int run(const ArenaOptions& o) {
+  if (o.agents.size() < 2)
+    throw SetupError(fmt::format("--agent: error: an arena needs at least two agents (got {}); "
+                                 "give --agent KIND once per agent, e.g. --agent greedy --agent random",
+                                 o.agents.size()));
+  ArenaPlan plan;
+  for (const auto& text : o.agents) {
+    AgentSpec spec = parse_agent_spec(text);
+    if (spec.kind == "human")
+      throw SetupError("--agent: error: an arena plays bots only: human plays at 'rulebook play'");
+    build_agent(spec);  // a kind this build lacks or an unreadable file fails now, before any game
+    plan.agents.push_back(std::move(spec));
+  }
+  auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
+  plan.definition = def;
+  plan.players = player_count_for(*def, o.game.players);
+  plan.games = o.games;
+  plan.seed = o.game.seed;
+  plan.jobs = o.jobs;
+  plan.limits = engine_limits(o.game);
+
+  std::atomic<int64_t> done{0};
+  ArenaResult result;
+  {
+    std::unique_ptr<ProgressBar> bar;
+    if (!o.json && isatty(2))
+      bar = std::make_unique<ProgressBar>(done, arena_games(plan.games, static_cast<int>(plan.agents.size())));
+    result = run_arena(plan, &done);
+  }
+
+  if (o.json) {
+    nlohmann::json agents = nlohmann::json::array();
+    for (const auto& a : result.agents) {
+      nlohmann::json by_seat = a.games_by_seat;
+      agents.push_back({{"agent", a.spec},
+                        {"label", a.label},
+                        {"cheating", a.cheating},
+                        {"games", a.games},
+                        {"wins", a.wins},
+                        {"win_rate", interval_json(a.win_rate)},
+                        {"games_by_seat", by_seat},
+                        {"decisions", a.decisions},
+                        {"mean_decision_seconds", a.mean_decision_seconds()},
+                        {"rating", interval_json(a.rating)}});
+    }
+    nlohmann::json out = {{"game", def->name},
+                          {"title", def->title},
+                          {"players", plan.players},
+                          {"variants", o.game.variants},
+                          {"sets", o.game.sets},
+                          {"seed", plan.seed},
+                          {"games", result.games},
+                          {"jobs", result.jobs},
+                          {"seconds", result.seconds},
+                          {"rating_model", {{"name", "bradley-terry"},
+                                            {"scale", "elo"},
+                                            {"anchor", "mean 0"},
+                                            {"prior", "one tie per pair"},
+                                            {"interval", "bootstrap over games, 95%"},
+                                            {"bootstrap_samples", result.bootstrap_samples}}},
+                          {"agents", agents}};
+    std::cout << out.dump() << "\n";
+    return kOk;
+  }
+  std::string setup = def->name;
+  for (const auto& v : o.game.variants) setup += " +" + v;
+  for (const auto& s : o.game.sets) setup += " --set " + s;
+  std::cout << fmt::format("Arena: {}, {} players, {} games (seed {}); every agent in every seat equally often\n\n",
+                           setup, plan.players, result.games, plan.seed);
+  size_t width = 5;
+  for (const auto& a : result.agents) width = std::max(width, a.label.size());
+  std::cout << fmt::format("{:<{}}  {:>6}  {:>6}  {:<24}  {:<20}  {:>12}\n", "agent", width, "games", "wins",
+                           "win rate (95% CI)", "rating (95% CI)", "ms/decision");
+  for (const auto& a : result.agents) {
+    const std::string rate = fmt::format("{} ({}-{})", percent(a.win_rate.estimate), percent(a.win_rate.low),
+                                         percent(a.win_rate.high));
+    const std::string rating = fmt::format("{} ({}..{})", signed_rating(a.rating.estimate),
+                                           signed_rating(a.rating.low), signed_rating(a.rating.high));
+    std::cout << fmt::format("{:<{}}  {:>6}  {:>6}  {:<24}  {:<20}  {:>12.3f}\n", a.label, width, a.games, a.wins,
+                             rate, rating, 1000 * a.mean_decision_seconds());
+  }
+  std::cout << fmt::format("\nRatings: Bradley-Terry on the Elo scale (+100: wins 64% of its meetings), mean 0, "
+                           "95% bootstrap interval over {} resamples of the games.\n",
+                           result.bootstrap_samples);
+  std::cout << fmt::format("{:.1f} s on {} job{}\n", result.seconds, result.jobs, result.jobs == 1 ? "" : "s");
+  return kOk;
+}
+
+}  // namespace
+
+Runner add_arena(CLI::App& app) {
+  auto o = std::make_shared<ArenaOptions>();
+  auto* cmd = app.add_subcommand(
+      "arena", "rank agents: every listed agent plays in every seat, with win rates, decision times and ratings");
+  add_game_options(*cmd, o->game);
+  cmd->add_option("--agent,-a", o->agents,
+                  "an agent to rank, KIND or KIND:key=value,... (repeat: at least two); kinds:\n" +
+                      describe_agent_kinds("    "))
+      ->check(utf8_text());
+  cmd->add_option("--games,-n", o->games, "number of games (rounded up to a multiple of the number of agents)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{10000000}));
+  cmd->add_option("--jobs,-j", o->jobs, "worker threads, each with its own Lua state")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  return [o] { return run(*o); };
+}
+
+}  // namespace rulebook::cli

@@ -1,0 +1,20 @@
+#include "bots/agent_factory.hpp"
+
+#include <fmt/format.h>
+
+namespace rulebook {
+
+std::unique_ptr<Agent> build_agent(const AgentSpec& spec) {
+  if (auto bot = make_bot(spec.text)) return bot;
+  // Registered, checked, but built by the search layer (runtime/search),
+  // which is not part of this build yet.
+  if (spec.kind == "greedy" || spec.kind == "mcts" || spec.kind == "ismcts")
+    throw AgentSpecError(fmt::format("agent '{}': {} needs the runtime's determinizations, which this build "
+                                     "does not have yet", spec.text, spec.kind));
+  throw AgentSpecError(fmt::format("agent '{}': {} is only available at a terminal (rulebook play)", spec.text,
+                                   spec.kind));
+}
+
+std::unique_ptr<Agent> build_agent(const std::string& text) { return build_agent(parse_agent_spec(text)); }
+
+}  // namespace rulebook

@@ -1,0 +1,222 @@
+#include "bots/arena.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bots/agent_factory.hpp"
+#include "core/rng.hpp"
+#include "play/match.hpp"
+
+namespace rulebook {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Times the decisions of the agent it wraps, passing everything through.
+class TimedAgent : public Agent {
+ public:
+  explicit TimedAgent(std::unique_ptr<Agent> inner) : inner_(std::move(inner)) {}
+  std::string kind() const override { return inner_->kind(); }
+  void begin_game(uint64_t stream_seed, Seat seat) override { inner_->begin_game(stream_seed, seat); }
+  int choose(const Decision& d) override {
+    const auto start = Clock::now();
+    const int i = inner_->choose(d);
+    seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    ++decisions;
+    return i;
+  }
+  bool wants_events() const override { return inner_->wants_events(); }
+  void observe(const nlohmann::json& event) override { inner_->observe(event); }
+  int64_t decisions = 0;
+  double seconds = 0;
+
+ private:
+  std::unique_ptr<Agent> inner_;
+};
+
+struct GameRecord {
+  std::vector<int> lineup;        // agent per seat
+  std::vector<bool> won;          // per seat
+};
+
+// Pairwise scores of a set of games: for every two seats held by different
+// agents, the winner beats the loser; both winners or both losers tie.
+std::vector<std::vector<double>> pair_scores(const std::vector<const GameRecord*>& games, int agents) {
+  std::vector<std::vector<double>> score(static_cast<size_t>(agents), std::vector<double>(static_cast<size_t>(agents), 0.0));
+  for (const GameRecord* g : games) {
+    const size_t n = g->lineup.size();
+    for (size_t a = 0; a < n; ++a)
+      for (size_t b = a + 1; b < n; ++b) {
+        const auto i = static_cast<size_t>(g->lineup[a]), j = static_cast<size_t>(g->lineup[b]);
+        if (i == j) continue;
+        if (g->won[a] == g->won[b]) {
+          score[i][j] += 0.5;
+          score[j][i] += 0.5;
+        } else if (g->won[a]) {
+          score[i][j] += 1;
+        } else {
+          score[j][i] += 1;
+        }
+      }
+  }
+  return score;
+}
+
+}  // namespace
+
+int64_t arena_games(int64_t games, int agents) { return (games + agents - 1) / agents * agents; }
+
+int arena_seat_agent(int64_t game, Seat seat, int agents) {
+  return static_cast<int>((game + seat) % agents);
+}
+
+std::vector<double> bradley_terry_ratings(const std::vector<std::vector<double>>& raw) {
+  const size_t n = raw.size();
+  std::vector<std::vector<double>> score = raw;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j)
+      if (i != j) score[i][j] += 0.5;  // the prior: one tie per pair
+  // Hunter's (2004) MM iterations: p_i = W_i / sum_j n_ij / (p_i + p_j).
+  std::vector<double> p(n, 1.0);
+  for (int iteration = 0; iteration < 1000; ++iteration) {
+    double change = 0;
+    std::vector<double> next(n);
+    for (size_t i = 0; i < n; ++i) {
+      double wins = 0, denominator = 0;
+      for (size_t j = 0; j < n; ++j) {
+        if (i == j) continue;
+        wins += score[i][j];
+        denominator += (score[i][j] + score[j][i]) / (p[i] + p[j]);
+      }
+      next[i] = denominator > 0 ? wins / denominator : p[i];
+    }
+    double log_mean = 0;
+    for (double v : next) log_mean += std::log(v);
+    log_mean /= static_cast<double>(n);
+    for (size_t i = 0; i < n; ++i) {
+      const double v = next[i] / std::exp(log_mean);
+      change = std::max(change, std::fabs(std::log(v) - std::log(p[i])));
+      p[i] = v;
+    }
+    if (change < 1e-10) break;
+  }
+  std::vector<double> ratings(n);
+  for (size_t i = 0; i < n; ++i) ratings[i] = 400.0 * std::log10(p[i]);
+  return ratings;
+}
+
+ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
+  const int agents = static_cast<int>(plan.agents.size());
+  if (agents < 2) throw std::invalid_argument("an arena needs at least two agents");
+  ArenaResult result;
+  result.games = arena_games(plan.games, agents);
+  result.jobs = std::max(1, static_cast<int>(std::min<int64_t>(plan.jobs, result.games)));
+  std::vector<GameRecord> records(static_cast<size_t>(result.games));
+  struct Timing {
+    int64_t decisions = 0;
+    double seconds = 0;
+  };
+  std::vector<std::vector<Timing>> timing(static_cast<size_t>(result.jobs), std::vector<Timing>(static_cast<size_t>(agents)));
+  std::atomic<int64_t> next{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+
+  auto worker = [&](int w) {
+    try {
+      // One match (Lua state) per worker; an agent per (agent, seat), made
+      // once and reused: a search bot's own engine is loaded once.
+      Match match(plan.definition, plan.limits);
+      std::vector<std::vector<std::unique_ptr<TimedAgent>>> made(static_cast<size_t>(agents));
+      for (auto& row : made) row.resize(static_cast<size_t>(plan.players));
+      for (;;) {
+        const int64_t g = next.fetch_add(1);
+        if (g >= result.games) break;
+        GameRecord& record = records[static_cast<size_t>(g)];
+        std::vector<Agent*> seats;
+        for (Seat s = 0; s < plan.players; ++s) {
+          const int a = arena_seat_agent(g, s, agents);
+          auto& slot = made[static_cast<size_t>(a)][static_cast<size_t>(s)];
+          if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)]));
+          seats.push_back(slot.get());
+          record.lineup.push_back(a);
+        }
+        match.set_agents(seats);
+        const GameResult& r = match.play(plan.players, Rng::mix(plan.seed, static_cast<uint64_t>(g)));
+        record.won.assign(static_cast<size_t>(plan.players), false);
+        for (Seat winner : r.winners) record.won[static_cast<size_t>(winner)] = true;
+        if (done) done->fetch_add(1, std::memory_order_relaxed);
+      }
+      for (int a = 0; a < agents; ++a)
+        for (const auto& agent : made[static_cast<size_t>(a)])
+          if (agent) {
+            timing[static_cast<size_t>(w)][static_cast<size_t>(a)].decisions += agent->decisions;
+            timing[static_cast<size_t>(w)][static_cast<size_t>(a)].seconds += agent->seconds;
+          }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next.store(result.games);
+    }
+  };
+  const auto start = Clock::now();
+  {
+    std::vector<std::thread> threads;
+    for (int w = 1; w < result.jobs; ++w) threads.emplace_back(worker, w);
+    worker(0);
+    for (auto& t : threads) t.join();
+  }
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (error) std::rethrow_exception(error);
+
+  result.agents.resize(static_cast<size_t>(agents));
+  for (int a = 0; a < agents; ++a) {
+    ArenaAgentResult& r = result.agents[static_cast<size_t>(a)];
+    r.spec = plan.agents[static_cast<size_t>(a)].text;
+    r.label = plan.agents[static_cast<size_t>(a)].label();
+    r.cheating = plan.agents[static_cast<size_t>(a)].cheats();
+    r.games_by_seat.assign(static_cast<size_t>(plan.players), 0);
+    for (const auto& t : timing) {
+      r.decisions += t[static_cast<size_t>(a)].decisions;
+      r.decision_seconds += t[static_cast<size_t>(a)].seconds;
+    }
+  }
+  std::vector<const GameRecord*> all;
+  for (const auto& g : records) {
+    all.push_back(&g);
+    for (size_t s = 0; s < g.lineup.size(); ++s) {
+      ArenaAgentResult& r = result.agents[static_cast<size_t>(g.lineup[s])];
+      ++r.games;
+      ++r.games_by_seat[s];
+      if (g.won[s]) ++r.wins;
+    }
+  }
+  for (auto& r : result.agents) r.win_rate = analysis::wilson_interval(r.wins, r.games);
+
+  // Ratings, and their interval by the bootstrap over games (percentiles
+  // of 200 resamples drawn from a stream seeded by the arena's seed).
+  const std::vector<double> rating = bradley_terry_ratings(pair_scores(all, agents));
+  result.bootstrap_samples = 200;
+  std::vector<std::vector<double>> samples(static_cast<size_t>(agents));
+  Rng rng;
+  rng.reseed(plan.seed, 0x6172656e61ull);
+  std::vector<const GameRecord*> resample(all.size());
+  for (int b = 0; b < result.bootstrap_samples; ++b) {
+    for (auto& g : resample) g = all[rng.below(static_cast<uint32_t>(all.size()))];
+    const std::vector<double> r = bradley_terry_ratings(pair_scores(resample, agents));
+    for (int a = 0; a < agents; ++a) samples[static_cast<size_t>(a)].push_back(r[static_cast<size_t>(a)]);
+  }
+  for (int a = 0; a < agents; ++a) {
+    auto& s = samples[static_cast<size_t>(a)];
+    std::sort(s.begin(), s.end());
+    const auto at = [&](double q) { return s[static_cast<size_t>(std::lround(q * static_cast<double>(s.size() - 1)))]; };
+    result.agents[static_cast<size_t>(a)].rating = analysis::Interval{rating[static_cast<size_t>(a)], at(0.025), at(0.975)};
+  }
+  return result;
+}
+
+}  // namespace rulebook

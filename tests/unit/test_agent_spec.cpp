@@ -1,0 +1,122 @@
+// Agent specifications: one grammar, KIND:key=value,..., checked against
+// the registry of kinds and their parameters wherever an agent is taken.
+#include <catch2/catch.hpp>
+
+#include "agents/agent_spec.hpp"
+#include "bots/agent_factory.hpp"
+#include "bots/arena.hpp"
+
+using namespace rulebook;
+
+namespace {
+
+std::string spec_error(const std::string& text) {
+  try {
+    parse_agent_spec(text);
+  } catch (const AgentSpecError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST_CASE("agent specs: kinds, defaults and given values", "[agents][spec]") {
+  const AgentSpec plain = parse_agent_spec("ismcts");
+  CHECK(plain.kind == "ismcts");
+  CHECK(plain.integer("iterations") == 1000);
+  CHECK(plain.number("c") == Approx(1.41421356));
+  CHECK(plain.choice("rollout") == "random");
+  CHECK(plain.integer("depth") == 0);
+  CHECK_FALSE(plain.has("seconds"));  // no default: no time limit
+  CHECK_FALSE(plain.cheats());
+
+  const AgentSpec tuned = parse_agent_spec("mcts:iterations=50,seconds=0.5,c=0,rollout=greedy,depth=8,oracle=1");
+  CHECK(tuned.integer("iterations") == 50);
+  CHECK(tuned.number("seconds") == 0.5);
+  CHECK(tuned.number("c") == 0.0);
+  CHECK(tuned.choice("rollout") == "greedy");
+  CHECK(tuned.integer("depth") == 8);
+  CHECK(tuned.cheats());
+  CHECK(tuned.label() == "mcts:iterations=50,seconds=0.5,c=0,rollout=greedy,depth=8,oracle=1 (cheating: oracle)");
+
+  // Free-text arguments are taken whole: commas and '=' belong to the file name.
+  const AgentSpec scripted = parse_agent_spec("scripted:answers,v=2.txt");
+  CHECK(scripted.kind == "scripted");
+  CHECK(scripted.argument == "answers,v=2.txt");
+  CHECK(parse_agent_spec("random").values.empty());
+  CHECK(find_agent_kind("human")->terminal_only);
+}
+
+TEST_CASE("agent specs: bad specifications say what is allowed", "[agents][spec]") {
+  CHECK_THAT(spec_error("ismcts:iterations=-3"),
+             Catch::Contains("ismcts's iterations must be a whole number from 1 to") && Catch::Contains("got '-3'"));
+  CHECK_THAT(spec_error("mcts:foo=1"), Catch::Contains("mcts has no parameter 'foo'") &&
+                                           Catch::Contains("iterations=N") && Catch::Contains("rollout=random|greedy"));
+  CHECK_THAT(spec_error("mcts:iteratons=5"), Catch::Contains("did you mean `iterations`?"));
+  CHECK_THAT(spec_error("genius"), Catch::Contains("unknown agent 'genius'") && Catch::Contains("greedy") &&
+                                       Catch::Contains("ismcts[:key=value,...]") && Catch::Contains("scripted:FILE"));
+  CHECK_THAT(spec_error("gredy"), Catch::Contains("did you mean `greedy`?"));
+  CHECK_THAT(spec_error("ismcts:seconds=0"), Catch::Contains("seconds must be a number > 0"));
+  CHECK_THAT(spec_error("ismcts:seconds=nan"), Catch::Contains("seconds must be a number > 0"));
+  CHECK_THAT(spec_error("ismcts:c=-1"), Catch::Contains("c must be a number >= 0"));
+  CHECK_THAT(spec_error("ismcts:depth=-"), Catch::Contains("depth must be a whole number"));
+  CHECK_THAT(spec_error("ismcts:depth=1.5"), Catch::Contains("depth must be a whole number"));
+  CHECK_THAT(spec_error("ismcts:rollout=smart"), Catch::Contains("rollout must be random or greedy"));
+  CHECK_THAT(spec_error("ismcts:oracle=yes"), Catch::Contains("oracle must be 0 or 1"));
+  CHECK_THAT(spec_error("ismcts:iterations=5,iterations=6"), Catch::Contains("iterations is given twice"));
+  CHECK_THAT(spec_error("ismcts:iterations"), Catch::Contains("expected key=value, got 'iterations'"));
+  CHECK_THAT(spec_error("ismcts:"), Catch::Contains("nothing after 'ismcts:'"));
+  CHECK_THAT(spec_error("random:x=1"), Catch::Contains("random takes no parameters"));
+  CHECK_THAT(spec_error("scripted"), Catch::Contains("scripted needs its FILE"));
+  CHECK_THAT(spec_error("ismcts:iterations=99999999999999"), Catch::Contains("must be a whole number"));
+}
+
+TEST_CASE("agent specs: --help describes every kind and parameter", "[agents][spec]") {
+  const std::string help = describe_agent_kinds();
+  for (const auto& kind : agent_registry()) {
+    CHECK_THAT(help, Catch::Contains(kind.syntax()));
+    for (const auto& p : kind.params) CHECK_THAT(help, Catch::Contains(p.name + "="));
+  }
+  CHECK_THAT(help, Catch::Contains("CHEATING"));
+}
+
+TEST_CASE("the agent factory builds the runtime's kinds and refuses the terminal's", "[agents][spec]") {
+  CHECK(build_agent("random")->kind() == "random");
+  CHECK(build_agent("first")->kind() == "first");
+  CHECK_THROWS_WITH(build_agent("human"), Catch::Contains("only available at a terminal"));
+  CHECK_THROWS_AS(build_agent("scripted:/nonexistent/answers.txt"), AgentSpecError);
+  CHECK_THROWS_WITH(build_agent("ismcts:foo=1"), Catch::Contains("no parameter 'foo'"));
+}
+
+TEST_CASE("arena: seats rotate so that every agent plays every seat equally often", "[arena]") {
+  for (int agents : {2, 3, 5}) {
+    for (int players : {2, 3, 4}) {
+      const int64_t games = arena_games(7, agents);
+      CHECK(games % agents == 0);
+      CHECK(games >= 7);
+      std::vector<std::vector<int>> count(static_cast<size_t>(agents), std::vector<int>(static_cast<size_t>(players)));
+      for (int64_t g = 0; g < games; ++g)
+        for (Seat s = 0; s < players; ++s) ++count[static_cast<size_t>(arena_seat_agent(g, s, agents))][static_cast<size_t>(s)];
+      for (const auto& row : count)
+        for (int c : row) CHECK(c == games / agents);
+    }
+  }
+}
+
+TEST_CASE("arena: Bradley-Terry ratings on the Elo scale", "[arena]") {
+  // Equal records: equal ratings, mean 0.
+  auto even = bradley_terry_ratings({{0, 50}, {50, 0}});
+  CHECK(even[0] == Approx(0).margin(1e-9));
+  CHECK(even[1] == Approx(0).margin(1e-9));
+  // 76 wins in 100 (with the prior's tie, 76.5 of 101): about +200 Elo apart.
+  auto strong = bradley_terry_ratings({{0, 76}, {24, 0}});
+  const double expected = 400 * std::log10(76.5 / 24.5);
+  CHECK(strong[0] - strong[1] == Approx(expected).epsilon(1e-6));
+  CHECK(strong[0] + strong[1] == Approx(0).margin(1e-9));
+  // An agent that never lost has a finite rating; order is kept through a chain.
+  auto chain = bradley_terry_ratings({{0, 10, 10}, {0, 0, 10}, {0, 0, 0}});
+  CHECK(std::isfinite(chain[0]));
+  CHECK(chain[0] > chain[1]);
+  CHECK(chain[1] > chain[2]);
+}
