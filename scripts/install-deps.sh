@@ -19,7 +19,9 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           # maintained HTTP library, no hand-written HTTP parsing
           libcpp-httplib-dev
           # .ci/browser.sh plays at the web table in headless chromium
-          chromium)
+          chromium
+          # bench/bots.sh reads `rulebook arena --json` into its table
+          jq)
 # .ci/browser.sh drives chromium with puppeteer-core from npm: Debian's
 # Node.js and npm, unless a Node.js that brings its own npm is installed.
 command -v npm >/dev/null || packages+=(nodejs npm)

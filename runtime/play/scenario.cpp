@@ -258,8 +258,19 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     for (const auto& a : s.at("answers")) answers.push_back(scalar_text(a));
   const std::string fallback_kind = s.value("default_agent", "none");
   std::unique_ptr<Agent> fallback;
-  if (fallback_kind == "first") fallback = std::make_unique<FirstAgent>();
-  if (fallback_kind == "random") fallback = std::make_unique<RandomAgent>();
+  if (fallback_kind != "none") {
+    // The grammar of every --agent; the fallback answers for every seat, so
+    // kinds that play one seat's game (greedy, search bots) cannot serve.
+    try {
+      fallback = make_bot(fallback_kind);
+    } catch (const AgentSpecError& e) {
+      throw SetupError(format_error(doc.locate("/default_agent"), e.what()));
+    }
+    if (!fallback)
+      throw SetupError(format_error(doc.locate("/default_agent"),
+                                    fmt::format("'{}' cannot answer for every seat of a scenario (use none, "
+                                                "random, first or scripted:FILE)", fallback_kind)));
+  }
   // The fallback answers for every seat: it gets the stream of seat 0.
   if (fallback) fallback->begin_game(agent_stream_seed(seed, 0), 0);
   ScenarioAgent agent(&answers, fallback.get());
