@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "agents/agent.hpp"
+#include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
 #include "cli/web_table.hpp"
 #include "setup/game_loader.hpp"
@@ -38,9 +39,9 @@ int run(ServeOptions& o) {
   std::vector<std::string> specs{"all=human"};
   specs.insert(specs.end(), o.agents.begin(), o.agents.end());
   const auto kinds = agent_kinds(specs, players);
+  // Any bot of the registry; a bad specification fails here, before the table opens.
   for (Seat s = 0; s < players; ++s)
-    if (kinds[s] != "human" && !make_bot(kinds[s]))
-      throw AgentSpecError(fmt::format("unknown agent '{}' (expected human, random, first or scripted:FILE)", kinds[s]));
+    if (kinds[s] != "human") build_agent(kinds[s]);
 
   WebTableConfig config;
   config.definition = def;

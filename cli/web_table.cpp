@@ -1,5 +1,7 @@
 #include "cli/web_table.hpp"
 
+#include "bots/agent_factory.hpp"
+
 #include <chrono>
 #include <fstream>
 #include <random>
@@ -185,7 +187,7 @@ struct WebTable::Impl : EventSink {
       Match& m = *owned;
       for (Seat s = 0; s < config.spec.players; ++s) {
         if (config.kinds[s] == "human") m.set_agent(s, std::make_unique<Seat_>(*this, s));
-        else m.set_agent(s, make_bot(config.kinds[s]));
+        else m.set_agent(s, build_agent(config.kinds[s]));
       }
       m.add_sink(this);
       if (!config.log_file.empty()) m.add_sink(&full_log);
