@@ -79,13 +79,40 @@ int component_turn_over(lua_State* L) {
   return 1;
 }
 
+// c:attr(key). Attributes belong to the definition, so their Lua values
+// are kept per type in the engine's cache (built on first read, reused by
+// every later game): a read is a table lookup, not a JSON conversion.
+// Only values that cannot be changed are kept (a table attribute is built
+// fresh on each call, since the rules may write to it), and only keys the
+// type has, so the cache stays as small as the definition.
 int component_attr(lua_State* L) {
   const int id = check_component(L, 1);
   const char* key = luaL_checkstring(L, 2);
-  const auto& attrs = state_of(L).type_of(id).attributes;
+  EngineImpl& e = engine(L);
+  GameState& state = state_of(L);
+  const int type = state.component(id).type;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.attrs_ref);
+  if (lua_rawgeti(L, -1, type + 1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, type + 1);
+  }
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  const auto& attrs = state.type_of(id).attributes;
   auto it = attrs.find(key);
-  if (it == attrs.end()) lua_pushnil(L);
-  else push_json(L, *it);
+  if (it == attrs.end()) {
+    lua_pushnil(L);
+    return 1;
+  }
+  push_json(L, *it);
+  if (!it->is_structured() && !it->is_null()) {
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
   return 1;
 }
 

@@ -208,6 +208,8 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
     lua_setfield(L, -2, e.def->face_names[i].c_str());
   }
   e.faces_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_newtable(L);
+  e.attrs_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   e.components_ref = make_handles(L, "component", HandleKind::Component, e.def->component_count());
   e.zones_ref = make_handles(L, "zone", HandleKind::Zone, e.def->zone_count());
   e.boards_ref = make_handles(L, "board", HandleKind::Board, static_cast<int>(e.def->boards.size()));

@@ -573,6 +573,16 @@ int safe_setmetatable(lua_State* L) {
     luaL_argcheck(L, !has_gc, 2,
                   "a metatable with '__gc' is not allowed in rule scripts (finalizers would run "
                   "outside the budget)");
+    // The common case (a table that has no metatable yet) is done here, as
+    // the original would; anything else, errors included, goes to it.
+    if (lua_type(L, 1) == LUA_TTABLE) {
+      if (!lua_getmetatable(L, 1)) {
+        lua_settop(L, 2);
+        lua_setmetatable(L, 1);
+        return 1;
+      }
+      lua_pop(L, 1);
+    }
   }
   return call_original(L);
 }
