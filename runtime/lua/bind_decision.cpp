@@ -124,7 +124,8 @@ int decision_choose(lua_State* L) {
     game.pending.seat = seat;
     game.pending.prompt = prompt;
     game.pending.labels.clear();
-    for (int i = 0; i < n; ++i) game.pending.labels.push_back(option_label(L, i, seats));
+    if (game.bare_requests) game.pending.labels.resize(static_cast<size_t>(n));  // nobody reads them
+    else for (int i = 0; i < n; ++i) game.pending.labels.push_back(option_label(L, i, seats));
     return lua_yieldk(L, 0, seat, choose_continue);
   }
   int index = -1;

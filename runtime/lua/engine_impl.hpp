@@ -81,6 +81,7 @@ struct GameRunImpl {
   GameResult result;
   DecisionRequest pending;
   bool running = false;
+  bool bare_requests = false;  // pending decisions without labels or view (GameRun::set_bare_requests)
 
   ~GameRunImpl();
   bool resume(int nargs);

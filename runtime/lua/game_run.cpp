@@ -93,7 +93,9 @@ bool GameRunImpl::resume(int nargs) {
   if (status == LUA_YIELD) {
     lua_pop(co, nres);
     if (pending.seat < 0) throw ScriptError("a rule script yielded outside a decision");
-    pending.view = view(pending.seat);  // the request is whole: a remote seat needs no callback
+    // The request is whole (a remote seat needs no callback), unless the
+    // caller is replaying known answers and reads none of it.
+    if (!bare_requests) pending.view = view(pending.seat);
     return true;
   }
   running = false;
@@ -149,6 +151,7 @@ GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agent
 GameRun::~GameRun() = default;
 
 void GameRun::set_turn_limit(int turns) { impl_->turn_limit = turns; }
+void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 const DecisionRequest& GameRun::pending() const { return impl_->pending; }
 const GameResult& GameRun::result() const { return impl_->result; }

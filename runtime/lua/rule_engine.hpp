@@ -90,6 +90,11 @@ class GameRun {
   void set_turn_limit(int turns);
   // Every answer given is appended here (for logs and forks); null = none.
   void set_answer_log(std::vector<AnswerRecord>* log);
+  // Bare requests: a paused decision has its seat, prompt and number of
+  // options, but empty labels and no view (no label, view or JSON is
+  // built). For replaying answers chosen already (Match::fork); off by
+  // default.
+  void set_bare_requests(bool on);
   // Lua code run between the rules' setup and play, with `game` in scope
   // (scenarios use it to arrange a mid-game situation). Empty = none.
   void set_prepare(const std::string& code, const std::string& chunk_name);

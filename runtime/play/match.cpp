@@ -60,6 +60,9 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
     state_.set_sink(&tee_);
   }
   state_.set_chance_override(chance_);
+  players_ = players;
+  seed_ = seed;
+  names_ = names;
   state_.reset(players, seed, std::move(names));
   std::vector<Agent*> seats = agents_;
   seats.resize(static_cast<size_t>(players), nullptr);
@@ -67,6 +70,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   run_->set_turn_limit(turn_limit_);
   run_->set_answer_log(record_answers_ ? &answers_ : nullptr);
   run_->set_prepare(prepare_code_, prepare_chunk_);
+  run_->set_bare_requests(bare_start_);
   return run_->begin();
 }
 
@@ -83,6 +87,33 @@ const GameResult& Match::play(int players, uint64_t seed, std::vector<std::strin
 GameRun& Match::run() const {
   if (!run_) throw std::logic_error("the match has no game yet");
   return *run_;
+}
+
+std::unique_ptr<Match> Match::fork() const {
+  if (!run_) throw std::logic_error("the match has no game yet");
+  if (!record_answers_) throw std::logic_error("forking needs the answers: call record_answers() before start()");
+  if (chance_) throw std::logic_error("a game with forced chance cannot be forked (the override is used up as it plays)");
+  auto fork = std::make_unique<Match>(definition_, *engine_);
+  fork->set_turn_limit(turn_limit_);
+  fork->prepare_code_ = prepare_code_;
+  fork->prepare_chunk_ = prepare_chunk_;
+  fork->record_answers();
+  const std::vector<AnswerRecord> answers = answers_;  // this match's log, as it stands now
+  auto retraced = [&](bool pending, size_t next) {
+    if (!pending || fork->pending().seat != answers[next].seat)
+      throw std::logic_error(fmt::format("the fork left the game at answer {} of {}: the rules are not "
+                                         "deterministic", next + 1, answers.size()));
+  };
+  // Only the last decision's request is read: the others are bare.
+  fork->bare_start_ = !answers.empty();
+  bool pending = fork->start(players_, seed_, names_);
+  fork->bare_start_ = false;
+  for (size_t i = 0; i < answers.size(); ++i) {
+    retraced(pending, i);
+    if (i + 1 == answers.size()) fork->run_->set_bare_requests(false);
+    pending = fork->answer(answers[i].index);
+  }
+  return fork;
 }
 
 const DecisionRequest& Match::pending() const { return run().pending(); }

@@ -54,6 +54,19 @@ class Match {
   // otherwise).
   const GameResult& play(int players, uint64_t seed, std::vector<std::string> names = {});
 
+  // The game so far, again, on the same engine (no new Lua state; the
+  // engine must outlive the fork): a new match with this one's seed,
+  // players, names, turn limit and prepare code replays
+  // this game's answers and stops where this one is. Its seats have no
+  // agents (every decision pauses: answer it, or give its seats agents for
+  // the next game) and no sinks; it records its answers, so it can be
+  // forked again. The replay builds no labels or views but for the last
+  // decision. Needs record_answers() before start(); throws
+  // std::logic_error otherwise, with a chance override (scenarios' forced
+  // dice are used up as they play), or if the replay does not retrace the
+  // game (rules that are not deterministic).
+  std::unique_ptr<Match> fork() const;
+
   const DecisionRequest& pending() const;
   const GameResult& result() const;
   const std::vector<AnswerRecord>& answers() const { return answers_; }
@@ -86,6 +99,10 @@ class Match {
   std::string prepare_code_, prepare_chunk_;
   bool record_answers_ = false;
   std::vector<AnswerRecord> answers_;
+  bool bare_start_ = false;  // fork: start with bare requests
+  int players_ = 0;  // the current game's start (for fork)
+  uint64_t seed_ = 0;
+  std::vector<std::string> names_;
   std::unique_ptr<GameRun> run_;
 };
 

@@ -110,3 +110,65 @@ TEST_CASE("observing agents receive the events their seat may see", "[step]") {
   // Without observers the state's sink is untouched afterwards.
   CHECK(match.state().sink() == nullptr);
 }
+
+namespace {
+
+// Plays `seed` with every seat paused, answering by `pick`, until `cut`
+// answers are given (or the game ends).
+bool play_to(Match& match, int players, uint64_t seed, size_t cut) {
+  Rng pick;
+  pick.reseed(seed, 99);
+  bool pending = match.start(players, seed);
+  while (pending && match.answers().size() < cut)
+    pending = match.answer(static_cast<int>(pick.below(static_cast<uint32_t>(match.pending().count()))));
+  return pending;
+}
+
+}  // namespace
+
+TEST_CASE("Match::fork replays the game so far on the same engine and plays on like it", "[step][fork]") {
+  for (const char* game : {"pass-the-pandas", "hai-noon", "hao-hao"}) {
+    INFO(game);
+    auto def = load_game(game);
+    Match match(def);
+    EventRecorder recorder;
+    match.add_sink(&recorder);
+    match.record_answers();
+    // A game long enough to fork half way (a whole game first, to count).
+    uint64_t seed = 11;
+    while (play_to(match, 4, seed, SIZE_MAX), match.answers().size() < 6) ++seed;
+    const size_t cut = match.answers().size() / 2;
+    REQUIRE(play_to(match, 4, seed, cut));
+    auto fork = match.fork();
+    CHECK(&fork->engine() == &match.engine());  // no new Lua state
+    CHECK(fork->answers().size() == match.answers().size());
+    // The fork's request is whole, and the same as the original's.
+    CHECK(fork->pending().to_json() == match.pending().to_json());
+    CHECK(fork->view(0) == match.view(0));
+    // Both play on with the same answers to the same end, interleaved on one engine.
+    bool a = true, b = true;
+    int turn = 0;
+    while (a && b) {
+      const int index = turn++ % match.pending().count();
+      a = match.answer(index);
+      b = fork->answer(index % fork->pending().count());
+      REQUIRE(a == b);
+      if (a) CHECK(fork->pending().to_json() == match.pending().to_json());
+    }
+    CHECK(fork->result().finished);
+    CHECK(fork->result().winners == match.result().winners);
+    CHECK(fork->result().turns == match.result().turns);
+    // A fork of a fork, and a fork of a game that is over.
+    auto again = fork->fork();
+    CHECK(again->result().finished);
+    CHECK(again->answers().size() == fork->answers().size());
+  }
+}
+
+TEST_CASE("Match::fork needs the answers and no forced chance", "[step][fork]") {
+  auto def = load_game("pass-the-pandas");
+  Match match(def);
+  CHECK_THROWS_AS(match.fork(), std::logic_error);  // no game yet
+  match.start(3, 5);
+  CHECK_THROWS_WITH(match.fork(), Catch::Contains("record_answers"));
+}
