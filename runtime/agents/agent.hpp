@@ -15,6 +15,15 @@
 
 namespace rulebook {
 
+// The runtime's side of a game for agents that search: the match they sit
+// in (play/match.hpp implements it). Opaque here; a search agent hands it
+// to the runtime's determinizer (search/determinizer.hpp), which replays
+// the game for the agent's seat and never passes the true state on.
+class GameAccess {
+ public:
+  virtual ~GameAccess() = default;
+};
+
 class Agent {
  public:
   virtual ~Agent() = default;
@@ -30,6 +39,10 @@ class Agent {
   // JSON already redacted for that seat (see observation/event_view.hpp).
   virtual bool wants_events() const { return false; }
   virtual void observe(const nlohmann::json& /*event*/) {}
+  // Agents that search (mcts, ismcts) are given the match they play in,
+  // before begin_game, to ask the runtime for determinizations.
+  virtual bool wants_game_access() const { return false; }
+  virtual void attach(const GameAccess* /*game*/) {}
 };
 
 // A bad agent specification (`--agent` kind unknown, answers file

@@ -2,13 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "search/search_agent.hpp"
+
 namespace rulebook {
 
 std::unique_ptr<Agent> build_agent(const AgentSpec& spec) {
   if (auto bot = make_bot(spec.text)) return bot;
-  // Registered, checked, but built by the search layer (runtime/search),
-  // which is not part of this build yet.
-  if (spec.kind == "greedy" || spec.kind == "mcts" || spec.kind == "ismcts")
+  if (spec.kind == "mcts" || spec.kind == "ismcts")
+    return make_search_agent(spec.kind, parse_search_params(spec.kind, spec.values));
+  if (spec.kind == "greedy")
     throw AgentSpecError(fmt::format("agent '{}': {} needs the runtime's determinizations, which this build "
                                      "does not have yet", spec.text, spec.kind));
   throw AgentSpecError(fmt::format("agent '{}': {} is only available at a terminal (rulebook play)", spec.text,

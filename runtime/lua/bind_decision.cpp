@@ -8,6 +8,7 @@
 
 #include "core/game_state.hpp"
 #include "lua/engine_impl.hpp"
+#include "lua/sandbox.hpp"
 
 namespace rulebook {
 namespace {
@@ -135,6 +136,12 @@ int decision_choose(lua_State* L) {
   catch_exceptions(L, Abort::Agent, [&] {
     const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
+    // The agent's thinking is not charged to the rules' time budget.
+    struct PauseBudget {
+      lua_State* L;
+      explicit PauseBudget(lua_State* s) : L(s) { sandbox_pause_run(L); }
+      ~PauseBudget() { sandbox_resume_run(L); }
+    } pause(L);
     index = agent->choose(Decision(seat, prompt, n, &label, &view));
     if (index < 0 || index >= n)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,

@@ -69,8 +69,11 @@ int game_components(lua_State* L) {
   }
   lua_newtable(L);
   int n = 0;
+  // The live type: a determinization (or the no-peek test) may have given
+  // a component another's identity.
+  const GameState& state = state_of(L);
   for (int id = 0; id < def.component_count(); ++id) {
-    if (type >= 0 && def.component_type[id] != type) continue;
+    if (type >= 0 && state.component(id).type != type) continue;
     push_component(L, id);
     lua_rawseti(L, -2, ++n);
   }

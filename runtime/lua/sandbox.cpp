@@ -151,9 +151,15 @@ struct BudgetRun {
   double max_seconds = 0;
   lua_State* running = nullptr;  // the state running Lua for this run
   BudgetRun* outer = nullptr;    // a run this one interrupted (an engine inside an agent)
+  // An agent answering a decision inside the run: its time is not the
+  // rules' (a search bot may think for seconds). Under `lock`.
+  bool paused = false;
+  double paused_at = 0;
+  double excluded = 0;  // CPU time spent paused, over the engine's life
   // The watchdog's own notes.
   uint64_t seen = 0;
   double start_cpu = 0;
+  double start_excluded = 0;
 };
 
 namespace {
@@ -228,15 +234,17 @@ class Watchdog {
       run->seen = g;
       return;
     }
+    if (run->paused) return;  // an agent is thinking: not the rules' time
     timespec ts{};
     if (clock_gettime(run->cpu_clock, &ts) != 0) return;
     const double cpu = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
     if (g != run->seen) {  // a new run: its CPU time counts from here
       run->seen = g;
       run->start_cpu = cpu;
+      run->start_excluded = run->excluded;
       return;
     }
-    if (cpu - run->start_cpu < run->max_seconds) return;
+    if (cpu - run->start_cpu - (run->excluded - run->start_excluded) < run->max_seconds) return;
     // Signal again at every tick until the run ends: the thread may be in
     // an inner run (an engine used by an agent) when the first arrives.
     run->expired.store(g, std::memory_order_release);
@@ -1527,6 +1535,31 @@ void sandbox_end_run(lua_State* L) {
   run->running = nullptr;
   run->outer = nullptr;
   if (fired) sandbox_arm_hook(L);  // take the stop hook off the state
+}
+
+namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace
+
+void sandbox_pause_run(lua_State* L) {
+  BudgetRun* run = context(L)->budget_run;
+  if (!run || context(L)->max_seconds <= 0) return;
+  std::lock_guard<std::mutex> hold(run->lock);
+  run->paused = true;
+  run->paused_at = thread_cpu_seconds();
+}
+
+void sandbox_resume_run(lua_State* L) {
+  BudgetRun* run = context(L)->budget_run;
+  if (!run || context(L)->max_seconds <= 0) return;
+  std::lock_guard<std::mutex> hold(run->lock);
+  if (!run->paused) return;
+  run->excluded += thread_cpu_seconds() - run->paused_at;
+  run->paused = false;
 }
 
 }  // namespace rulebook

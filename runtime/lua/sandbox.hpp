@@ -64,5 +64,11 @@ void sandbox_arm_hook(lua_State* L);
 // agent that plays games of its own); end_run must be called on every path.
 void sandbox_begin_run(lua_State* L);
 void sandbox_end_run(lua_State* L);
+// Bracket an agent's answer inside a run: the CPU time between them is not
+// charged to the run's budget (a search bot's thinking is not the rules'),
+// while the games the agent simulates on engines of its own are budgeted
+// by those engines.
+void sandbox_pause_run(lua_State* L);
+void sandbox_resume_run(lua_State* L);
 
 }  // namespace rulebook

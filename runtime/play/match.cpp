@@ -40,6 +40,12 @@ void Match::set_chance_override(ChanceOverride* chance) { chance_ = chance; }
 void Match::set_turn_limit(int turns) { turn_limit_ = turns; }
 void Match::record_answers(bool on) { record_answers_ = on; }
 
+void Match::set_start_identities(std::vector<int> source) {
+  if (!source.empty() && static_cast<int>(source.size()) != state_.component_count())
+    throw std::invalid_argument(fmt::format("{} start identities for {} components", source.size(), state_.component_count()));
+  start_identities_ = std::move(source);
+}
+
 void Match::set_prepare(const std::string& code, const std::string& chunk_name) {
   engine_->check_prepare(code, chunk_name);  // a syntax error shows now, before any game
   prepare_code_ = code;
@@ -64,11 +70,24 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   seed_ = seed;
   names_ = names;
   state_.reset(players, seed, std::move(names));
+  for (size_t id = 0; id < start_identities_.size(); ++id) {
+    const int type = definition_->component_type[static_cast<size_t>(start_identities_[id])];
+    Component& c = state_.mutable_component(static_cast<int>(id));
+    c.type = type;
+    c.face = definition_->types[static_cast<size_t>(type)].initial_face;
+  }
   std::vector<Agent*> seats = agents_;
   seats.resize(static_cast<size_t>(players), nullptr);
+  // Searching agents replay the answers given so far: keep them.
+  bool searching = false;
+  for (Agent* agent : seats)
+    if (agent && agent->wants_game_access()) {
+      agent->attach(this);
+      searching = true;
+    }
   run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats));
   run_->set_turn_limit(turn_limit_);
-  run_->set_answer_log(record_answers_ ? &answers_ : nullptr);
+  run_->set_answer_log(record_answers_ || searching ? &answers_ : nullptr);
   run_->set_prepare(prepare_code_, prepare_chunk_);
   run_->set_bare_requests(bare_start_);
   return run_->begin();

@@ -24,7 +24,7 @@
 
 namespace rulebook {
 
-class Match {
+class Match : public GameAccess {
  public:
   // Plays on a worker's engine (it must outlive the match).
   Match(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine);
@@ -44,6 +44,11 @@ class Match {
   void set_turn_limit(int turns);  // stop when turn N+1 would begin (0 = none)
   void set_prepare(const std::string& code, const std::string& chunk_name);  // throws ScriptError
   void record_answers(bool on = true);  // keep every answer given (answers())
+  // Component identities at the start of the next games: component i
+  // starts as the type (and first face) of component source[i], in its own
+  // start zone. Empty: as the definition says. Determinizations and the
+  // no-peek tests permute identities the seat never observed this way.
+  void set_start_identities(std::vector<int> source);
 
   // Starts a new game and runs it until a seat without an agent must decide
   // (true: see pending(), then answer()) or it is over (false: result()).
@@ -75,6 +80,9 @@ class Match {
   const GameDefinition& definition() const { return *definition_; }
   std::shared_ptr<const GameDefinition> definition_ptr() const { return definition_; }
   RuleEngine& engine() { return *engine_; }
+  const std::string& prepare_code() const { return prepare_code_; }
+  const std::string& prepare_chunk() const { return prepare_chunk_; }
+  ChanceOverride* chance_override() const { return chance_; }
 
   // The game as `seat` may know it (the rules' game.state included).
   nlohmann::json view(Seat seat) const;
@@ -98,6 +106,7 @@ class Match {
   int turn_limit_ = 0;
   std::string prepare_code_, prepare_chunk_;
   bool record_answers_ = false;
+  std::vector<int> start_identities_;
   std::vector<AnswerRecord> answers_;
   bool bare_start_ = false;  // fork: start with bare requests
   int players_ = 0;  // the current game's start (for fork)

@@ -1,0 +1,261 @@
+#include "search/determinizer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "observation/event_view.hpp"
+
+namespace rulebook {
+
+// The event sink of the simulated game while it replays the true one: it
+// either notes every component the seat can see (the first replay of a
+// decision), or compares what the seat is shown with what it saw.
+class Determinizer::Observer : public EventSink {
+ public:
+  Seat seat = 0;
+  bool marking = false;
+  bool mismatch = false;
+  size_t next = 0;
+  const std::vector<nlohmann::json>* observed = nullptr;
+  std::vector<char> seen;
+
+  void on_event(const GameState& state, const Event& e) override {
+    if (marking) mark(state);
+    if (mismatch || e.type == EventType::GameStart || !can_see(e, seat)) return;
+    if (next >= observed->size() || event_json(state, e, seat) != (*observed)[next]) mismatch = true;
+    ++next;
+  }
+  void mark(const GameState& state) {
+    for (int id = 0; id < state.component_count(); ++id)
+      if (!seen[static_cast<size_t>(id)] && state.visible_to(id, seat)) seen[static_cast<size_t>(id)] = 1;
+  }
+};
+
+// Every seat of the simulated game: answers from the true game's log,
+// then hands over to the search's policy at the seat's decision.
+class Determinizer::Replayer : public Agent {
+ public:
+  const std::vector<AnswerRecord>* log = nullptr;
+  const std::vector<std::string>* labels = nullptr;
+  Observer* observer = nullptr;
+  SimulationPolicy* policy = nullptr;
+  GameState* state = nullptr;
+  Seat seat = 0;
+  bool check = true;
+  uint64_t chance_seed = 0;
+  size_t cursor = 0;
+  bool handed_over = false;
+  bool rejected = false;
+  bool reached = false;  // the first replay: stops at the seat's decision
+
+  std::string kind() const override { return "replay"; }
+  int choose(const Decision& d) override {
+    if (handed_over) return policy->choose(d, *state);
+    if (observer->marking) observer->mark(*state);
+    if (cursor < log->size()) {
+      const AnswerRecord& a = (*log)[cursor++];
+      if (a.seat != d.seat() || a.index >= d.count()) reject();
+      return a.index;
+    }
+    // The seat's decision: the same question, or this is another game.
+    if (d.seat() != seat || d.count() != static_cast<int>(labels->size())) reject();
+    if (check) {
+      if (observer->mismatch || observer->next != observer->observed->size()) reject();
+      for (int i = 0; i < d.count(); ++i)
+        if (d.label(i) != (*labels)[static_cast<size_t>(i)]) reject();
+    }
+    if (!policy) {
+      reached = true;
+      throw AgentFailure("determinization reached");
+    }
+    handed_over = true;
+    state->set_sink(nullptr);  // the rollout builds no events
+    state->chance().reseed(chance_seed, kChanceStream);
+    permute();
+    return policy->choose(d, *state);
+  }
+
+  // Component i takes the identity (type and face) component
+  // identities[i] has now: the seat never observed either.
+  void permute() {
+    if (identities == nullptr || identities->empty()) return;
+    std::vector<std::pair<int, int>> was;
+    was.reserve(identities->size());
+    for (int id = 0; id < state->component_count(); ++id)
+      was.emplace_back(state->component(id).type, state->component(id).face);
+    for (int id = 0; id < state->component_count(); ++id) {
+      const int from = (*identities)[static_cast<size_t>(id)];
+      if (from == id) continue;
+      Component& c = state->mutable_component(id);
+      c.type = was[static_cast<size_t>(from)].first;
+      c.face = was[static_cast<size_t>(from)].second;
+    }
+  }
+
+  const std::vector<int>* identities = nullptr;
+
+ private:
+  [[noreturn]] void reject() {
+    rejected = true;
+    throw AgentFailure("determinization rejected");
+  }
+};
+
+Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits)
+    : definition_(std::move(definition)),
+      engine_(std::make_unique<RuleEngine>(definition_, limits)),
+      sim_(std::make_unique<Match>(definition_, *engine_)),
+      replayer_(std::make_unique<Replayer>()),
+      observer_(std::make_unique<Observer>()) {
+  replayer_->observer = observer_.get();
+  replayer_->state = &sim_->state();
+}
+
+Determinizer::~Determinizer() = default;
+
+void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+                           std::vector<std::string> labels) {
+  const GameState& t = truth.state();
+  players_ = t.player_count();
+  seed_ = t.seed();
+  names_.clear();
+  for (const auto& p : t.players()) names_.push_back(p.name);
+  if (sim_->prepare_code() != truth.prepare_code() && !truth.prepare_code().empty())
+    sim_->set_prepare(truth.prepare_code(), truth.prepare_chunk());
+  replayer_->log = &truth.answers();
+  replayer_->seat = seat;
+  replayer_->observer = observer_.get();
+  observer_->seat = seat;
+  observer_->observed = &observed;
+  labels_ = std::move(labels);
+  replayer_->labels = &labels_;
+
+  // The first replay, on the definition's identities: which components
+  // the seat can see at some event or decision, and whether it shows the
+  // seat what it saw (it does, unless the answers or chance were forced
+  // from outside: a scenario's fixed dice).
+  sim_->add_sink(observer_.get());
+  observer_->marking = true;
+  observer_->mismatch = false;
+  observer_->next = 0;
+  observer_->seen.assign(static_cast<size_t>(t.component_count()), 0);
+  replayer_->policy = nullptr;
+  replayer_->identities = nullptr;
+  replayer_->check = false;
+  replayer_->cursor = 0;
+  replayer_->handed_over = false;
+  replayer_->reached = false;
+  sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
+  sim_->set_start_identities({});
+  try {
+    sim_->start(players_, seed_, names_);
+  } catch (const AgentFailure&) {
+  } catch (const ScriptError&) {
+  }
+  observer_->mark(sim_->state());
+  observer_->marking = false;
+  sim_->clear_sinks();  // the other replays build no events
+  agrees_ = replayer_->reached && !observer_->mismatch && observer_->next == observed.size();
+
+  unobserved_.clear();
+  std::map<std::pair<std::string, std::string>, std::vector<int>> groups;
+  for (int id = 0; id < t.component_count(); ++id) {
+    const ComponentType& type = definition_->types[static_cast<size_t>(definition_->component_type[static_cast<size_t>(id)])];
+    if (observer_->seen[static_cast<size_t>(id)] || type.zone.empty()) continue;
+    unobserved_.push_back(id);
+    groups[{type.kind, type.zone}].push_back(id);
+  }
+  groups_.clear();
+  for (auto& [key, ids] : groups)
+    if (ids.size() > 1) groups_.push_back(std::move(ids));
+}
+
+std::vector<int> Determinizer::sample_identities(Rng& rng) const {
+  std::vector<int> source(static_cast<size_t>(definition_->component_count()));
+  for (size_t id = 0; id < source.size(); ++id) source[id] = static_cast<int>(id);
+  for (const auto& ids : groups_) {
+    std::vector<int> drawn = ids;  // ascending: no trace of the true order
+    for (size_t i = drawn.size() - 1; i > 0; --i)
+      std::swap(drawn[i], drawn[rng.below(static_cast<uint32_t>(i + 1))]);
+    for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = drawn[k];
+  }
+  return source;
+}
+
+std::vector<int> Determinizer::true_identities(const Match& truth) const {
+  // The start identity of each component, read from the true game (its
+  // type, matched to a component of that type: an oracle's privilege).
+  const GameState& t = truth.state();
+  std::vector<int> source(static_cast<size_t>(t.component_count()));
+  std::map<int, std::vector<int>> of_type;
+  for (int id = t.component_count() - 1; id >= 0; --id)
+    of_type[definition_->component_type[static_cast<size_t>(id)]].push_back(id);
+  for (int id = 0; id < t.component_count(); ++id) {
+    auto& pool = of_type[t.component(id).type];
+    source[static_cast<size_t>(id)] = pool.empty() ? id : pool.back();
+    if (!pool.empty()) pool.pop_back();
+  }
+  return source;
+}
+
+Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities, uint64_t chance_seed,
+                                             SimulationPolicy& policy, bool oracle) {
+  Replayer& r = *replayer_;
+  r.policy = &policy;
+  r.check = false;  // the replay is the one prepare() checked
+  r.chance_seed = chance_seed;
+  r.cursor = 0;
+  r.handed_over = false;
+  r.rejected = false;
+  r.identities = oracle ? nullptr : &identities;
+  sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
+  sim_->set_start_identities(oracle ? identities : std::vector<int>{});
+  try {
+    sim_->start(players_, seed_, names_);
+  } catch (const SearchCutoff&) {
+    return Outcome::Cutoff;
+  } catch (const AgentFailure& e) {
+    if (r.rejected) return Outcome::Rejected;
+    if (std::string(e.what()).find("cut off") != std::string::npos) return Outcome::Cutoff;
+    return Outcome::Failed;
+  } catch (const ScriptError&) {
+    return r.handed_over ? Outcome::Failed : Outcome::Rejected;
+  }
+  if (!r.handed_over) return Outcome::Rejected;  // the game ended before the seat's decision
+  return Outcome::Finished;
+}
+
+std::vector<double> Determinizer::rewards() {
+  std::vector<double> r(static_cast<size_t>(players_), 0.0);
+  const GameResult& result = sim_->result();
+  if (!result.finished && !result.stopped) {
+    // Cut off: the game's own estimate, when it has one.
+    if (has_evaluate_ < 0) {
+      try {
+        has_evaluate_ = sim_->evaluate("type(rules.evaluate) == 'function'", "=search").get<bool>() ? 1 : 0;
+      } catch (const std::exception&) {
+        has_evaluate_ = 0;
+      }
+    }
+    for (Seat s = 0; s < players_; ++s) {
+      double v = 1.0 / players_;
+      if (has_evaluate_ == 1) {
+        try {
+          const nlohmann::json j = sim_->evaluate("rules.evaluate(game, " + std::to_string(s) + ")", "=evaluate");
+          if (j.is_number()) v = std::clamp(j.get<double>(), 0.0, 1.0);
+        } catch (const std::exception&) {
+        }
+      }
+      r[static_cast<size_t>(s)] = v;
+    }
+    return r;
+  }
+  const auto& winners = result.winners;
+  for (Seat w : winners)
+    if (w >= 0 && w < players_) r[static_cast<size_t>(w)] = 1.0 / static_cast<double>(winners.size());
+  return r;
+}
+
+}  // namespace rulebook

@@ -1,0 +1,110 @@
+#pragma once
+// Determinizations: full games that agree with everything one seat has
+// observed, with what it could not tell apart resampled. Generic: no game
+// needs to help.
+//
+// A determinization is made by replay (the way the runtime forks a game):
+// a fresh game on the searching agent's own engine with the true game's
+// players, chance seed and recorded answers, which reaches the seat's
+// decision exactly as the true game did. There, the identities (type and
+// face) of the components the seat has never observed are permuted among
+// components of the same kind and start zone, drawn from the agent's
+// stream, and the chance stream is reseeded from it too (the true future
+// dice are not known either); the search's policy plays on from there.
+//
+// The replay is checked once per decision (prepare): it must show the seat
+// every redacted event it received, and the same options. Permuting at
+// the start instead and rejecting replays that show the seat something
+// else (the design first considered) is rejected almost always in games
+// whose setup picks components by identity before shuffling (Hao Hao sets
+// tile types aside, then shuffles the bag: other ids reach the field).
+//
+// The determinizer never reads the true state: only the definition, the
+// seat's own events (redacted, as the agent received them), the answers
+// and the chance seed (which says where components went, not which they
+// are). The no-peek tests prove it by swapping hidden identities in the
+// true game.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agents/agent.hpp"
+#include "core/rng.hpp"
+#include "play/match.hpp"
+
+namespace rulebook {
+
+// What plays the simulated game's decisions after the replay: the tree
+// policy and the rollout. Throw SearchCutoff to stop the game there (it is
+// then scored with the game's evaluation).
+class SimulationPolicy {
+ public:
+  virtual ~SimulationPolicy() = default;
+  // `state` is the determinized game's state.
+  virtual int choose(const Decision& d, GameState& state) = 0;
+};
+
+struct SearchCutoff : AgentFailure {
+  SearchCutoff() : AgentFailure("search rollout cut off") {}
+};
+
+class Determinizer {
+ public:
+  enum class Outcome { Finished, Cutoff, Rejected, Failed };
+
+  explicit Determinizer(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits = {});
+  ~Determinizer();
+
+  // A new decision of `seat` in `truth`: `observed` is every event the
+  // seat received (redacted JSON, in order), `labels` the options asked.
+  // Replays the game once to learn which components the seat has observed.
+  void prepare(const Match& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+               std::vector<std::string> labels);
+  // Components whose identity the seat never observed (ascending ids).
+  const std::vector<int>& unobserved() const { return unobserved_; }
+  // Start identities for one determinization (Match::set_start_identities),
+  // drawn from `rng`: a function of the definition and the unobserved set
+  // only, never of the true identities.
+  std::vector<int> sample_identities(Rng& rng) const;
+  // The true game's own identities: for oracle bots, which cheat.
+  std::vector<int> true_identities(const Match& truth) const;
+
+  // Plays one simulated game with `identities`: replay, rejection, then
+  // `policy` from the seat's decision on, with chance from `chance_seed`.
+  // With `oracle`, `identities` are the true game's (true_identities),
+  // given at the start instead.
+  Outcome simulate(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy,
+                   bool oracle = false);
+  // Whether the replay showed the seat exactly what it saw (prepare()).
+  bool agrees() const { return agrees_; }
+  // After Finished: each seat's share of the win (1/k for k winners).
+  // After Cutoff: the game's evaluation (rules.evaluate) per seat, or 1/n
+  // for every seat when the game defines none.
+  std::vector<double> rewards();
+
+  Match& match() { return *sim_; }
+  int players() const { return players_; }
+
+ private:
+  class Replayer;
+  class Observer;
+
+  std::shared_ptr<const GameDefinition> definition_;
+  std::unique_ptr<RuleEngine> engine_;
+  std::unique_ptr<Match> sim_;
+  std::unique_ptr<Replayer> replayer_;
+  std::unique_ptr<Observer> observer_;
+  int players_ = 0;
+  uint64_t seed_ = 0;
+  std::vector<std::string> names_;
+  std::vector<std::string> labels_;
+  std::vector<int> unobserved_;
+  std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone)
+  bool agrees_ = false;
+  int has_evaluate_ = -1;                 // unknown / no / yes
+};
+
+}  // namespace rulebook

@@ -1,0 +1,334 @@
+#include "search/search_agent.hpp"
+
+#include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <map>
+#include <cstdlib>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "search/determinizer.hpp"
+
+namespace rulebook {
+namespace {
+
+// One tree. Nodes are reached by the labels of the options chosen from the
+// root (an option's key is its label and the number of equal labels before
+// it), so a node stands for every determinization that took those steps:
+// the seat's information set for its own decisions, the determinized one
+// for the others' (single-observer ISMCTS).
+struct Edge {
+  std::string key;
+  int child = -1;
+  double reward = 0;  // summed rewards of the seat that chose this edge
+  int visits = 0;
+  int available = 0;  // iterations in which this option was offered
+};
+
+struct Node {
+  std::vector<Edge> edges;
+};
+
+class Tree {
+ public:
+  Tree() { nodes_.emplace_back(); }
+  std::vector<Node>& nodes() { return nodes_; }
+  int add() {
+    nodes_.emplace_back();
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
+ private:
+  std::vector<Node> nodes_;
+};
+
+std::vector<std::string> option_keys(const Decision& d) {
+  std::vector<std::string> keys;
+  std::map<std::string, int> seen;
+  for (int i = 0; i < d.count(); ++i) {
+    std::string label = d.label(i);
+    const int n = seen[label]++;
+    keys.push_back(n ? label + "\x1f" + std::to_string(n) : std::move(label));
+  }
+  return keys;
+}
+
+// One iteration's walk: selection and expansion in the tree, then random
+// rollout, cut after `depth` decisions.
+class Iteration : public SimulationPolicy {
+ public:
+  Iteration(Tree& tree, const SearchParams& p, Rng& rng) : tree_(tree), p_(p), rng_(rng) {}
+
+  int choose(const Decision& d, GameState&) override {
+    if (in_tree_) return select(d);
+    if (p_.depth > 0 && rollout_steps_ >= p_.depth) throw SearchCutoff();
+    ++rollout_steps_;
+    return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
+  }
+
+  void backpropagate(const std::vector<double>& rewards) {
+    auto& nodes = tree_.nodes();
+    for (const auto& [node, edge, seat] : path_) {
+      Edge& e = nodes[static_cast<size_t>(node)].edges[static_cast<size_t>(edge)];
+      ++e.visits;
+      e.reward += rewards[static_cast<size_t>(seat)];
+    }
+  }
+
+ private:
+  int select(const Decision& d) {
+    const std::vector<std::string> keys = option_keys(d);
+    auto& nodes = tree_.nodes();
+    std::vector<int> edge_of(keys.size(), -1);
+    std::vector<int> unexpanded;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      auto& edges = nodes[static_cast<size_t>(node_)].edges;
+      for (size_t k = 0; k < edges.size(); ++k)
+        if (edges[k].key == keys[i]) {
+          edge_of[i] = static_cast<int>(k);
+          ++edges[k].available;
+          break;
+        }
+      if (edge_of[i] < 0) unexpanded.push_back(static_cast<int>(i));
+    }
+    int option;
+    if (!unexpanded.empty()) {
+      option = unexpanded[rng_.below(static_cast<uint32_t>(unexpanded.size()))];
+      const int child = tree_.add();
+      auto& edges = nodes[static_cast<size_t>(node_)].edges;
+      edges.push_back(Edge{keys[static_cast<size_t>(option)], child, 0, 0, 1});
+      edge_of[static_cast<size_t>(option)] = static_cast<int>(edges.size()) - 1;
+      in_tree_ = false;  // one new node per iteration, then the rollout
+    } else {
+      const auto& edges = nodes[static_cast<size_t>(node_)].edges;
+      double best = -std::numeric_limits<double>::infinity();
+      option = 0;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const Edge& e = edges[static_cast<size_t>(edge_of[i])];
+        // UCB1 with the availability count in place of the parent's visits.
+        const double score = e.reward / e.visits + p_.c * std::sqrt(std::log(static_cast<double>(e.available)) / e.visits);
+        if (score > best) {
+          best = score;
+          option = static_cast<int>(i);
+        }
+      }
+    }
+    const int edge = edge_of[static_cast<size_t>(option)];
+    path_.push_back({node_, edge, d.seat()});
+    node_ = nodes[static_cast<size_t>(node_)].edges[static_cast<size_t>(edge)].child;
+    return option;
+  }
+
+  struct Step {
+    int node, edge;
+    Seat seat;
+  };
+  Tree& tree_;
+  const SearchParams& p_;
+  Rng& rng_;
+  int node_ = 0;
+  bool in_tree_ = true;
+  int rollout_steps_ = 0;
+  std::vector<Step> path_;
+};
+
+class SearchAgent : public Agent {
+ public:
+  explicit SearchAgent(SearchParams p) : p_(std::move(p)) {}
+  std::string kind() const override {
+    return p_.oracle ? p_.kind + ":oracle=1 (cheating: searches the true state)" : p_.kind;
+  }
+  bool wants_events() const override { return true; }
+  void observe(const nlohmann::json& event) override { observed_.push_back(event); }
+  bool wants_game_access() const override { return true; }
+  void attach(const GameAccess* game) override { truth_ = dynamic_cast<const Match*>(game); }
+  void begin_game(uint64_t stream_seed, Seat seat) override {
+    rng_.reseed(stream_seed, kAgentStream);
+    seat_ = seat;
+    observed_.clear();
+  }
+  const SearchStats& stats() const { return stats_; }
+
+  int choose(const Decision& d) override {
+    if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to search (it plays through Match)", p_.kind));
+    const auto started = std::chrono::steady_clock::now();
+    ++stats_.decisions;
+    if (!determinizer_ || &determinizer_->match().definition() != &truth_->definition())
+      determinizer_ = std::make_unique<Determinizer>(truth_->definition_ptr());
+    Determinizer& det = *determinizer_;
+    std::vector<std::string> labels;
+    for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+    det.prepare(*truth_, seat_, observed_, labels);
+    const std::vector<std::string> root_keys = option_keys(d);
+
+    // PIMC (mcts on hidden information): a few trees, each on one fixed
+    // determinization; ismcts: one tree, a new determinization each time.
+    const bool hidden = !det.unobserved().empty() && !p_.oracle;
+    const int trees = p_.kind == "mcts" && hidden ? std::max(1, std::min(p_.determinizations, p_.iterations)) : 1;
+    std::vector<Tree> forest(static_cast<size_t>(trees));
+    std::vector<std::vector<int>> fixed(static_cast<size_t>(trees));
+    std::vector<bool> drawn(static_cast<size_t>(trees), false);
+    const std::vector<int> oracle = p_.oracle ? det.true_identities(*truth_) : std::vector<int>{};
+
+    long accepted = 0, tries = 0;
+    const long max_tries = 20L * p_.iterations + 200;
+    while (accepted < p_.iterations && tries < max_tries) {
+      if (p_.seconds > 0 && accepted > 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= p_.seconds)
+        break;
+      ++tries;
+      const size_t t = static_cast<size_t>(accepted % trees);
+      std::vector<int> identities;
+      if (p_.oracle) {
+        identities = oracle;
+      } else if (trees > 1) {
+        // A tree keeps the first determinization its replay accepts.
+        if (!drawn[t]) fixed[t] = det.sample_identities(rng_);
+        identities = fixed[t];
+      } else {
+        identities = det.sample_identities(rng_);
+      }
+      Iteration it(forest[t], p_, rng_);
+      const auto outcome = det.simulate(identities, rng_.next(), it, p_.oracle);
+      if (outcome == Determinizer::Outcome::Rejected) {
+        ++stats_.rejections;
+        continue;
+      }
+      if (outcome == Determinizer::Outcome::Failed) {
+        ++stats_.failures;
+        continue;
+      }
+      drawn[t] = true;
+      it.backpropagate(det.rewards());
+      ++accepted;
+    }
+    stats_.iterations += accepted;
+    stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+    // The most visited option at the root, over every tree.
+    std::vector<long> visits(root_keys.size(), 0);
+    for (auto& tree : forest)
+      for (const Edge& e : tree.nodes()[0].edges)
+        for (size_t i = 0; i < root_keys.size(); ++i)
+          if (root_keys[i] == e.key) visits[i] += e.visits;
+    if (accepted == 0) {  // no determinization agreed with what the seat saw
+      ++stats_.fallbacks;
+      return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < visits.size(); ++i)
+      if (visits[i] > visits[best]) best = i;
+    return static_cast<int>(best);
+  }
+
+ private:
+  SearchParams p_;
+  Rng rng_;
+  Seat seat_ = 0;
+  const Match* truth_ = nullptr;
+  std::vector<nlohmann::json> observed_;
+  std::unique_ptr<Determinizer> determinizer_;
+  SearchStats stats_;
+};
+
+bool parse_int(const std::string& s, long lo, long hi, long& out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (errno || *end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+bool parse_real(const std::string& s, double lo, double hi, double& out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (*end || !std::isfinite(v) || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string>& search_param_names() {
+  static const std::vector<std::string> names{"iterations", "seconds", "c", "rollout", "depth", "oracle",
+                                              "determinizations"};
+  return names;
+}
+
+SearchParams parse_search_params(const std::string& kind, const std::map<std::string, std::string>& values) {
+  SearchParams p;
+  p.kind = kind;
+  auto bad = [&](const std::string& key, const std::string& value, const char* expected) {
+    return AgentSpecError(fmt::format("bad {} parameter {}={} (expected {})", kind, key, value, expected));
+  };
+  for (const auto& [key, value] : values) {
+    long n = 0;
+    if (key == "iterations") {
+      if (!parse_int(value, 1, 100000000, n)) throw bad(key, value, "an integer from 1 to 100000000");
+      p.iterations = static_cast<int>(n);
+    } else if (key == "seconds") {
+      if (!parse_real(value, 0, 86400, p.seconds) || p.seconds <= 0) throw bad(key, value, "a number of seconds above 0");
+    } else if (key == "c") {
+      if (!parse_real(value, 0, 1000, p.c)) throw bad(key, value, "a number from 0 to 1000");
+    } else if (key == "rollout") {
+      if (value != "random") throw bad(key, value, "random (greedy rollouts are not available yet)");
+      p.rollout = value;
+    } else if (key == "depth") {
+      if (!parse_int(value, 0, 1000000, n)) throw bad(key, value, "an integer from 0 (no cut) to 1000000");
+      p.depth = static_cast<int>(n);
+    } else if (key == "oracle") {
+      if (value != "0" && value != "1") throw bad(key, value, "0 or 1");
+      p.oracle = value == "1";
+    } else if (key == "determinizations" && kind == "mcts") {
+      if (!parse_int(value, 1, 100000, n)) throw bad(key, value, "an integer from 1 to 100000");
+      p.determinizations = static_cast<int>(n);
+    } else {
+      std::string allowed;
+      for (const auto& name : search_param_names())
+        if (name != "determinizations" || kind == "mcts") allowed += (allowed.empty() ? "" : ", ") + name;
+      throw AgentSpecError(fmt::format("unknown {} parameter '{}' (allowed: {})", kind, key, allowed));
+    }
+  }
+  return p;
+}
+
+std::unique_ptr<Agent> make_search_agent(const std::string& kind, const SearchParams& params) {
+  if (kind != "mcts" && kind != "ismcts") return nullptr;
+  SearchParams p = params;
+  p.kind = kind;
+  return std::make_unique<SearchAgent>(std::move(p));
+}
+
+std::unique_ptr<Agent> make_search_agent(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  if (kind != "mcts" && kind != "ismcts") return nullptr;
+  std::map<std::string, std::string> values;
+  if (colon != std::string::npos) {
+    const std::string rest = spec.substr(colon + 1);
+    size_t start = 0;
+    while (start <= rest.size()) {
+      const size_t comma = std::min(rest.find(',', start), rest.size());
+      const std::string item = rest.substr(start, comma - start);
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw AgentSpecError(fmt::format("bad {} parameter '{}' (expected key=value)", kind, item));
+      if (!values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
+        throw AgentSpecError(fmt::format("{} parameter '{}' given twice", kind, item.substr(0, eq)));
+      start = comma + 1;
+    }
+  }
+  return make_search_agent(kind, parse_search_params(kind, values));
+}
+
+const SearchStats* search_stats(const Agent& agent) {
+  const auto* search = dynamic_cast<const SearchAgent*>(&agent);
+  return search ? &search->stats() : nullptr;
+}
+
+}  // namespace rulebook

@@ -1,0 +1,47 @@
+#pragma once
+// Search bots: `mcts` (UCT; on hidden information, one tree per
+// determinization: PIMC) and `ismcts` (single-observer information-set
+// MCTS, Cowling, Powley & Whitehouse 2012: one tree over the seat's
+// information sets, a fresh determinization every iteration, availability
+// counts). Both simulate on determinizations the runtime makes for their
+// seat (search/determinizer.hpp) and draw from their own seeded stream.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/agent.hpp"
+
+namespace rulebook {
+
+struct SearchParams {
+  std::string kind = "ismcts";  // mcts | ismcts
+  int iterations = 1000;        // simulations per decision
+  double seconds = 0;           // per-decision time limit, 0 = none
+  double c = 1.4142135623730951;
+  std::string rollout = "random";  // random | greedy
+  int depth = 0;                   // cut rollouts after N decisions, 0 = play to the end
+  bool oracle = false;             // search on the true state: cheating, for measuring
+  int determinizations = 10;       // mcts on hidden information: trees (PIMC)
+};
+
+// The keys each kind accepts, for usage messages.
+const std::vector<std::string>& search_param_names();
+// `values` as given after `KIND:`; throws AgentSpecError naming what is allowed.
+SearchParams parse_search_params(const std::string& kind, const std::map<std::string, std::string>& values);
+// "mcts" or "ismcts", with "key=value,..." (may be empty); null for other kinds.
+std::unique_ptr<Agent> make_search_agent(const std::string& kind, const SearchParams& params);
+std::unique_ptr<Agent> make_search_agent(const std::string& spec);
+// What a search agent's statistics say (iterations, rejections, seconds),
+// for benchmarks: null when `agent` is not one.
+struct SearchStats {
+  long decisions = 0;
+  long iterations = 0;   // accepted simulations
+  long rejections = 0;   // determinizations whose replay showed the seat something else
+  long failures = 0;     // simulations a script error or budget stopped
+  long fallbacks = 0;    // decisions answered at random: no determinization accepted
+  double seconds = 0;    // wall time spent deciding
+};
+const SearchStats* search_stats(const Agent& agent);
+
+}  // namespace rulebook

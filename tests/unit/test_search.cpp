@@ -1,0 +1,313 @@
+// Search bots (mcts, ismcts) and the determinizations they search on.
+// "Proven, not promised": for every bundled game and every search kind,
+// a bot makes the same choices when the identities of components its seat
+// never observed are swapped in the true game; a bot that reads the true
+// state fails that same test.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "observation/event_view.hpp"
+#include "play/match.hpp"
+#include "search/determinizer.hpp"
+#include "search/search_agent.hpp"
+#include "setup/game_loader.hpp"
+
+using namespace rulebook;
+using nlohmann::json;
+
+namespace {
+
+struct Enough : AgentFailure {
+  Enough() : AgentFailure("enough decisions") {}
+};
+
+// Plays the seat with `inner`, records its choices and what it was shown,
+// and stops the game after `limit` of its decisions.
+class Recorder : public Agent {
+ public:
+  Recorder(Agent& inner, int limit) : inner_(inner), limit_(limit) {}
+  std::string kind() const override { return inner_.kind(); }
+  void begin_game(uint64_t seed, Seat seat) override {
+    choices.clear();
+    shown.clear();
+    asked_at.clear();
+    inner_.begin_game(seed, seat);
+  }
+  bool wants_events() const override { return true; }
+  void observe(const json& e) override {
+    shown.push_back(e.dump());
+    if (inner_.wants_events()) inner_.observe(e);
+  }
+  bool wants_game_access() const override { return inner_.wants_game_access(); }
+  void attach(const GameAccess* g) override { inner_.attach(g); }
+  int choose(const Decision& d) override {
+    if (static_cast<int>(choices.size()) >= limit_) throw Enough();
+    std::string question = d.prompt();
+    for (int i = 0; i < d.count(); ++i) question += "|" + d.label(i);
+    shown.push_back(question);
+    asked_at.push_back(shown.size());
+    choices.push_back(inner_.choose(d));
+    return choices.back();
+  }
+  std::vector<int> choices;
+  std::vector<std::string> shown;
+  std::vector<size_t> asked_at;  // shown.size() when each decision was asked
+
+ private:
+  Agent& inner_;
+  int limit_;
+};
+
+// Which components seat 0 could see at some moment of the game.
+class SeenBy : public EventSink {
+ public:
+  explicit SeenBy(int count) : seen(static_cast<size_t>(count), 0) {}
+  void on_event(const GameState& state, const Event&) override {
+    for (int id = 0; id < state.component_count(); ++id)
+      if (state.visible_to(id, 0)) seen[static_cast<size_t>(id)] = 1;
+  }
+  std::vector<char> seen;
+};
+
+// Cheats on purpose: its answer depends on the identities of the
+// components hidden from its seat, read from the true state.
+class PeekingAgent : public Agent {
+ public:
+  std::string kind() const override { return "peeking"; }
+  bool wants_game_access() const override { return true; }
+  void attach(const GameAccess* g) override { match_ = dynamic_cast<const Match*>(g); }
+  void begin_game(uint64_t, Seat seat) override { seat_ = seat; }
+  int choose(const Decision& d) override {
+    const GameState& s = match_->state();
+    uint64_t h = 0;
+    for (int id = 0; id < s.component_count(); ++id)
+      if (!s.visible_to(id, seat_)) h = h * 1000003u + static_cast<uint64_t>(s.component(id).type) * static_cast<uint64_t>(id + 1);
+    return static_cast<int>(h % static_cast<uint64_t>(d.count()));
+  }
+
+ private:
+  const Match* match_ = nullptr;
+  Seat seat_ = 0;
+};
+
+struct Play {
+  std::vector<int> choices;
+  std::vector<std::string> shown;
+  std::vector<size_t> asked_at;
+  std::string error;
+};
+
+Play play_prefix(const std::shared_ptr<const GameDefinition>& def, Agent& bot, int players, uint64_t seed,
+                 int decisions, const std::vector<int>& identities, SeenBy* seen = nullptr) {
+  Match match(def);
+  Recorder recorder(bot, decisions);
+  match.set_agent(0, &recorder);
+  for (Seat s = 1; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+  match.set_start_identities(identities);
+  if (seen) match.add_sink(seen);
+  std::string error;
+  try {
+    match.play(players, seed);
+  } catch (const Enough&) {
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  return {recorder.choices, recorder.shown, recorder.asked_at, error};
+}
+
+// Swaps pairs of components seat 0 never observed (same kind and start
+// zone, different types) in the true game. Returns {swaps whose games
+// showed seat 0 exactly the same things, of which changed its choices}.
+std::pair<int, int> swap_test(const std::string& game, const std::function<std::unique_ptr<Agent>()>& make,
+                              int decisions) {
+  auto def = load_game(game);
+  const int players = std::min(def->max_players, std::max(def->min_players, 3));
+  const uint64_t seed = 11;
+  SeenBy seen(def->component_count());
+  auto bot = make();
+  const Play base = play_prefix(def, *bot, players, seed, decisions, {}, &seen);
+  INFO(base.error);
+  std::vector<std::pair<int, int>> pairs;
+  for (int a = 0; a < def->component_count(); ++a)
+    for (int b = a + 1; b < def->component_count(); ++b) {
+      const auto& ta = def->types[static_cast<size_t>(def->component_type[static_cast<size_t>(a)])];
+      const auto& tb = def->types[static_cast<size_t>(def->component_type[static_cast<size_t>(b)])];
+      if (seen.seen[static_cast<size_t>(a)] || seen.seen[static_cast<size_t>(b)] || &ta == &tb ||
+          ta.kind != tb.kind || ta.zone != tb.zone || ta.zone.empty())
+        continue;
+      pairs.emplace_back(a, b);
+    }
+  int same = 0, changed = 0;
+  if (pairs.empty()) return {-1, 0};  // nothing is ever hidden from the seat: nothing to peek at
+  REQUIRE(!base.choices.empty());
+  // A spread of pairs, the first and last hidden components included.
+  const size_t step = std::max<size_t>(1, pairs.size() / 6);
+  for (size_t k = 0; k < pairs.size() && same < 6; k += step) {
+    std::vector<int> identities(static_cast<size_t>(def->component_count()));
+    for (size_t i = 0; i < identities.size(); ++i) identities[i] = static_cast<int>(i);
+    std::swap(identities[static_cast<size_t>(pairs[k].first)], identities[static_cast<size_t>(pairs[k].second)]);
+    auto other = make();
+    const Play swapped = play_prefix(def, *other, players, seed, decisions, identities);
+    // Up to the first choice that differs (or the end), the seat must have
+    // been shown exactly the same: otherwise the swap showed itself.
+    size_t first = 0;
+    while (first < base.choices.size() && first < swapped.choices.size() &&
+           base.choices[first] == swapped.choices[first])
+      ++first;
+    const bool diverged = first < base.choices.size() || first < swapped.choices.size();
+    const size_t upto = diverged && first < base.asked_at.size() ? base.asked_at[first] : base.shown.size();
+    if (swapped.shown.size() < upto || !std::equal(base.shown.begin(), base.shown.begin() + static_cast<long>(upto), swapped.shown.begin()))
+      continue;
+    if (!diverged && swapped.shown != base.shown) continue;
+    ++same;
+    if (diverged) ++changed;
+  }
+  return {same, changed};
+}
+
+}  // namespace
+
+TEST_CASE("search bots choose the same when identities hidden from their seat are swapped", "[search][no-peek]") {
+  for (const std::string& game : list_games()) {
+    for (const std::string spec : {"ismcts:iterations=24,depth=30", "mcts:iterations=24,depth=30,determinizations=4"}) {
+      INFO(game << " " << spec);
+      const auto [same, changed] = swap_test(game, [&] { return make_search_agent(spec); }, 3);
+      CHECK(same != 0);  // the test is not vacuous (-1: nothing is ever hidden from the seat)
+      CHECK(changed == 0);
+    }
+  }
+}
+
+TEST_CASE("a bot that reads the true state fails the no-peek test", "[search][no-peek]") {
+  int caught = 0;
+  for (const std::string& game : list_games()) {
+    INFO(game);
+    const auto [same, changed] = swap_test(game, [] { return std::make_unique<PeekingAgent>(); }, 6);
+    if (same < 0) continue;  // a game that hides nothing
+    CHECK(same > 0);
+    CHECK(changed > 0);
+    ++caught;
+  }
+  CHECK(caught >= 2);  // Hai Noon and Hao Hao hide cards and tiles
+}
+
+TEST_CASE("determinizations agree with what the seat saw and hide nothing else", "[search]") {
+  for (const std::string& game : list_games()) {
+    INFO(game);
+    auto def = load_game(game);
+    const int players = std::min(def->max_players, std::max(def->min_players, 3));
+    // Seat 0 plays 3 decisions at random, then the determinizer is asked.
+    struct Capture : Agent {
+      std::string kind() const override { return "capture"; }
+      bool wants_events() const override { return true; }
+      void observe(const json& e) override { events.push_back(e); }
+      bool wants_game_access() const override { return true; }
+      void attach(const GameAccess* g) override { truth = dynamic_cast<const Match*>(g); }
+      void begin_game(uint64_t s, Seat) override { random.begin_game(s, 0); }
+      int choose(const Decision& d) override {
+        if (++n == 4) {
+          std::vector<std::string> labels;
+          for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+          Determinizer det(truth->definition_ptr());
+          det.prepare(*truth, 0, events, labels);
+          unobserved = det.unobserved().size();
+          agrees = det.agrees();
+          struct First : SimulationPolicy {
+            json view;
+            Match* m = nullptr;
+            int choose(const Decision& dd, GameState&) override {
+              if (view.is_null()) view = dd.view();
+              throw SearchCutoff();
+            }
+          } first;
+          Rng rng(5);
+          for (int k = 0; k < 20; ++k) {
+            const auto outcome = det.simulate(det.sample_identities(rng), 1, first);
+            if (outcome == Determinizer::Outcome::Cutoff) {
+              ++accepted;
+              if (first.view != d.view()) ++differing;
+            }
+            first.view = nullptr;
+          }
+          throw Enough();
+        }
+        return random.choose(d);
+      }
+      std::vector<json> events;
+      const Match* truth = nullptr;
+      RandomAgent random;
+      int n = 0, accepted = 0, differing = 0;
+      size_t unobserved = 0;
+      bool agrees = false;
+    } capture;
+    Match match(def);
+    match.set_agent(0, &capture);
+    for (Seat s = 1; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+    CHECK_THROWS_AS(match.play(players, 21), AgentFailure);
+    CHECK(capture.n == 4);
+    CHECK(capture.agrees);
+    if (game != "pass-the-pandas") CHECK(capture.unobserved > 0);  // its dice are all public
+    CHECK(capture.accepted == 20);
+    CHECK(capture.differing == 0);  // the seat's view of every accepted sample is its true view
+  }
+}
+
+TEST_CASE("search bots play whole games, deterministically from the seed", "[search]") {
+  for (const std::string& game : list_games()) {
+    INFO(game);
+    auto def = load_game(game);
+    const int players = std::min(def->max_players, std::max(def->min_players, 3));
+    auto once = [&] {
+      Match match(def);
+      match.record_answers();
+      match.set_agent(0, make_search_agent("ismcts:iterations=8,depth=20"));
+      match.set_agent(1, make_search_agent("mcts:iterations=8,depth=20,determinizations=2"));
+      for (Seat s = 2; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+      const GameResult& r = match.play(players, 4);
+      CHECK(r.finished);
+      std::vector<int> answers;
+      for (const auto& a : match.answers()) answers.push_back(a.seat * 1000 + a.index);
+      return answers;
+    };
+    CHECK(once() == once());
+  }
+}
+
+TEST_CASE("search bot parameters are checked", "[search]") {
+  CHECK(make_search_agent("random") == nullptr);
+  CHECK(make_search_agent("ismcts") != nullptr);
+  CHECK(make_search_agent("mcts:iterations=5,c=0.5,depth=3,seconds=1,determinizations=2") != nullptr);
+  CHECK_THROWS_WITH(make_search_agent("ismcts:iterations=-3"), Catch::Contains("iterations=-3"));
+  CHECK_THROWS_WITH(make_search_agent("mcts:foo=1"), Catch::Contains("allowed: iterations, seconds, c"));
+  CHECK_THROWS_AS(make_search_agent("ismcts:determinizations=3"), AgentSpecError);
+  CHECK_THROWS_AS(make_search_agent("ismcts:oracle=yes"), AgentSpecError);
+  CHECK_THROWS_AS(make_search_agent("ismcts:iterations"), AgentSpecError);
+  CHECK(make_search_agent("ismcts:oracle=1")->kind().find("cheating") != std::string::npos);
+}
+
+TEST_CASE("an agent's thinking is not charged to the rules' time budget", "[search][budget]") {
+  // Each decision burns more CPU than the whole budget; the game still ends.
+  struct Thinker : Agent {
+    std::string kind() const override { return "thinker"; }
+    int choose(const Decision&) override {
+      if (done++ < 2) {
+        const std::clock_t start = std::clock();
+        volatile double x = 0;
+        while (static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC < 0.15) x = x + 1;
+      }
+      return 0;
+    }
+    int done = 0;
+  } thinker;
+  auto def = load_game("hao-hao");
+  EngineLimits limits;
+  limits.max_seconds = 0.1;
+  Match match(def, limits);
+  match.set_agent(0, &thinker);
+  for (Seat s = 1; s < def->min_players; ++s) match.set_agent(s, std::make_unique<FirstAgent>());
+  CHECK(match.play(def->min_players, 3).finished);
+}
