@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -231,21 +232,15 @@ std::vector<double> Determinizer::rewards() {
   std::vector<double> r(static_cast<size_t>(players_), 0.0);
   const GameResult& result = sim_->result();
   if (!result.finished && !result.stopped) {
-    // Cut off: the game's own estimate, when it has one.
-    if (has_evaluate_ < 0) {
-      try {
-        has_evaluate_ = sim_->evaluate("type(rules.evaluate) == 'function'", "=search").get<bool>() ? 1 : 0;
-      } catch (const std::exception&) {
-        has_evaluate_ = 0;
-      }
-    }
+    // Cut off: the game's own estimate (rules.evaluate), 1/n without one.
     for (Seat s = 0; s < players_; ++s) {
       double v = 1.0 / players_;
-      if (has_evaluate_ == 1) {
+      if (has_evaluate_ != 0) {
         try {
-          const nlohmann::json j = sim_->evaluate("rules.evaluate(game, " + std::to_string(s) + ")", "=evaluate");
-          if (j.is_number()) v = std::clamp(j.get<double>(), 0.0, 1.0);
-        } catch (const std::exception&) {
+          const std::optional<double> e = sim_->evaluation(s);
+          has_evaluate_ = e ? 1 : 0;
+          if (e) v = *e;
+        } catch (const std::exception&) {  // a failing evaluation scores nothing apart
         }
       }
       r[static_cast<size_t>(s)] = v;
