@@ -19,6 +19,8 @@ const char* to_string(EventType t) {
     case EventType::Choice: return "choice";
     case EventType::Message: return "message";
     case EventType::GameEnd: return "game_end";
+    case EventType::RoundBegin: return "round";
+    case EventType::SitOut: return "sit_out";
   }
   return "?";
 }

@@ -14,7 +14,7 @@ class GameState;
 
 enum class EventType : uint8_t {
   GameStart,  // value = number of players
-  TurnBegin,  // seat, value = round
+  TurnBegin,  // seat, value = round (the turn order's), to = the game's round (0: none)
   Roll,       // component, from = zone, value = face
   Move,       // component, from -> to (zone slots)
   SetFace,    // component, value = new face
@@ -25,9 +25,11 @@ enum class EventType : uint8_t {
   Shuffle,    // from = zone
   Score,      // seat, value = delta, to = new total
   Eliminate,  // seat
-  Choice,     // seat, value = option index, text = chosen label
-  Message,    // seat (or -1), text
+  Choice,     // seat, value = option index, text = chosen label, from = option count
+  Message,    // seat (or -1), text; audience: the seats it is said to
   GameEnd,    // text = result summary
+  RoundBegin, // seat = the round's first seat, value = the game's round
+  SitOut,     // seat, out of this round only
 };
 
 const char* to_string(EventType t);
@@ -44,15 +46,28 @@ struct Event {
   std::string text;
   // Seats that may see the event at all; the rest never receive it.
   SeatMask audience = ~SeatMask{0};
+  // Move: the seats that knew the component before it moved (they saw
+  // what moved, even when it arrives hidden).
+  SeatMask knew = 0;
+  // Choice: a private decision (other seats learn that a choice was made,
+  // not which), and its prompt (not logged).
+  bool secret = false;
+  std::string prompt;
 
   static Event game_start(int players) { return make(EventType::GameStart, -1, -1, -1, -1, players); }
-  static Event turn_begin(Seat seat, int round) { return make(EventType::TurnBegin, seat, -1, -1, -1, round); }
+  static Event turn_begin(Seat seat, int round, int game_round = 0) {
+    return make(EventType::TurnBegin, seat, -1, -1, game_round, round);
+  }
+  static Event round_begin(Seat first, int game_round) { return make(EventType::RoundBegin, first, -1, -1, -1, game_round); }
+  static Event sit_out(Seat seat) { return make(EventType::SitOut, seat, -1, -1, -1, 0); }
   // `owner`: the seat owning the die, or -1.
   static Event roll(ComponentId die, Seat owner, ZoneSlot zone, int face) {
     return make(EventType::Roll, owner, die, zone, -1, face);
   }
-  static Event move(ComponentId id, Seat owner, ZoneSlot from, ZoneSlot to) {
-    return make(EventType::Move, owner, id, from, to, 0);
+  static Event move(ComponentId id, Seat owner, ZoneSlot from, ZoneSlot to, SeatMask knew = 0) {
+    Event e = make(EventType::Move, owner, id, from, to, 0);
+    e.knew = knew;
+    return e;
   }
   static Event set_face(ComponentId id, ZoneSlot zone, int face) { return make(EventType::SetFace, -1, id, zone, -1, face); }
   static Event reveal(ComponentId id, ZoneSlot zone, int face) { return make(EventType::Reveal, -1, id, zone, -1, face); }
@@ -72,11 +87,19 @@ struct Event {
   static Event eliminate(Seat seat) { return make(EventType::Eliminate, seat, -1, -1, -1, 0); }
   // `component`: the chosen option's component, when it is one (not
   // logged): the conformance check knows which identity the label may name.
-  static Event choice(Seat seat, int index, std::string label, ComponentId component = -1) {
-    return make(EventType::Choice, seat, component, -1, -1, index, std::move(label));
+  // `options`: how many there were (1: taken without asking).
+  static Event choice(Seat seat, int index, std::string label, ComponentId component = -1, int options = 0,
+                      bool secret = false, std::string prompt = {}) {
+    Event e = make(EventType::Choice, seat, component, options, -1, index, std::move(label));
+    e.secret = secret;
+    e.prompt = std::move(prompt);
+    return e;
   }
-  static Event message(Seat seat, std::string text) {
-    return make(EventType::Message, seat, -1, -1, -1, 0, std::move(text));
+  // `to`: the seats it is said to (game:say_to); everybody by default.
+  static Event message(Seat seat, std::string text, SeatMask to = ~SeatMask{0}) {
+    Event e = make(EventType::Message, seat, -1, -1, -1, 0, std::move(text));
+    e.audience = to;
+    return e;
   }
   static Event game_end(std::string summary) { return make(EventType::GameEnd, -1, -1, -1, -1, 0, std::move(summary)); }
 

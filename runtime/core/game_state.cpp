@@ -93,15 +93,28 @@ int GameState::count_showing(int slot, int face) const {
 
 void GameState::begin_turn(int seat) {
   turns_.begin(seat);
-  if (sink_) emit(Event::turn_begin(seat, turns_.round()));
+  if (sink_) emit(Event::turn_begin(seat, turns_.round(), turns_.game_round()));
 }
 
-void GameState::record_choice(int seat, int index, const std::string& label, int component) {
-  if (sink_) emit(Event::choice(seat, index, label, component));
+void GameState::record_choice(const ChoiceRecord& choice) {
+  if (sink_)
+    emit(Event::choice(choice.seat, choice.index, choice.label, choice.component, choice.options, choice.secret,
+                       choice.prompt));
 }
 
-void GameState::message(int seat, std::string text) {
-  if (sink_) emit(Event::message(seat, std::move(text)));
+void GameState::message(int seat, std::string text, SeatMask to) {
+  if (sink_) emit(Event::message(seat, std::move(text), to));
+}
+
+SeatMask GameState::knowers(int id) const {
+  SeatMask mask = 0;
+  for (int s = 0; s < player_count(); ++s)
+    if (visible_to(id, s)) mask |= seat_bit(s);
+  return mask;
+}
+
+SeatMask GameState::all_seats() const {
+  return player_count() >= 32 ? ~SeatMask{0} : (SeatMask{1} << player_count()) - 1;
 }
 
 }  // namespace rulebook

@@ -30,6 +30,17 @@ class ChanceOverride {
   virtual void begin_roll_group(const GameState&, int /*zone*/, int /*dice*/) {}
 };
 
+// A decision as it was taken, for its event.
+struct ChoiceRecord {
+  int seat = -1;
+  int index = 0;
+  std::string label;
+  int component = -1;  // the chosen option's component, when it is one
+  int options = 0;     // how many there were (1: taken without asking)
+  bool secret = false; // private: other seats learn that a choice was made, not which
+  std::string prompt;
+};
+
 class GameState {
  public:
   explicit GameState(const GameDefinition& def);
@@ -57,6 +68,9 @@ class GameState {
   const ComponentType& type_of(int id) const { return def_->types[components_[id].type]; }
   const std::string& face_name(int id) const { return type_of(id).faces[components_[id].face]; }
   bool visible_to(int id, int seat) const;
+  // The seats that may know the component now (visible_to, as a mask).
+  SeatMask knowers(int id) const;
+  SeatMask all_seats() const;
 
   // Zones: items[0] is the bottom, items.back() the top.
   const std::vector<int>& zone(int slot) const { return zones_[slot]; }
@@ -71,10 +85,11 @@ class GameState {
   // component operations are in dice.hpp, tile.hpp, piece.hpp, zone.hpp,
   // deck.hpp and players.hpp.
   void begin_turn(int seat);
-  // `component`: the chosen option's component, when it is one (-1 else):
-  // the conformance check then knows which identity the label may name.
-  void record_choice(int seat, int index, const std::string& label, int component = -1);
-  void message(int seat, std::string text);
+  // The conformance check reads the chosen component to know which
+  // identity the label may name.
+  void record_choice(const ChoiceRecord& choice);
+  // `to`: the seats it is said to (everybody by default).
+  void message(int seat, std::string text, SeatMask to = ~SeatMask{0});
 
   // Raw access for those operations, which keep the state consistent and
   // emit the events; nothing else should change a state through these.

@@ -16,6 +16,16 @@ void eliminate(GameState& state, int seat) {
   if (state.listening()) state.emit(Event::eliminate(seat));
 }
 
+void sit_out(GameState& state, int seat) {
+  state.turns().sit_out(seat);
+  if (state.listening()) state.emit(Event::sit_out(seat));
+}
+
+void begin_round(GameState& state, int first) {
+  state.turns().begin_round(first);
+  if (state.listening()) state.emit(Event::round_begin(first, state.turns().game_round()));
+}
+
 void reinstate(GameState& state, int seat) {
   state.mutable_player(seat).eliminated = false;
   state.turns().reinstate(seat);

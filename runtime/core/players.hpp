@@ -16,5 +16,8 @@ struct Player {
 void add_score(GameState& state, int seat, int delta);
 void eliminate(GameState& state, int seat);   // out: skipped by the turn order
 void reinstate(GameState& state, int seat);   // back in (a new round)
+void sit_out(GameState& state, int seat);     // out of this game round only
+// A new game round (TurnOrder::begin_round) whose first turn goes to `first`.
+void begin_round(GameState& state, int first);
 
 }  // namespace rulebook

@@ -10,12 +10,22 @@ void TurnOrder::reset(int seats, int first, int direction) {
   round_ = 0;
   turns_started_ = 0;
   eliminated_ = 0;
+  game_round_ = 0;
+  sitting_out_ = 0;
+}
+
+void TurnOrder::begin_round(int first) {
+  ++game_round_;
+  first_ = first;
+  current_ = -1;
+  round_ = 0;
+  sitting_out_ = 0;
 }
 
 int TurnOrder::next(int seat) const {
   for (int i = 1; i <= seats_; ++i) {
     int s = ((seat + i * direction_) % seats_ + seats_) % seats_;
-    if (!eliminated(s)) return s;
+    if (!skipped(s)) return s;
   }
   return -1;
 }
@@ -23,14 +33,14 @@ int TurnOrder::next(int seat) const {
 int TurnOrder::previous(int seat) const {
   for (int i = 1; i <= seats_; ++i) {
     int s = ((seat - i * direction_) % seats_ + seats_) % seats_;
-    if (!eliminated(s)) return s;
+    if (!skipped(s)) return s;
   }
   return -1;
 }
 
 int TurnOrder::active_count() const {
   int n = 0;
-  for (int s = 0; s < seats_; ++s) n += !eliminated(s);
+  for (int s = 0; s < seats_; ++s) n += !skipped(s);
   return n;
 }
 

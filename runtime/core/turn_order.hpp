@@ -1,6 +1,12 @@
 #pragma once
 // Seats around the table and whose turn it is. Clockwise means increasing
-// seat numbers; eliminated seats are skipped.
+// seat numbers; eliminated seats, and seats sitting out the game's current
+// round, are skipped.
+//
+// Two kinds of round: the turn order's round (a lap: it starts again when
+// play comes back to the first seat) and the game's round (a hand, a deal:
+// begun by the rules with begin_round, 0 until then). A new game round
+// starts the laps again from its first seat and lets everybody play again.
 #include "core/visibility.hpp"
 
 namespace rulebook {
@@ -13,12 +19,13 @@ class TurnOrder {
   int current() const { return current_; }
   int first() const { return first_; }
   int round() const { return round_; }
+  int game_round() const { return game_round_; }
   bool first_round() const { return round_ <= 1; }
   int turns_started() const { return turns_started_; }
   int direction() const { return direction_; }
   void set_direction(int direction) { direction_ = direction < 0 ? -1 : 1; }
 
-  // The next / previous seat still in the game, after `seat`.
+  // The next / previous seat still in the game and in this round, after `seat`.
   // Returns `seat` itself when it is the only one left, -1 when none is.
   int next(int seat) const;
   int previous(int seat) const;
@@ -26,6 +33,14 @@ class TurnOrder {
   bool eliminated(int seat) const { return (eliminated_ & seat_bit(seat)) != 0; }
   void eliminate(int seat) { eliminated_ |= seat_bit(seat); }
   void reinstate(int seat) { eliminated_ &= ~seat_bit(seat); }
+  bool sitting_out(int seat) const { return (sitting_out_ & seat_bit(seat)) != 0; }
+  void sit_out(int seat) { sitting_out_ |= seat_bit(seat); }
+  // Skipped: out of the game, or out of this round.
+  bool skipped(int seat) const { return ((eliminated_ | sitting_out_) & seat_bit(seat)) != 0; }
+
+  // A new game round whose first turn goes to `first`: laps count again
+  // from 1, nobody sits out, nobody's turn yet.
+  void begin_round(int first);
 
   // Makes `seat` current and counts a turn; a new round starts whenever the
   // turn comes back to (or passes) the first seat.
@@ -33,8 +48,8 @@ class TurnOrder {
 
  private:
   int seats_ = 0, current_ = -1, first_ = 0, direction_ = 1;
-  int round_ = 0, turns_started_ = 0;
-  SeatMask eliminated_ = 0;
+  int round_ = 0, turns_started_ = 0, game_round_ = 0;
+  SeatMask eliminated_ = 0, sitting_out_ = 0;
 };
 
 }  // namespace rulebook

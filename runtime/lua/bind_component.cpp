@@ -1,7 +1,5 @@
 // Components (dice, tiles, cards, pieces, tokens): faces, attributes,
 // visibility, facing and moves. Rolling lives in bind_dice.cpp.
-#include <cstring>
-
 #include "core/game_state.hpp"
 #include "core/piece.hpp"
 #include "core/tile.hpp"
@@ -189,18 +187,14 @@ int component_face_to(lua_State* L) {
   return 0;
 }
 
-// c:move(zone [, "bottom"]): onto the top of a zone (or its bottom).
+// c:move(zone [, "top" | "bottom" | {position =, seen_by =}]): onto the top
+// of a zone (or its bottom); `seen_by` seats know it afterwards.
 int component_move(lua_State* L) {
   const int id = check_component(L, 1);
   const int zone = check_zone(L, 2);
-  bool bottom = false;
-  if (!lua_isnoneornil(L, 3)) {
-    const char* where = luaL_checkstring(L, 3);
-    luaL_argcheck(L, std::strcmp(where, "bottom") == 0 || std::strcmp(where, "top") == 0, 3,
-                  "'top' or 'bottom' expected");
-    bottom = std::strcmp(where, "bottom") == 0;
-  }
-  move_component(state_of(L), id, zone, bottom);
+  MoveOptions how;
+  check_move_options(L, 3, how);
+  move_component(state_of(L), id, zone, how);
   return 0;
 }
 

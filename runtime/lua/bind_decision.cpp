@@ -1,6 +1,12 @@
-// game:choose(seat, prompt, options [, "seat"]): a player picks one option.
-// Synchronous agents (bots, a terminal) answer on the spot; a seat without
-// an agent makes the game's thread yield until RuleEngine::answer().
+// game:choose(seat, prompt, options [, "seat" | {private =, labels =}]): a
+// player picks one option. Synchronous agents (bots, a terminal) answer on
+// the spot; a seat without an agent makes the game's thread yield until
+// RuleEngine::answer().
+//
+// A decision is private when the rules say so (private = true), or, unless
+// they say private = false, when an option is a component hidden from some
+// seat: the other seats then learn that a choice was made, not which (the
+// full log keeps the answer for replay).
 #include <cstring>
 #include <limits>
 
@@ -14,6 +20,11 @@ namespace rulebook {
 namespace {
 
 constexpr int kOptions = 4;
+constexpr int kStyle = 5;  // "seat", or the options table
+// Upvalue-free flags of the decision being taken, kept in the call's stack
+// slot 6 as an integer (a yield keeps the stack; C++ state would not).
+constexpr int kFlags = 6;
+constexpr lua_Integer kSeatLabels = 1, kSecret = 2;
 
 std::string component_label(const GameState& state, ComponentId id) {
   const auto& type = state.type_of(id);
@@ -81,15 +92,25 @@ int option_component(lua_State* L, int i) {
   return id;
 }
 
-bool seat_style(lua_State* L) { return lua_toboolean(L, lua_upvalueindex(1)) || lua_type(L, 5) == LUA_TSTRING; }
+lua_Integer flags(lua_State* L) { return lua_tointeger(L, kFlags); }
 
 // `asked`: an agent answered (a lone option is taken without asking, and a
 // replay must not expect an answer for it).
-int push_choice(lua_State* L, Seat seat, int index, bool seats, bool asked = true) {
+int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true) {
   GameRunImpl& game = current_game(L);
   if (asked && game.answer_log) game.answer_log->push_back(AnswerRecord{seat, index});
   GameState& state = *game.state;
-  if (state.listening()) state.record_choice(seat, index, option_label(L, index, seats), option_component(L, index));
+  if (state.listening()) {
+    ChoiceRecord c;
+    c.seat = seat;
+    c.index = index;
+    c.label = option_label(L, index, (flags(L) & kSeatLabels) != 0);
+    c.component = option_component(L, index);
+    c.options = count;
+    c.secret = (flags(L) & kSecret) != 0;
+    c.prompt = lua_tostring(L, 3);
+    state.record_choice(c);
+  }
   lua_rawgeti(L, kOptions, index + 1);
   lua_pushinteger(L, index + 1);
   return 2;
@@ -98,7 +119,63 @@ int push_choice(lua_State* L, Seat seat, int index, bool seats, bool asked = tru
 int choose_continue(lua_State* L, int /*status*/, lua_KContext seat) {
   const int index = static_cast<int>(lua_tointeger(L, -1));
   lua_pop(L, 1);
-  return push_choice(L, static_cast<Seat>(seat), index, seat_style(L));
+  return push_choice(L, static_cast<Seat>(seat), index, static_cast<int>(lua_rawlen(L, kOptions)));
+}
+
+// The style argument: "seat" (numbers are seats), or a table
+// {private = true | false, labels = "seat"}. Returns the flags it sets and
+// whether it said `private` either way.
+lua_Integer check_style(lua_State* L, bool& said_private) {
+  said_private = false;
+  if (lua_isnoneornil(L, kStyle)) return 0;
+  if (lua_type(L, kStyle) == LUA_TSTRING) {
+    luaL_argcheck(L, std::strcmp(lua_tostring(L, kStyle), "seat") == 0, kStyle, "'seat' expected");
+    return kSeatLabels;
+  }
+  if (lua_type(L, kStyle) != LUA_TTABLE) luaL_typeerror(L, kStyle, "'seat' or a table of decision options");
+  static const char* const kFields[] = {"private", "labels", nullptr};
+  check_fields(L, kStyle, kFields);
+  lua_Integer f = 0;
+  const int secret = lua_getfield(L, kStyle, "private");
+  if (secret != LUA_TNIL) {
+    luaL_argcheck(L, secret == LUA_TBOOLEAN, kStyle, "field 'private' must be a boolean");
+    said_private = true;
+    if (lua_toboolean(L, -1)) f |= kSecret;
+  }
+  lua_pop(L, 1);
+  if (lua_getfield(L, kStyle, "labels") != LUA_TNIL) {
+    const char* labels = lua_tostring(L, -1);
+    luaL_argcheck(L, labels && std::strcmp(labels, "seat") == 0, kStyle, "field 'labels' must be 'seat'");
+    f |= kSeatLabels;
+  }
+  lua_pop(L, 1);
+  return f;
+}
+
+// Automatic privacy: some option is a component hidden from some seat.
+bool hides_an_option(lua_State* L, int count) {
+  const GameState& state = state_of(L);
+  const SeatMask everybody = state.all_seats();
+  for (int i = 0; i < count; ++i) {
+    const int id = option_component(L, i);
+    if (id >= 0 && state.knowers(id) != everybody) return true;
+  }
+  return false;
+}
+
+// A list whose length or items come from metamethods (a read-only module
+// table) is copied into a plain one first, so that everything after reads
+// it raw, also inside the agent's C++ region where no metamethod may run.
+void plain_options(lua_State* L) {
+  if (!lua_getmetatable(L, kOptions)) return;
+  lua_pop(L, 1);
+  const int n = check_list_length(L, kOptions);
+  lua_createtable(L, n, 0);
+  for (int i = 1; i <= n; ++i) {
+    lua_geti(L, kOptions, i);
+    lua_rawseti(L, -2, i);
+  }
+  lua_replace(L, kOptions);
 }
 
 int decision_choose(lua_State* L) {
@@ -106,19 +183,19 @@ int decision_choose(lua_State* L) {
   const Seat seat = check_seat(L, 2);
   const char* prompt = luaL_checkstring(L, 3);
   luaL_checktype(L, kOptions, LUA_TTABLE);
-  bool seats = false;
-  if (!lua_isnoneornil(L, 5)) {
-    const char* style = luaL_checkstring(L, 5);
-    luaL_argcheck(L, std::strcmp(style, "seat") == 0, 5, "'seat' expected");
-    seats = true;
-  }
-  lua_settop(L, 5);
+  bool said_private = false;
+  lua_Integer f = check_style(L, said_private);
+  lua_settop(L, kStyle);
+  plain_options(L);
   const lua_Unsigned count = lua_rawlen(L, kOptions);
   luaL_argcheck(L, count > 0, kOptions, "no options to choose from");
   luaL_argcheck(L, count <= static_cast<lua_Unsigned>(std::numeric_limits<int>::max()), kOptions, "too many options");
   const int n = static_cast<int>(count);
+  if (!said_private && hides_an_option(L, n)) f |= kSecret;
+  lua_pushinteger(L, f);  // kFlags
+  const bool seats = (f & kSeatLabels) != 0;
   GameRunImpl& game = current_game(L);
-  if (n == 1) return push_choice(L, seat, 0, seats, false);  // nothing to decide
+  if (n == 1) return push_choice(L, seat, 0, n, false);  // nothing to decide
 
   Agent* agent = game.agents[seat];
   if (!agent) {  // the step API: the game pauses until GameRun::answer
@@ -148,7 +225,7 @@ int decision_choose(lua_State* L) {
                                      index + 1, n));
     return 0;
   });
-  return push_choice(L, seat, index, seats);
+  return push_choice(L, seat, index, n);
 }
 
 const luaL_Reg kDecisionMethods[] = {

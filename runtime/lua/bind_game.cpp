@@ -86,6 +86,19 @@ int game_listening(lua_State* L) {
   return 1;
 }
 
+// Formats arguments from..top with string.format; leaves the text on the stack.
+const char* format_text(lua_State* L, int from) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_getfield(L, -1, "string");
+  lua_getfield(L, -1, "format");
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+  const int n = lua_gettop(L) - 1;  // the arguments' last index
+  for (int i = from; i <= n; ++i) lua_pushvalue(L, i);
+  lua_call(L, n - from + 1, 1);
+  return lua_tostring(L, -1);
+}
+
 // game:say(format, ...): a line of narration. Formats only when somebody
 // listens, so bulk simulation pays nothing for it.
 int game_say(lua_State* L) {
@@ -93,15 +106,19 @@ int game_say(lua_State* L) {
   luaL_checkstring(L, 2);
   GameState& state = state_of(L);
   if (!state.listening()) return 0;
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  lua_getfield(L, -1, "string");
-  lua_getfield(L, -1, "format");
-  lua_replace(L, -3);
-  lua_pop(L, 1);
-  const int n = lua_gettop(L);
-  for (int i = 2; i < n; ++i) lua_pushvalue(L, i);
-  lua_call(L, n - 2, 1);
-  state.message(-1, lua_tostring(L, -1));
+  state.message(-1, format_text(L, 2));
+  return 0;
+}
+
+// game:say_to(seats, format, ...): a line only those seats (a seat or a
+// list of seats) hear; logs and views filter it like any event.
+int game_say_to(lua_State* L) {
+  check_game(L, 1);
+  const SeatMask to = check_seats(L, 2);
+  luaL_checkstring(L, 3);
+  GameState& state = state_of(L);
+  if (!state.listening()) return 0;
+  state.message(-1, format_text(L, 3), to);
   return 0;
 }
 
@@ -131,14 +148,15 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& o
     return;
   }
   if (!lua_istable(L, -1)) luaL_argerror(L, table, lua_pushfstring(L, "field '%s' must be a list of seats", field));
-  const lua_Unsigned n = lua_rawlen(L, -1);
+  // Length and items through their metamethods: a read-only list will do.
+  const int n = list_length_at(L, table, -1);
   const int players = state_of(L).player_count();
-  for (lua_Unsigned i = 1; i <= n; ++i) {
-    lua_rawgeti(L, -1, static_cast<lua_Integer>(i));
+  for (int i = 1; i <= n; ++i) {
+    lua_geti(L, -1, i);
     int isnum = 0;
     const lua_Integer s = lua_tointegerx(L, -1, &isnum);
     if (!isnum || s < 0 || s >= players)
-      luaL_argerror(L, table, lua_pushfstring(L, "%s[%I] is not a seat", field, static_cast<lua_Integer>(i)));
+      luaL_argerror(L, table, lua_pushfstring(L, "%s[%d] is not a seat", field, i));
     out.push_back(static_cast<Seat>(s));
     lua_pop(L, 1);
   }
@@ -205,6 +223,7 @@ const luaL_Reg kGameMethods[] = {
     {"components", game_components},
     {"listening", game_listening},
     {"say", game_say},
+    {"say_to", game_say_to},
     {"add_score", game_add_score},
     {"score", game_score},
     {"finish", game_finish},

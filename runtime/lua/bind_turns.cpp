@@ -20,8 +20,16 @@ void push_seat_or_nil(lua_State* L, int seat) {
 int turns_begin(lua_State* L) {
   check_game(L, 1);
   const int seat = check_seat(L, 2);
-  const GameRunImpl& game = current_game(L);
-  if (game.turn_limit > 0 && state_of(L).turns().turns_started() >= game.turn_limit)
+  GameRunImpl& game = current_game(L);
+  // A scenario's prepare that waits for the first turn (the deal is done).
+  if (game.prepare_ref != LUA_NOREF && game.prepare_at_first_turn && !game.prepared) {
+    game.prepared = true;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, game.prepare_ref);
+    lua_pushvalue(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, engine(L).rules_ref);
+    lua_call(L, 2, 0);
+  }
+  if (game.turn_limit >= 0 && state_of(L).turns().turns_started() >= game.turn_limit)
     raise_abort(L, Abort::Stopped, "turn limit reached");
   state_of(L).begin_turn(seat);
   return 0;
@@ -97,6 +105,36 @@ int turns_is_eliminated(lua_State* L) {
   return 1;
 }
 
+// game:begin_round([first_seat]): a new round of the game (a hand, a
+// deal): nobody sits out any more, and the laps of the turn order count
+// again from `first_seat` (by default the first seat so far).
+int turns_begin_round(lua_State* L) {
+  check_game(L, 1);
+  const int first = lua_isnoneornil(L, 2) ? state_of(L).turns().first() : check_seat(L, 2);
+  begin_round(state_of(L), first);
+  return 0;
+}
+
+int turns_game_round(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).turns().game_round());
+  return 1;
+}
+
+// game:sit_out(seat): out of this round only (game:eliminate is for the game).
+int turns_sit_out(lua_State* L) {
+  check_game(L, 1);
+  const int seat = check_seat(L, 2);
+  if (!state_of(L).turns().sitting_out(seat)) sit_out(state_of(L), seat);
+  return 0;
+}
+
+int turns_is_sitting_out(lua_State* L) {
+  check_game(L, 1);
+  lua_pushboolean(L, state_of(L).turns().sitting_out(check_seat(L, 2)));
+  return 1;
+}
+
 int turns_set_direction(lua_State* L) {
   check_game(L, 1);
   const lua_Integer d = luaL_checkinteger(L, 2);
@@ -119,6 +157,10 @@ const luaL_Reg kTurnMethods[] = {
     {"is_eliminated", turns_is_eliminated},
     {"reinstate", turns_reinstate},
     {"set_direction", turns_set_direction},
+    {"begin_round", turns_begin_round},
+    {"game_round", turns_game_round},
+    {"sit_out", turns_sit_out},
+    {"is_sitting_out", turns_is_sitting_out},
     {nullptr, nullptr},
 };
 

@@ -124,34 +124,42 @@ int zone_contains(lua_State* L) {
   return 1;
 }
 
-// zone:move_all(dest) -> number moved (keeps their order)
+// zone:move_all(dest [, how]) -> number moved (keeps their order); `how`
+// as for c:move ("top", "bottom" or {position =, seen_by =}).
 int zone_move_all(lua_State* L) {
   const int zone = check_zone(L, 1);
   const int dest = check_zone(L, 2);
   luaL_argcheck(L, dest != zone, 2, "a zone cannot move into itself");
-  lua_pushinteger(L, move_all(state_of(L), zone, dest));
+  MoveOptions how;
+  check_move_options(L, 3, how);
+  lua_pushinteger(L, move_all(state_of(L), zone, dest, how));
   return 1;
 }
 
-// zone:move_top(n, dest) -> number moved
+// zone:move_top(n, dest [, how]) -> number moved
 int zone_move_top(lua_State* L) {
   const int zone = check_zone(L, 1);
   const lua_Integer count = luaL_checkinteger(L, 2);
   const int dest = check_zone(L, 3);
   luaL_argcheck(L, count >= 0, 2, "count must not be negative");
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
-  lua_pushinteger(L, move_top(state_of(L), zone, clamp_to_int(count), dest));
+  MoveOptions how;
+  check_move_options(L, 4, how);
+  lua_pushinteger(L, move_top(state_of(L), zone, clamp_to_int(count), dest, how));
   return 1;
 }
 
-// zone:move_matching(face_or_type, dest [, n]) -> number moved (from the top)
+// zone:move_matching(face_or_type, dest [, n] [, how]) -> number moved (from the top)
 int zone_move_matching(lua_State* L) {
   const int zone = check_zone(L, 1);
   const ComponentMatch m = check_matcher(L, 2);
   const int dest = check_zone(L, 3);
-  const lua_Integer limit = luaL_optinteger(L, 4, -1);
+  const int how_arg = lua_istable(L, 4) || lua_type(L, 4) == LUA_TSTRING ? 4 : 5;
+  const lua_Integer limit = how_arg == 4 ? -1 : luaL_optinteger(L, 4, -1);
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
-  lua_pushinteger(L, move_matching(state_of(L), zone, m, dest, limit < 0 ? -1 : clamp_to_int(limit)));
+  MoveOptions how;
+  check_move_options(L, how_arg, how);
+  lua_pushinteger(L, move_matching(state_of(L), zone, m, dest, limit < 0 ? -1 : clamp_to_int(limit), how));
   return 1;
 }
 

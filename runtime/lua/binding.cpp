@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+#include "core/zone.hpp"
 #include "lua/engine_impl.hpp"
 
 namespace rulebook {
@@ -60,6 +61,100 @@ Seat check_seat(lua_State* L, int arg) {
   if (seat < 0 || seat >= players)
     luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is not in 0..%d", seat, players - 1));
   return static_cast<Seat>(seat);
+}
+
+int check_list_length(lua_State* L, int arg) { return list_length_at(L, arg, arg); }
+
+int list_length_at(lua_State* L, int arg, int value) {
+  lua_len(L, value);
+  int isnum = 0;
+  const lua_Integer n = lua_tointegerx(L, -1, &isnum);
+  lua_pop(L, 1);
+  if (!isnum || n < 0 || n > std::numeric_limits<int>::max())
+    luaL_argerror(L, arg, "the list's length is not a count");
+  return static_cast<int>(n);
+}
+
+SeatMask check_seats(lua_State* L, int arg) { return check_seats_at(L, arg, arg); }
+
+SeatMask check_seats_at(lua_State* L, int arg, int value) {
+  arg = lua_absindex(L, arg);
+  value = lua_absindex(L, value);
+  const int players = state_of(L).player_count();
+  if (lua_type(L, value) != LUA_TTABLE) {
+    int isnum = 0;
+    const lua_Integer seat = lua_tointegerx(L, value, &isnum);
+    if (value == arg) return seat_bit(check_seat(L, arg));  // the standard wording
+    if (!isnum || seat < 0 || seat >= players)
+      luaL_argerror(L, arg, lua_pushfstring(L, "%s is not a seat in 0..%d", luaL_tolstring(L, value, nullptr), players - 1));
+    return seat_bit(static_cast<int>(seat));
+  }
+  const int n = list_length_at(L, arg, value);
+  SeatMask mask = 0;
+  for (int i = 1; i <= n; ++i) {
+    lua_geti(L, value, i);
+    int isnum = 0;
+    const lua_Integer seat = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || seat < 0 || seat >= players)
+      luaL_argerror(L, arg, lua_pushfstring(L, "item %d is not a seat in 0..%d", i, players - 1));
+    lua_pop(L, 1);
+    mask |= seat_bit(static_cast<int>(seat));
+  }
+  return mask;
+}
+
+void check_fields(lua_State* L, int arg, const char* const* allowed) {
+  arg = lua_absindex(L, arg);
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    lua_pop(L, 1);
+    bool known = false;
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (const char* const* a = allowed; *a && !known; ++a) known = std::strcmp(*a, lua_tostring(L, -1)) == 0;
+    if (!known) {  // no C++ object lives here: the error unwinds past this frame
+      const char* key = luaL_tolstring(L, -1, nullptr);
+      luaL_Buffer b;
+      luaL_buffinit(L, &b);
+      for (const char* const* a = allowed; *a; ++a) {
+        if (a != allowed) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, *a);
+      }
+      luaL_pushresult(&b);
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s' (fields: %s)", key, lua_tostring(L, -1)));
+    }
+  }
+}
+
+namespace {
+
+bool check_position(lua_State* L, int arg, int value) {
+  const char* where = lua_tostring(L, value);
+  if (!where || (std::strcmp(where, "bottom") != 0 && std::strcmp(where, "top") != 0))
+    luaL_argerror(L, arg, "'top' or 'bottom' expected");
+  return std::strcmp(where, "bottom") == 0;
+}
+
+}  // namespace
+
+void check_move_options(lua_State* L, int arg, MoveOptions& out) {
+  out = MoveOptions{};
+  if (lua_isnoneornil(L, arg)) return;
+  arg = lua_absindex(L, arg);
+  if (lua_type(L, arg) == LUA_TSTRING) {
+    out.to_bottom = check_position(L, arg, arg);
+    return;
+  }
+  if (lua_type(L, arg) != LUA_TTABLE) luaL_typeerror(L, arg, "'top', 'bottom' or a table of move options");
+  static const char* const kFields[] = {"position", "seen_by", nullptr};
+  check_fields(L, arg, kFields);
+  if (lua_getfield(L, arg, "position") != LUA_TNIL) out.to_bottom = check_position(L, arg, lua_gettop(L));
+  lua_pop(L, 1);
+  if (lua_getfield(L, arg, "seen_by") != LUA_TNIL) {
+    if (lua_type(L, -1) != LUA_TTABLE && !lua_isinteger(L, -1))
+      luaL_argerror(L, arg, "field 'seen_by' must be a seat or a list of seats");
+    out.seen_by = check_seats_at(L, arg, lua_gettop(L));
+  }
+  lua_pop(L, 1);
 }
 
 FaceId face_id_of(lua_State* L, int arg) {

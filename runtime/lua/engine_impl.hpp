@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/event_tee.hpp"
+#include "core/visibility.hpp"
 #include "lua/context.hpp"
 #include "lua/rule_engine.hpp"
 #include "observation/event_view.hpp"
@@ -77,7 +78,9 @@ struct GameRunImpl {
   EventTee tee;  // the caller's sink and the feed
   EventSink* caller_sink = nullptr;
   std::vector<AnswerRecord>* answer_log = nullptr;
-  int turn_limit = 0;
+  int turn_limit = -1;                // stop when turn N+1 would begin (-1: never)
+  bool prepare_at_first_turn = false; // prepare waits for the first begin_turn
+  bool prepared = false;
   GameResult result;
   DecisionRequest pending;
   bool running = false;
@@ -114,6 +117,24 @@ FaceId face_id_of(lua_State* L, int arg);     // -1 when not a face name
 int check_int(lua_State* L, int arg);
 // A count or a limit where anything past INT_MAX means "all": clamped.
 int clamp_to_int(lua_Integer value);
+// A seat, or a list of seats (any table whose length and items Lua reads,
+// a read-only module table included): as a mask. Raises a standard error.
+SeatMask check_seats(lua_State* L, int arg);
+// The same for a value at stack index `value` (a table's field), reported
+// as argument `arg`.
+SeatMask check_seats_at(lua_State* L, int arg, int value);
+// Checks that the table at `arg` has no string key outside `allowed`
+// (a null-terminated list): "bad argument #3 to 'move' (unknown field
+// 'seenby'; fields: seen_by, position)".
+void check_fields(lua_State* L, int arg, const char* const* allowed);
+// The length of a list argument, its metamethods honoured (lua_len), checked
+// to fit an int.
+int check_list_length(lua_State* L, int arg);
+int list_length_at(lua_State* L, int arg, int value);
+// How a move is made (zone.hpp's MoveOptions) from an optional argument:
+// nil, "top" / "bottom", or {position = "top" | "bottom", seen_by = seats}.
+struct MoveOptions;
+void check_move_options(lua_State* L, int arg, MoveOptions& out);
 void push_component(lua_State* L, ComponentId id);
 void push_zone(lua_State* L, ZoneSlot slot);
 void push_board(lua_State* L, BoardId board);

@@ -124,14 +124,20 @@ std::string explain_script_error(lua_State* L, const std::string& text) {
     }
   }
 
-  // "file.lua:LINE: message": show that line with a caret.
-  const size_t lua_end = first.find(".lua:");
+  // "file.lua:LINE: message" (or a scenario's "file.yaml:LINE: ..."): show
+  // that line with a caret.
+  size_t lua_end = first.find(".lua:");
+  size_t ext = 4;
+  if (lua_end == std::string::npos) {
+    lua_end = first.find(".yaml:");
+    ext = 5;
+  }
   if (lua_end == std::string::npos) return first + rest;
-  const std::string shown = first.substr(0, lua_end + 4);
-  size_t digits_end = lua_end + 5;
+  const std::string shown = first.substr(0, lua_end + ext);
+  size_t digits_end = lua_end + ext + 1;
   while (digits_end < first.size() && std::isdigit(static_cast<unsigned char>(first[digits_end]))) ++digits_end;
-  if (digits_end == lua_end + 5 || digits_end >= first.size() || first[digits_end] != ':') return first + rest;
-  const int number = std::stoi(first.substr(lua_end + 5, digits_end - lua_end - 5));
+  if (digits_end == lua_end + ext + 1 || digits_end >= first.size() || first[digits_end] != ':') return first + rest;
+  const int number = std::stoi(first.substr(lua_end + ext + 1, digits_end - lua_end - ext - 1));
   const LuaContext* ctx = context(L);
   std::string file = shown;
   if (!ctx->display_dir.empty() && shown.rfind(ctx->display_dir + "/", 0) == 0)

@@ -158,10 +158,12 @@ const GameResult& GameRun::result() const { return impl_->result; }
 GameState& GameRun::state() { return *impl_->state; }
 nlohmann::json GameRun::view(Seat seat) const { return impl_->view(seat); }
 
-void GameRun::set_prepare(const std::string& code, const std::string& chunk_name) {
+void GameRun::set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn) {
   GameRunImpl& g = *impl_;
   luaL_unref(g.engine->L, LUA_REGISTRYINDEX, g.prepare_ref);
   g.prepare_ref = LUA_NOREF;
+  g.prepare_at_first_turn = at_first_turn;
+  g.prepared = false;
   if (code.empty()) return;
   g.engine->load_game_chunk(code, chunk_name);
   g.prepare_ref = luaL_ref(g.engine->L, LUA_REGISTRYINDEX);
@@ -239,7 +241,7 @@ bool GameRun::begin() {
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.driver_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.rules_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.game_ref);
-  if (g.prepare_ref != LUA_NOREF) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
+  if (g.prepare_ref != LUA_NOREF && !g.prepare_at_first_turn) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
   else lua_pushnil(g.co);
   g.running = true;
   const bool pending = g.resume(3);
@@ -276,7 +278,8 @@ nlohmann::json GameRun::evaluate(const std::string& expression, const std::strin
   const int status = e.protected_run(1, 1, handler);
   sandbox_restore_guarded(L);  // an expression cannot change the next game
   if (status != LUA_OK) {
-    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
+    // Named and shown like a rules error: "e4.yaml:11: ..." with that line.
+    std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error";
     lua_settop(L, handler - 1);
     throw ScriptError(msg);
   }

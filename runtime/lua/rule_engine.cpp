@@ -249,7 +249,7 @@ bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
   run_ = std::make_unique<GameRun>(*this, state, agents);
   run_->set_turn_limit(turn_limit_);
   run_->set_answer_log(answer_log_);
-  run_->set_prepare(prepare_code_, prepare_chunk_);
+  run_->set_prepare(prepare_code_, prepare_chunk_, prepare_at_first_turn_);
   return run_->begin();
 }
 
@@ -275,10 +275,11 @@ void RuleEngine::check_prepare(const std::string& code, const std::string& chunk
   lua_pop(impl_->L, 1);
 }
 
-void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_name) {
+void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn) {
   check_prepare(code, chunk_name);
   prepare_code_ = code;
   prepare_chunk_ = chunk_name;
+  prepare_at_first_turn_ = at_first_turn;
 }
 nlohmann::json RuleEngine::view(Seat seat) const { return last_run().view(seat); }
 bool RuleEngine::has_evaluation() const { return impl_->evaluate_ref != LUA_NOREF; }
@@ -288,7 +289,9 @@ nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::st
 }
 
 void EngineImpl::load_game_chunk(const std::string& code, const std::string& chunk_name) {
-  const std::string source = "local game, rules = ...\n" + code;
+  // The parameters share the code's first line, so that the chunk's line
+  // numbers are the code's own (a scenario pads its code to the file's).
+  const std::string source = "local game, rules = ...; " + code;
   const std::string name = "@" + chunk_name;
   ctx.memory_capped = false;
   if (luaL_loadbufferx(L, source.data(), source.size(), name.c_str(), "t") != LUA_OK) {

@@ -86,7 +86,8 @@ class GameRun {
   GameRun(const GameRun&) = delete;
   GameRun& operator=(const GameRun&) = delete;
 
-  // Stop the game when turn N+1 would begin (0 = no limit).
+  // Stop the game when turn N+1 would begin (-1 = no limit; 0 = stop as
+  // the first turn would begin, right after setup and the first deal).
   void set_turn_limit(int turns);
   // Every answer given is appended here (for logs and forks); null = none.
   void set_answer_log(std::vector<AnswerRecord>* log);
@@ -97,7 +98,9 @@ class GameRun {
   void set_bare_requests(bool on);
   // Lua code run between the rules' setup and play, with `game` in scope
   // (scenarios use it to arrange a mid-game situation). Empty = none.
-  void set_prepare(const std::string& code, const std::string& chunk_name);
+  // With `at_first_turn`, it runs instead as the first turn begins: after
+  // `play` has dealt, so a mid-round situation can be arranged.
+  void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
 
   // Runs until a seat without an agent must decide (true) or the game is
   // over (false; see result()). Throws ScriptError / AgentFailure.
@@ -155,7 +158,7 @@ class RuleEngine {
   const GameResult& result() const;
   void set_turn_limit(int turns);
   void set_answer_log(std::vector<AnswerRecord>* log);
-  void set_prepare(const std::string& code, const std::string& chunk_name);
+  void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
   nlohmann::json view(Seat seat) const;
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
   std::optional<double> evaluation(Seat seat);
@@ -165,9 +168,10 @@ class RuleEngine {
   GameRun& last_run() const;
   std::unique_ptr<struct EngineImpl> impl_;
   std::unique_ptr<GameRun> run_;  // the run of the one-game-at-a-time calls
-  int turn_limit_ = 0;
+  int turn_limit_ = -1;
   std::vector<AnswerRecord>* answer_log_ = nullptr;
   std::string prepare_code_, prepare_chunk_;
+  bool prepare_at_first_turn_ = false;
 };
 
 // The Lua release the runtime is built with, e.g. "Lua 5.4.4".

@@ -8,18 +8,34 @@ using nlohmann::json;
 
 bool can_see(const Event& event, int seat) { return seat < 0 || (event.audience & seat_bit(seat)) != 0; }
 
+bool knows_event_component(const GameState& s, const Event& e, int seat) {
+  if (e.component < 0) return false;
+  if (s.visible_to(e.component, seat)) return true;
+  // A seat that knew what moved saw it move, wherever it went.
+  return e.type == EventType::Move && (e.knew & seat_bit(seat)) != 0;
+}
+
+bool hides_choice(const Event& e, int seat) { return e.type == EventType::Choice && e.secret && seat >= 0 && seat != e.seat; }
+
 json event_json(const GameState& s, const Event& e, int seat) {
   json j;
   j["type"] = to_string(e.type);
   auto component = [&](int id) {
-    j["component"] = id >= 0 && s.visible_to(id, seat) ? json(id) : json(nullptr);
-    if (id >= 0 && s.visible_to(id, seat)) {
+    const bool known = id == e.component ? knows_event_component(s, e, seat) : s.visible_to(id, seat);
+    j["component"] = id >= 0 && known ? json(id) : json(nullptr);
+    if (id >= 0 && known) {
       j["name"] = s.type_of(id).name;
     }
   };
   switch (e.type) {
     case EventType::GameStart: j["players"] = e.value; break;
-    case EventType::TurnBegin: j["seat"] = e.seat; j["round"] = e.value; break;
+    case EventType::TurnBegin:
+      j["seat"] = e.seat;
+      j["round"] = e.value;
+      if (e.to > 0) j["game_round"] = e.to;
+      break;
+    case EventType::RoundBegin: j["round"] = e.value; j["first"] = e.seat; break;
+    case EventType::SitOut: j["seat"] = e.seat; break;
     case EventType::Roll:
       component(e.component);
       j["zone"] = s.zone_id(e.from);
@@ -54,8 +70,22 @@ json event_json(const GameState& s, const Event& e, int seat) {
     case EventType::Shuffle: j["zone"] = s.zone_id(e.from); j["count"] = e.value; break;
     case EventType::Score: j["seat"] = e.seat; j["delta"] = e.value; j["total"] = e.to; break;
     case EventType::Eliminate: j["seat"] = e.seat; break;
-    case EventType::Choice: j["seat"] = e.seat; j["index"] = e.value; j["label"] = e.text; break;
-    case EventType::Message: j["text"] = e.text; break;
+    case EventType::Choice:
+      j["seat"] = e.seat;
+      if (e.secret) j["private"] = true;
+      if (hides_choice(e, seat)) break;  // that a choice was made, not which
+      j["index"] = e.value;
+      j["label"] = e.text;
+      break;
+    case EventType::Message:
+      j["text"] = e.text;
+      if (e.audience != ~SeatMask{0}) {
+        json to = json::array();
+        for (int s2 = 0; s2 < s.player_count(); ++s2)
+          if (e.audience & seat_bit(s2)) to.push_back(s2);
+        j["to"] = std::move(to);
+      }
+      break;
     case EventType::GameEnd: j["text"] = e.text; break;
   }
   return j;

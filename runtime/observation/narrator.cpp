@@ -18,8 +18,12 @@ std::string plural(const std::string& word, int n) {
 }  // namespace
 
 std::string describe_component(const GameState& state, ComponentId id, Seat seat) {
+  return describe_component(state, id, state.visible_to(id, seat));
+}
+
+std::string describe_component(const GameState& state, ComponentId id, bool known) {
   const ComponentType& t = state.type_of(id);
-  if (!state.visible_to(id, seat)) return "a " + t.kind;
+  if (!known) return "a " + t.kind;
   if (t.faces.size() > 1) return fmt::format("{} ({})", t.title, state.face_name(id));
   return t.title;
 }
@@ -57,7 +61,14 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       return;
     }
     case EventType::Move: {
-      const std::string what = describe_component(s, e.component, seat_);
+      // As the seat saw it move: one who knew it before still knows what moved.
+      // Moves of components that end up hidden from the seat are counted
+      // together by kind ("36 cards move from the discard pile to the draw
+      // pile"); a single one is named when the seat knew it.
+      const bool known = knows_event_component(s, e, seat_);
+      const bool still_known = s.visible_to(e.component, seat_);
+      const std::string what = describe_component(s, e.component, known);
+      const std::string counted_as = still_known ? what : describe_component(s, e.component, false);
       const std::string from = e.from >= 0 ? s.zone_title(e.from) : "nowhere";
       const std::string to = s.zone_title(e.to);
       // Moves onto several cells of one board are counted together
@@ -65,8 +76,8 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       const GameDefinition& def = s.definition();
       const ZoneDef& dest = def.zone_defs[def.zone_def_of[e.to]];
       const std::string to_many = dest.board >= 0 ? dest.title : to;
-      const std::string key = dest.board >= 0 ? fmt::format("move:{}:board{}:{}", e.from, dest.board, what)
-                                              : fmt::format("move:{}:{}:{}", e.from, e.to, what);
+      const std::string key = dest.board >= 0 ? fmt::format("move:{}:board{}:{}", e.from, dest.board, counted_as)
+                                              : fmt::format("move:{}:{}:{}", e.from, e.to, counted_as);
       if (pending_key_ == key) {
         ++pending_count_;
         return;
@@ -76,7 +87,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       pending_count_ = 1;
       pending_text_ = fmt::format("{} moves from {} to {}", what, from, to);
       const auto& t = s.type_of(e.component);
-      std::string many = s.visible_to(e.component, seat_)
+      std::string many = still_known
                              ? (t.faces.size() > 1 ? fmt::format("{} ({})", plural(t.title, 2), s.face_name(e.component))
                                                    : plural(t.title, 2))
                              : plural(t.kind, 2);
@@ -95,9 +106,15 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       break;
     }
     case EventType::TurnBegin:
-      emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, e.value, name(e.seat),
+      // A game played in rounds counts its own rounds, not the laps.
+      emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, e.to > 0 ? e.to : e.value, name(e.seat),
                             style_.reset));
       break;
+    case EventType::RoundBegin:
+      emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
+                            style_.reset));
+      break;
+    case EventType::SitOut: emit_line(fmt::format("{} is out of this round", name(e.seat))); break;
     case EventType::SetFace:
       emit_line(fmt::format("{} at {} turns to {}", s.type_of(e.component).title,
                             s.zone_title(e.from), s.type_of(e.component).faces[e.value]));
@@ -124,9 +141,19 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       break;
     case EventType::Eliminate: emit_line(fmt::format("{} is out of the game", name(e.seat))); break;
     case EventType::Choice:
-      emit_line(fmt::format("{}{} chooses: {}{}", style_.faint, name(e.seat), e.text, style_.reset));
+      if (hides_choice(e, seat_)) emit_line(fmt::format("{}{} makes a choice{}", style_.faint, name(e.seat), style_.reset));
+      else emit_line(fmt::format("{}{} chooses: {}{}", style_.faint, name(e.seat), e.text, style_.reset));
       break;
-    case EventType::Message: emit_line(e.text); break;
+    case EventType::Message:
+      if (seat_ < 0 && e.audience != ~SeatMask{0}) {  // the onlooker hears who was told
+        std::string to;
+        for (int seat = 0; seat < s.player_count(); ++seat)
+          if (e.audience & seat_bit(seat)) to += (to.empty() ? "" : ", ") + name(seat);
+        emit_line(fmt::format("(to {}) {}", to, e.text));
+      } else {
+        emit_line(e.text);
+      }
+      break;
     case EventType::GameEnd:
       emit_line(fmt::format("{}Game over: {}{}", style_.strong, e.text, style_.reset));
       break;

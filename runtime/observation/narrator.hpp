@@ -42,5 +42,7 @@ class Narrator : public EventSink {
 
 // "die (six)" when `seat` may know it, else "a die".
 std::string describe_component(const GameState& state, ComponentId id, Seat seat);
+// The same, `known` saying whether the seat knows it.
+std::string describe_component(const GameState& state, ComponentId id, bool known);
 
 }  // namespace rulebook

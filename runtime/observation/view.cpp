@@ -24,12 +24,19 @@ json seat_view(const GameState& state, int seat) {
   const GameDefinition& def = state.definition();
   json v;
   v["seat"] = seat;
+  const TurnOrder& turns = state.turns();
+  // A game played in rounds shows its round and who sits it out.
+  const bool rounds = turns.game_round() > 0;
   json players = json::array();
-  for (int s = 0; s < state.player_count(); ++s)
-    players.push_back({{"seat", s}, {"name", state.player(s).name}, {"score", state.player(s).score},
-                       {"eliminated", state.player(s).eliminated}});
+  for (int s = 0; s < state.player_count(); ++s) {
+    json p{{"seat", s}, {"name", state.player(s).name}, {"score", state.player(s).score},
+           {"eliminated", state.player(s).eliminated}};
+    if (rounds) p["sitting_out"] = turns.sitting_out(s);
+    players.push_back(std::move(p));
+  }
   v["players"] = std::move(players);
-  v["turn"] = {{"current", state.turns().current()}, {"round", state.turns().round()}};
+  v["turn"] = {{"current", turns.current()}, {"round", turns.round()}};
+  if (rounds) v["turn"]["game_round"] = turns.game_round();
   json zones = json::object();
   json boards = json::object();
   for (int slot = 0; slot < def.zone_count(); ++slot) {

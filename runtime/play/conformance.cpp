@@ -124,8 +124,10 @@ class GameCheck : public EventSink {
     failures_->push_back(std::move(f));
   }
 
-  // Events as a seat receives them never name a component hidden from it.
-  // A message or a chosen option shown to a seat must not name a component
+  // Events as a seat receives them never name a component hidden from it
+  // (a move may name one the seat knew before it moved). A private
+  // decision reaches the other seats without its answer. A message or a
+  // chosen option shown to a seat must not name a component
   // hidden from it: the chosen component itself, or one the rules just
   // acted on (moved, rolled, turned, peeked at since the last decision)
   // whose title tells it apart from other components hidden from the seat.
@@ -138,18 +140,35 @@ class GameCheck : public EventSink {
     for (int s = 0; s < state.player_count(); ++s) {
       if (!can_see(e, s)) continue;
       const json j = event_json(state, e, s);
-      if (j.contains("component") && j.at("component").is_number_integer() &&
-          !state.visible_to(j.at("component").get<int>(), s))
-        fail("event", s, where, fmt::format("seat {} receives component {}, hidden from it", s, j.at("component").get<int>()));
-      if ((e.type != EventType::Message && e.type != EventType::Choice) || s == e.seat) continue;
-      std::vector<int> named;
+      if (j.contains("component") && j.at("component").is_number_integer()) {
+        const int id = j.at("component").get<int>();
+        const bool known = id == e.component ? knows_event_component(state, e, s) : state.visible_to(id, s);
+        if (!known) fail("event", s, where, fmt::format("seat {} receives component {}, hidden from it", s, id));
+      }
+      if (e.type == EventType::Choice && e.secret && s != e.seat && (j.contains("label") || j.contains("index")))
+        fail("decision", s, where,
+             fmt::format("seat {} receives the answer (\"{}\") of seat {}'s private decision \"{}\"", s,
+                         j.value("label", std::string()), e.seat, e.prompt));
+      if ((e.type != EventType::Message && e.type != EventType::Choice) || s == e.seat || hides_choice(e, s)) continue;
+      // A chosen label may also name a component hidden from the seat that
+      // the rules act on only afterwards (a card chosen by its label, then
+      // put face down): every such component is a suspect, a leak if the
+      // rules act on it before the next decision and it is still hidden.
+      std::vector<int> named, suspects;
       if (e.type == EventType::Choice && e.component >= 0 && !state.visible_to(e.component, s) &&
           telling(state, e.component, s) && names(e.text, state.type_of(e.component).title))
         named.push_back(e.component);
       for (int id : recent_)
         if (!state.visible_to(id, s) && telling(state, id, s) && names(e.text, state.type_of(id).title))
           named.push_back(id);
-      if (!named.empty()) pending_.push_back(PendingText{s, e.type, e.text, where, std::move(named)});
+      if (e.type == EventType::Choice)
+        for (const auto& title : titles_named(state, e.text))
+          for (int id = 0; id < state.component_count(); ++id)
+            if (state.component(id).zone >= 0 && state.type_of(id).title == title && !state.visible_to(id, s) &&
+                telling(state, id, s))
+              suspects.push_back(id);
+      if (!named.empty() || !suspects.empty())
+        pending_.push_back(PendingText{s, e.type, e.text, where, std::move(named), std::move(suspects)});
     }
   }
 
@@ -157,9 +176,13 @@ class GameCheck : public EventSink {
   // may know now, and starts a new action.
   void settle() {
     ++decisions_;
-    for (const auto& p : pending_) {
+    for (auto& p : pending_) {
+      for (int id : p.suspects)
+        if (recent_.count(id)) p.components.push_back(id);
       for (int id : p.components) {
-        if (state_->visible_to(id, p.seat)) continue;
+        // Still hidden, and still told apart by its title: a component the
+        // seat may see now (the card played face up) could be what it meant.
+        if (state_->visible_to(id, p.seat) || !telling(*state_, id, p.seat)) continue;
         fail(p.type == EventType::Choice ? "decision" : "message", p.seat, p.where,
              fmt::format("seat {} is shown \"{}\", naming component {} ({}), which is hidden from it", p.seat, p.text, id,
                          state_->type_of(id).title));
@@ -198,7 +221,21 @@ class GameCheck : public EventSink {
     std::string text;
     std::string where;
     std::vector<int> components;  // the hidden components it names
+    std::vector<int> suspects;    // those it may name: it does if the rules act on them
   };
+
+  // The component titles a text names (each title once).
+  std::vector<std::string> titles_named(const GameState& state, const std::string& text) {
+    if (titles_.empty()) {
+      std::set<std::string> all;
+      for (int id = 0; id < state.component_count(); ++id) all.insert(state.type_of(id).title);
+      titles_.assign(all.begin(), all.end());
+    }
+    std::vector<std::string> out;
+    for (const auto& t : titles_)
+      if (names(text, t)) out.push_back(t);
+    return out;
+  }
 
   // Every component a view shows (by id, or as a handle the rules put in
   // game.state) must be one the seat may know; hidden ones show no type.
@@ -292,6 +329,7 @@ class GameCheck : public EventSink {
   Match* match_ = nullptr;
   std::vector<PendingText> pending_;
   std::set<int> recent_;  // components the rules acted on since the last decision
+  std::vector<std::string> titles_;  // every component title, made once
   int events_ = 0;
   int decisions_ = 0;
 };

@@ -46,10 +46,11 @@ void Match::set_start_identities(std::vector<int> source) {
   start_identities_ = std::move(source);
 }
 
-void Match::set_prepare(const std::string& code, const std::string& chunk_name) {
+void Match::set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn) {
   engine_->check_prepare(code, chunk_name);  // a syntax error shows now, before any game
   prepare_code_ = code;
   prepare_chunk_ = chunk_name;
+  prepare_at_first_turn_ = at_first_turn;
 }
 
 bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
@@ -88,7 +89,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats));
   run_->set_turn_limit(turn_limit_);
   run_->set_answer_log(record_answers_ || searching ? &answers_ : nullptr);
-  run_->set_prepare(prepare_code_, prepare_chunk_);
+  run_->set_prepare(prepare_code_, prepare_chunk_, prepare_at_first_turn_);
   run_->set_bare_requests(bare_start_);
   return run_->begin();
 }
@@ -116,6 +117,7 @@ std::unique_ptr<Match> Match::fork() const {
   fork->set_turn_limit(turn_limit_);
   fork->prepare_code_ = prepare_code_;
   fork->prepare_chunk_ = prepare_chunk_;
+  fork->prepare_at_first_turn_ = prepare_at_first_turn_;
   fork->record_answers();
   const std::vector<AnswerRecord> answers = answers_;  // this match's log, as it stands now
   auto retraced = [&](bool pending, size_t next) {

@@ -41,8 +41,9 @@ class Match : public GameAccess {
   void add_sink(EventSink* sink);                           // events of every game, in order
   void clear_sinks();
   void set_chance_override(ChanceOverride* chance);
-  void set_turn_limit(int turns);  // stop when turn N+1 would begin (0 = none)
-  void set_prepare(const std::string& code, const std::string& chunk_name);  // throws ScriptError
+  void set_turn_limit(int turns);  // stop when turn N+1 would begin (-1 = none; 0: at the first turn)
+  // Throws ScriptError. `at_first_turn`: see GameRun::set_prepare.
+  void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
   void record_answers(bool on = true);  // keep every answer given (answers())
   // Component identities at the start of the next games: component i
   // starts as the type (and first face) of component source[i], in its own
@@ -103,7 +104,8 @@ class Match : public GameAccess {
   std::vector<EventSink*> sinks_;
   EventTee tee_;
   ChanceOverride* chance_ = nullptr;
-  int turn_limit_ = 0;
+  int turn_limit_ = -1;
+  bool prepare_at_first_turn_ = false;
   std::string prepare_code_, prepare_chunk_;
   bool record_answers_ = false;
   std::vector<int> start_identities_;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/input_file.hpp"
 #include "observation/narrator.hpp"
 #include "play/match.hpp"
 #include "setup/game_loader.hpp"
@@ -96,31 +97,108 @@ class ForcedChance : public ChanceOverride {
   std::deque<std::string> group_;
 };
 
+// The scenario's answers, in order, with where each is written.
+struct Answers {
+  std::vector<std::string> text;
+  std::vector<std::string> where;  // "file:line:col"
+  size_t used = 0;
+  bool left() const { return used < text.size(); }
+};
+
+// Decisions taken without asking (a single option): an answer written for
+// one of them would be used by the next decision that asks. Recorded with
+// the answer that was next at the time, to explain a mismatch at that
+// answer rather than at the unrelated decision that met it.
+class AutomaticDecisions : public EventSink {
+ public:
+  AutomaticDecisions(const Answers* answers) : answers_(answers) {}
+  void on_event(const GameState& state, const Event& e) override {
+    if (e.type != EventType::Choice || e.from != 1 || !answers_->left()) return;
+    const std::string& next = answers_->text[answers_->used];
+    if (next == e.text || next == "1")
+      found_.push_back({answers_->used, fmt::format("\"{}\" asked of {}", e.prompt, state.player(e.seat).name), e.text});
+  }
+  // The first answer (from `from` on) that was written for an automatic decision.
+  std::string explain(size_t from = 0) const {
+    for (const auto& f : found_) {
+      if (f.answer < from) continue;
+      return fmt::format("scenario answer {} '{}' ({}) answers {}, which has a single option ('{}') and is taken "
+                         "without asking: remove that answer",
+                         f.answer + 1, answers_->text[f.answer], answers_->where[f.answer], f.decision, f.label);
+    }
+    return {};
+  }
+
+ private:
+  struct Found {
+    size_t answer;
+    std::string decision, label;
+  };
+  const Answers* answers_;
+  std::vector<Found> found_;
+};
+
 // Answers for every seat from one queue.
 class ScenarioAgent : public Agent {
  public:
-  ScenarioAgent(std::deque<std::string>* answers, Agent* fallback) : answers_(answers), fallback_(fallback) {}
+  ScenarioAgent(Answers* answers, const AutomaticDecisions* automatic, Agent* fallback)
+      : answers_(answers), automatic_(automatic), fallback_(fallback) {}
   std::string kind() const override { return "scenario"; }
   int choose(const Decision& d) override {
-    if (answers_->empty()) {
+    if (!answers_->left()) {
       if (fallback_) return fallback_->choose(d);
+      const std::string why = automatic_->explain();
+      if (!why.empty()) throw AgentFailure(why);
       throw AgentFailure(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
                                      d.prompt(), d.seat(), option_list(d)));
     }
-    const std::string answer = answers_->front();
-    answers_->pop_front();
+    const size_t number = answers_->used++;
+    const std::string& answer = answers_->text[number];
     const int i = match_answer(d, answer);
     if (i < 0) {
-      throw AgentFailure(fmt::format("scenario answer '{}' is not an option of \"{}\" (options: {})", answer,
-                                     d.prompt(), option_list(d)));
+      const std::string why = automatic_->explain();
+      if (!why.empty()) throw AgentFailure(why);
+      throw AgentFailure(fmt::format("scenario answer '{}' is not an option of \"{}\" (options: {}) (answer {}, {})",
+                                     answer, d.prompt(), option_list(d), number + 1, answers_->where[number]));
     }
     return i;
   }
 
  private:
-  std::deque<std::string>* answers_;
+  Answers* answers_;
+  const AutomaticDecisions* automatic_;
   Agent* fallback_;
 };
+
+// Scenario code (prepare, expect.lua) as a chunk named after the scenario
+// file whose line numbers are the file's: an error reads "e4.yaml:11: ...".
+struct CodeChunk {
+  std::string code;
+  std::string name;
+};
+
+CodeChunk code_chunk(const SourcedJson& doc, const std::string& pointer, const std::string& code,
+                     const std::vector<std::string>& lines) {
+  const SourceLocation at = doc.locate(pointer);
+  if (at.line <= 0) return {code, at.str()};
+  int first = at.line;
+  // A block scalar (| or >) starts on the next line.
+  const size_t row = static_cast<size_t>(at.line - 1);
+  if (row < lines.size() && at.column > 0 && static_cast<size_t>(at.column) <= lines[row].size()) {
+    const char c = lines[row][static_cast<size_t>(at.column - 1)];
+    if (c == '|' || c == '>') ++first;
+  }
+  return {std::string(static_cast<size_t>(first - 1), '\n') + code, at.file};
+}
+
+std::vector<std::string> file_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  const InputFile in = read_input_file(path);
+  if (!in.ok) return lines;
+  std::istringstream text(in.text);
+  for (std::string line; std::getline(text, line);) lines.push_back(line);
+  return lines;
+}
 
 std::string scalar_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -223,7 +301,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     def = cached.definition;
     engine_ptr = cached.engine.get();
     engine_ptr->set_prepare("", "");
-    engine_ptr->set_turn_limit(0);
+    engine_ptr->set_turn_limit(-1);
   } else {
     def = load_game(game, load);
   }
@@ -239,7 +317,11 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     engine_ptr = own_engine.get();
   }
   Match match(def, *engine_ptr);
-  if (s.contains("prepare")) match.set_prepare(s.at("prepare").get<std::string>(), doc.locate("/prepare").str());
+  const std::vector<std::string> lines = file_lines(path);
+  if (s.contains("prepare")) {
+    const CodeChunk chunk = code_chunk(doc, "/prepare", s.at("prepare").get<std::string>(), lines);
+    match.set_prepare(chunk.code, chunk.name, s.value("prepare_at", "setup") == "first_turn");
+  }
   if (s.contains("stop_after_turns")) match.set_turn_limit(s.at("stop_after_turns").get<int>());
   ForcedChance chance;
   if (s.contains("rolls"))
@@ -253,9 +335,14 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   match.add_sink(&narrator);
   const uint64_t seed = s.value("seed", uint64_t{1});
 
-  std::deque<std::string> answers;
+  Answers answers;
   if (s.contains("answers"))
-    for (const auto& a : s.at("answers")) answers.push_back(scalar_text(a));
+    for (size_t i = 0; i < s.at("answers").size(); ++i) {
+      answers.text.push_back(scalar_text(s.at("answers").at(i)));
+      answers.where.push_back(doc.locate(fmt::format("/answers/{}", i)).str());
+    }
+  AutomaticDecisions automatic(&answers);
+  match.add_sink(&automatic);
   const std::string fallback_kind = s.value("default_agent", "none");
   std::unique_ptr<Agent> fallback;
   if (fallback_kind != "none") {
@@ -273,7 +360,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   }
   // The fallback answers for every seat: it gets the stream of seat 0.
   if (fallback) fallback->begin_game(agent_stream_seed(seed, 0), 0);
-  ScenarioAgent agent(&answers, fallback.get());
+  ScenarioAgent agent(&answers, &automatic, fallback.get());
   match.set_agents(std::vector<Agent*>(players, &agent));
 
   const json& expect = s.at("expect");
@@ -299,8 +386,13 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     failures.push_back(fmt::format("the game failed: {}", error));
   }
   if (error.empty()) {
-    if (expect.value("answers_used", true) && !answers.empty())
-      failures.push_back(fmt::format("{} answer(s) were never asked for (next: '{}')", answers.size(), answers.front()));
+    if (expect.value("answers_used", true) && answers.left()) {
+      const std::string why = automatic.explain();
+      failures.push_back(!why.empty() ? why
+                                      : fmt::format("{} answer(s) were never asked for (next: answer {} '{}', {})",
+                                                    answers.text.size() - answers.used, answers.used + 1,
+                                                    answers.text[answers.used], answers.where[answers.used]));
+    }
     if (!s.contains("stop_after_turns") && !chance.rolls.empty())
       failures.push_back(fmt::format("{} forced roll(s) were never used", chance.rolls.size()));
     const bool want_finished = expect.value("finished", !s.contains("stop_after_turns"));
@@ -354,10 +446,11 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
                                          actual.contains(key) ? actual.at(key).dump() : "nothing"));
     }
     if (expect.contains("lua")) {
-      for (const auto& expr : expect.at("lua")) {
-        const std::string code = expr.get<std::string>();
+      for (size_t i = 0; i < expect.at("lua").size(); ++i) {
+        const std::string code = expect.at("lua").at(i).get<std::string>();
+        const CodeChunk chunk = code_chunk(doc, fmt::format("/expect/lua/{}", i), code, lines);
         try {
-          const json v = match.evaluate(code, doc.locate("/expect/lua").str());
+          const json v = match.evaluate(chunk.code, chunk.name);
           if (v != json(true)) failures.push_back(fmt::format("lua: `{}` is {}", code, v.dump()));
         } catch (const std::exception& e) {
           failures.push_back(fmt::format("lua: `{}` failed: {}", code, e.what()));

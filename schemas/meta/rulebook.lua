@@ -10,6 +10,14 @@
 ---@alias Direction "north"|"northeast"|"east"|"southeast"|"south"|"southwest"|"west"|"northwest"|"n"|"ne"|"e"|"se"|"s"|"sw"|"w"|"nw"
 ---@alias Cell Zone A board cell is a zone.
 
+---@class MoveOptions How a component moves.
+---@field position? "top"|"bottom" where in the zone (top by default)
+---@field seen_by? Seat|Seat[] seats that see it as it moves and know it afterwards
+
+---@class ChoiceOptions How a decision is asked.
+---@field private? boolean true: other seats learn that a choice was made, not which; false: never private (by default a decision is private when an option is a component hidden from some seat)
+---@field labels? "seat" numbers are labelled with player names
+
 ---@class FinishResult
 ---@field winners? Seat[] seats that won
 ---@field losers? Seat[] seats that lost
@@ -57,6 +65,12 @@ function Game:components(type) end
 ---@param ... any
 function Game:say(fmt, ...) end
 
+---A narration line only `seats` hear (a seat or a list of seats); logs filter it per seat.
+---@param seats Seat|Seat[]
+---@param fmt string
+---@param ... any
+function Game:say_to(seats, fmt, ...) end
+
 ---True when events are being recorded or narrated.
 ---@return boolean
 function Game:listening() end
@@ -77,15 +91,16 @@ function Game:score(seat) end
 function Game:finish(result) end
 
 ---Asks `seat` to pick one of `options`; returns the value and its 1-based index.
----With `"seat"`, numbers are labelled with player names.
+---With `"seat"` (or `{labels = "seat"}`), numbers are labelled with player names;
+---`{private = true}` hides the answer from the other seats.
 ---@generic T
 ---@param seat Seat
 ---@param prompt string
 ---@param options T[]
----@param labels? "seat"
+---@param how? "seat"|ChoiceOptions
 ---@return T value
 ---@return integer index
-function Game:choose(seat, prompt, options, labels) end
+function Game:choose(seat, prompt, options, how) end
 
 ---`seat` takes a turn now (counted; a new round when play passes the first seat).
 ---@param seat Seat
@@ -134,9 +149,26 @@ function Game:is_eliminated(seat) end
 ---@param seat Seat
 function Game:reinstate(seat) end
 
----Seats still in.
+---Seats still in (neither out of the game nor sitting out the round).
 ---@return integer
 function Game:active_count() end
+
+---A new round of the game whose first turn goes to `first_seat`: laps count again, nobody sits out.
+---@param first_seat? Seat
+function Game:begin_round(first_seat) end
+
+---The game's round: 0 before the first begin_round.
+---@return integer
+function Game:game_round() end
+
+---Takes a seat out of this round only (until the next begin_round).
+---@param seat Seat
+function Game:sit_out(seat) end
+
+---Whether a seat sits out this round.
+---@param seat Seat
+---@return boolean
+function Game:is_sitting_out(seat) end
 
 ---Clockwise (1) or not (-1).
 ---@param direction 1|-1
@@ -196,10 +228,10 @@ function Component:attr(key) end
 ---@return Zone
 function Component:zone() end
 
----Moves it (to the top by default).
+---Moves it (to the top by default); who knew it still does unless the zone hides it.
 ---@param zone Zone
----@param where? "top"|"bottom"
-function Component:move(zone, where) end
+---@param how? "top"|"bottom"|MoveOptions
+function Component:move(zone, how) end
 
 ---Its owner, if any.
 ---@return Seat?
@@ -295,21 +327,24 @@ function Zone:contains(c) end
 
 ---Moves everything to `dest`; returns how many moved.
 ---@param dest Zone
+---@param how? "top"|"bottom"|MoveOptions
 ---@return integer
-function Zone:move_all(dest) end
+function Zone:move_all(dest, how) end
 
 ---Moves the top `n` components to `dest`; returns how many moved.
 ---@param n integer
 ---@param dest Zone
+---@param how? "top"|"bottom"|MoveOptions
 ---@return integer
-function Zone:move_top(n, dest) end
+function Zone:move_top(n, dest, how) end
 
 ---Moves components showing a face (or of a type) to `dest`; returns how many moved.
 ---@param face_or_type string
 ---@param dest Zone
----@param n? integer
+---@param n? integer|"top"|"bottom"|MoveOptions a limit, or `how` when no limit is given
+---@param how? "top"|"bottom"|MoveOptions
 ---@return integer
-function Zone:move_matching(face_or_type, dest, n) end
+function Zone:move_matching(face_or_type, dest, n, how) end
 
 ---The two zones swap contents; returns how many moved each way.
 ---@param other Zone

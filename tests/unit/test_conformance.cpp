@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <memory>
 
 #include "play/conformance.hpp"
 #include "temp_game.hpp"
@@ -111,4 +112,45 @@ TEST_CASE("conformance: options that show a seat its hidden cards fail the ident
   CHECK(std::find(failed.begin(), failed.end(), "hidden-identity") != failed.end());
   for (const auto& f : r.failures)
     if (f.check == "hidden-identity") CHECK(f.where == "decision 1 (seat 0: \"Pick a card from the pile\")");
+}
+
+TEST_CASE("conformance: a decision among hidden cards is private unless the rules say otherwise", "[conformance]") {
+  // Each player puts one card of the hand face down under the deck. The
+  // options are the cards themselves: the runtime keeps the answer from the
+  // other seats and the check passes; told `{private = false}` (every
+  // decision before private decisions existed), the answer names a card
+  // hidden from them and the decision check fails.
+  auto game_with = [](const std::string& how) {
+    return std::make_unique<rulebook::test::TempGame>(
+        "name: face-down\ntitle: Face down\nplayers: {min: 2, max: 3}\nscript: rules.lua\n"
+        "zones:\n  - {name: deck, visibility: hidden}\n  - {name: hand, per_player: true, visibility: owner}\n"
+        "components:\n"
+        "  - {name: guard, kind: card, title: Guard, count: 3, zone: deck}\n"
+        "  - {name: priest, kind: card, title: Priest, count: 2, zone: deck}\n"
+        "  - {name: king, kind: card, title: King, zone: deck}\n"
+        "  - {name: prince, kind: card, title: Prince, count: 2, zone: deck}\n",
+        "local rules = {}\n"
+        "function rules.setup(game) game:zone('deck'):shuffle() end\n"
+        "function rules.play(game)\n"
+        "  for _, seat in ipairs(game:seats()) do game:zone('deck'):move_top(2, game:zone('hand', seat)) end\n"
+        "  for _, seat in ipairs(game:seats()) do\n"
+        "    game:begin_turn(seat)\n"
+        "    local card = game:choose(seat, 'Put a card face down', game:zone('hand', seat):items()" + how + ")\n"
+        "    card:move(game:zone('deck'), 'bottom')\n"
+        "  end\n"
+        "  game:finish{}\n"
+        "end\n"
+        "return rules\n");
+  };
+  ConformanceOptions options;
+  options.games = 3;
+  const auto automatic = game_with("");
+  const ConformanceReport fine = check_conformance(automatic->dir(), options);
+  for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
+  CHECK(fine.ok());
+  const auto announced = game_with(", {private = false}");
+  const ConformanceReport leak = check_conformance(announced->dir(), options);
+  CHECK(checks_failed(leak) == std::vector<std::string>{"decision"});
+  REQUIRE_FALSE(leak.failures.empty());
+  CHECK(leak.failures.front().message.find("hidden from it") != std::string::npos);
 }

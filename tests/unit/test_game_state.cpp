@@ -239,14 +239,21 @@ TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
   move_component(state, 0, kGrid0 + 1);
   CHECK(state.component(0).visibility == Visibility::Public);
 
-  // Entering a zone forgets who had peeked.
+  // Who knows a card survives a move into another hand (the one who had
+  // peeked, the former owner); a hidden zone forgets them all.
   move_component(state, 6, kHand0);
   peek(state, 6, 2);
   CHECK(state.visible_to(6, 2));
   move_component(state, 6, kHand0 + 1);
-  CHECK_FALSE(state.visible_to(6, 2));
-  CHECK_FALSE(state.visible_to(6, 0));
+  CHECK(state.visible_to(6, 2));
+  CHECK(state.visible_to(6, 0));
   CHECK(state.visible_to(6, 1));
+  move_component(state, 6, kDeck);
+  for (int seat = 0; seat < 3; ++seat) CHECK_FALSE(state.visible_to(6, seat));
+  move_component(state, 6, kDeck, MoveOptions{true, seat_bit(1)});  // seen by seat 1 as it goes under
+  CHECK(state.visible_to(6, 1));
+  CHECK_FALSE(state.visible_to(6, 0));
+  CHECK(state.zone(kDeck).front() == 6);
 }
 
 TEST_CASE("GameState: reveal, hide, peek and visible_to", "[state]") {
