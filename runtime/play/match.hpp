@@ -83,6 +83,7 @@ class Match : public GameAccess {
   RuleEngine& engine() { return *engine_; }
   const std::string& prepare_code() const { return prepare_code_; }
   const std::string& prepare_chunk() const { return prepare_chunk_; }
+  bool prepare_at_first_turn() const { return prepare_at_first_turn_; }
   ChanceOverride* chance_override() const { return chance_; }
 
   // The game as `seat` may know it (the rules' game.state included).

@@ -124,7 +124,7 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
   names_.clear();
   for (const auto& p : t.players()) names_.push_back(p.name);
   if (sim_->prepare_code() != truth.prepare_code() && !truth.prepare_code().empty())
-    sim_->set_prepare(truth.prepare_code(), truth.prepare_chunk());
+    sim_->set_prepare(truth.prepare_code(), truth.prepare_chunk(), truth.prepare_at_first_turn());
   replayer_->log = &truth.answers();
   replayer_->seat = seat;
   replayer_->observer = observer_.get();
