@@ -94,6 +94,23 @@ std::string display_dir(const std::string& dir) {
 
 EngineImpl::~EngineImpl() { sandbox_close(L); }
 
+namespace {
+
+// Protected: the name of the first of the required rule functions that the
+// table (argument 1) lacks, or nil.
+int missing_rule_function(lua_State* L) {
+  for (const char* required : {"setup", "play"}) {
+    if (lua_getfield(L, 1, required) != LUA_TFUNCTION) {
+      lua_pushstring(L, required);
+      return 1;
+    }
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
+}  // namespace
+
 void EngineImpl::load_rules() {
   ctx.memory_capped = false;
   const std::string script_path = def->dir + "/" + def->script;
@@ -110,12 +127,14 @@ void EngineImpl::load_rules() {
   if (!lua_istable(L, -1))
     throw ScriptError(fmt::format("{}: the script must return a table of rule functions", shown));
   const int rules = lua_gettop(L);
-  for (const char* required : {"setup", "play"}) {
-    lua_getfield(L, rules, required);
-    if (!lua_isfunction(L, -1))
-      throw ScriptError(fmt::format("{}: the returned table has no function '{}'", shown, required));
-    lua_pop(L, 1);
-  }
+  // Reading the fields may run the table's __index: in a protected call,
+  // under the budget, so that its error or loop never unwinds through here.
+  lua_pushcfunction(L, missing_rule_function);
+  lua_pushvalue(L, rules);
+  if (protected_run(1, 1, handler) != LUA_OK) fail("");
+  if (lua_isstring(L, -1))
+    throw ScriptError(fmt::format("{}: the returned table has no function '{}'", shown, lua_tostring(L, -1)));
+  lua_pop(L, 1);
   // Variants replace named rule functions, in the order they were given.
   for (const auto& v : def->variants) {
     if (v.script.empty()) continue;

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/input_file.hpp"
 #include "core/rng.hpp"
 #include "lua/rule_engine.hpp"
 
@@ -1080,29 +1081,23 @@ int safe_load(lua_State* L) {
 }
 
 // Reads a whole file into `text`; false if it cannot be read.
-bool read_whole(const char* path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream all;
-  all << in.rdbuf();
-  text = all.str();
-  return true;
-}
-
-// sandbox_load_file for C strings. No C++ object is alive when a Lua call
-// that may raise an error runs (luaL_loadbufferx is protected).
+// sandbox_load_file for C strings. Scripts are read like every other input
+// file, up to kMaxInputFileBytes (a rules.lua of /dev/zero is an error, not an
+// exhausted machine). No C++ object is alive when a Lua call that may raise
+// an error runs (luaL_loadbufferx is protected).
 bool load_file(lua_State* L, const char* path, const char* display_name) {
-  bool readable;
+  std::string error;
   {
-    std::string source;
-    readable = read_whole(path, source);
-    if (readable) {
+    const InputFile file = read_input_file(path);
+    if (file.ok) {
       const std::string chunkname = std::string("@") + display_name;
-      if (!load_text(L, source.data(), source.size(), chunkname.c_str())) return false;
+      if (!load_text(L, file.text.data(), file.text.size(), chunkname.c_str())) return false;
+    } else {
+      error = file.error;
     }
   }
-  if (!readable) {
-    lua_pushfstring(L, "cannot read %s", display_name);
+  if (!error.empty()) {
+    lua_pushfstring(L, "%s: %s", display_name, error.c_str());
     return false;
   }
   sandbox_push_env(L);

@@ -274,3 +274,43 @@ TEST_CASE("hostile: --max-seconds takes a number of seconds from 0 to 1000000", 
   CHECK(play(game.dir(), {}, "0").exit_code == 0);
   CHECK(play(game.dir(), {}, "2.5").exit_code == 0);
 }
+
+TEST_CASE("hostile: rule scripts are read up to the input-file limit", "[hostile]") {
+  // A 17 MiB rules.lua (sparse: no disk used), and an endless device as a
+  // module required during a game.
+  test::TempGame game(kYaml, "");
+  std::filesystem::resize_file(game.dir() + "/rules.lua", 17u << 20);
+  const Run r = play(game.dir());
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("rules.lua: file is larger than 16 MiB, the limit for input files"));
+  CHECK(r.seconds < 60.0);
+  CHECK(r.max_rss_kib < (kCapMiB + kOverheadMiB) * 1024L);
+
+  test::TempGame module(kYaml, rules_with_play("  require('endless')"));
+  std::filesystem::create_symlink("/dev/zero", module.dir() + "/endless.lua");
+  const Run m = play(module.dir());
+  INFO(m.output);
+  CHECK(m.exit_code == 1);
+  CHECK_THAT(m.output, Catch::Contains("rules.lua:4:"));
+  CHECK_THAT(m.output, Catch::Contains("endless.lua: file is larger than 16 MiB"));
+}
+
+TEST_CASE("hostile: a rules table whose lookups raise or loop is refused while loading", "[hostile]") {
+  // Reading 'setup' and 'play' runs the table's __index: it must run under
+  // the budget and inside a protected call (never a panic or a hang).
+  for (const std::string& index : {std::string("function() error('no rules here') end"),
+                                   std::string("function() while true do end end")}) {
+    test::TempGame game(kYaml, "return setmetatable({}, {__index = " + index + "})\n");
+    const Run r = play(game.dir());
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code < 128);
+    CHECK_THAT(r.output, Catch::Contains("rules.lua:1:"));
+    CHECK(r.seconds < 60.0);
+  }
+  test::TempGame missing(kYaml, "return {setup = function() end}\n");
+  const Run r = play(missing.dir());
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("rules.lua: the returned table has no function 'play'"));
+}
