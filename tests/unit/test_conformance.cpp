@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include "play/conformance.hpp"
@@ -30,10 +31,21 @@ std::vector<std::string> checks_failed(const ConformanceReport& r) {
 
 }  // namespace
 
-TEST_CASE("conformance: every bundled game", "[conformance]") {
+// One parametrised test over every folder under rules/. CTest runs it once
+// per game (conformance.GAME, with RULEBOOK_CONFORMANCE_GAME set), so that
+// the games run in parallel under ctest -j; it is hidden from test
+// discovery for that reason. Without the variable it runs every game.
+TEST_CASE("conformance: every bundled game", "[.][conformance]") {
   ConformanceOptions options;
   options.games = 2;
-  for (const auto& game : list_games()) {
+  std::vector<std::string> games = list_games();
+  if (const char* only = std::getenv("RULEBOOK_CONFORMANCE_GAME")) {
+    INFO("RULEBOOK_CONFORMANCE_GAME=" << only);
+    REQUIRE(std::find(games.begin(), games.end(), only) != games.end());
+    games = {only};
+  }
+  REQUIRE(!games.empty());
+  for (const auto& game : games) {
     DYNAMIC_SECTION(game) {
       const ConformanceReport report = check_conformance(game, options);
       for (const auto& f : report.failures) FAIL_CHECK(describe(f));
