@@ -31,6 +31,20 @@ std::string escape_pointer_token(std::string_view token) {
   return out;
 }
 
+std::string unescape_pointer_token(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+      out += token[i + 1] == '0' ? '~' : '/';
+      ++i;
+    } else {
+      out += token[i];
+    }
+  }
+  return out;
+}
+
 std::string format_error(const SourceLocation& at, const std::string& message) {
   return fmt::format("{}: error: {}", at.str(), message);
 }

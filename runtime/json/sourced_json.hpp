@@ -32,6 +32,8 @@ struct SourcedJson {
 
 // One JSON-pointer reference token: '~' -> "~0", '/' -> "~1".
 std::string escape_pointer_token(std::string_view token);
+// And back: "~0" -> '~', "~1" -> '/'.
+std::string unescape_pointer_token(std::string_view token);
 
 // "file:line:col: error: message"
 std::string format_error(const SourceLocation& at, const std::string& message);

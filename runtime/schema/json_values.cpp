@@ -1,5 +1,7 @@
 #include "schema/json_values.hpp"
 
+#include "json/sourced_json.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
@@ -113,20 +115,6 @@ std::size_t code_points(const std::string& s) {
   for (unsigned char c : s)
     if ((c & 0xC0) != 0x80) ++n;
   return n;
-}
-
-std::string unescape_pointer_token(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '~' && i + 1 < s.size() && (s[i + 1] == '0' || s[i + 1] == '1')) {
-      out += s[i + 1] == '0' ? '~' : '/';
-      ++i;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
 }
 
 std::string percent_decode(const std::string& s) {

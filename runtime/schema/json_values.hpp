@@ -30,7 +30,6 @@ long double num(const json& v);                             // exact for int64, 
 bool json_equal(const json& a, const json& b);              // numbers by value, 1 == 1.0
 bool is_multiple_of(const json& v, const json& m);
 std::size_t code_points(const std::string& s);              // UTF-8 length
-std::string unescape_pointer_token(const std::string& s);   // ~0 ~1
 std::string percent_decode(const std::string& s);
 // The value at a JSON pointer (segments escaped with ~0/~1), or nullptr.
 const json* at_pointer(const json& root, const std::string& pointer);

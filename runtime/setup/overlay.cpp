@@ -17,20 +17,6 @@ using Touch = OverlayStack::Touch;
 using Kind = OverlayStack::Touch::Kind;
 using Where = std::vector<std::pair<std::string, SourceLocation>>;
 
-std::string unescape_token(std::string_view token) {
-  std::string out;
-  out.reserve(token.size());
-  for (std::size_t i = 0; i < token.size(); ++i) {
-    if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
-      out += token[i + 1] == '0' ? '~' : '/';
-      ++i;
-    } else {
-      out += token[i];
-    }
-  }
-  return out;
-}
-
 std::string child(const std::string& pointer, std::string_view key) {
   return pointer + "/" + escape_pointer_token(key);
 }
@@ -49,7 +35,7 @@ std::string dotted(const std::string& pointer) {
     std::string_view token(pointer.data() + start,
                            (slash == std::string::npos ? pointer.size() : slash) - start);
     if (!out.empty()) out += '.';
-    out += unescape_token(token);
+    out += unescape_pointer_token(token);
     if (slash == std::string::npos) break;
     start = slash + 1;
   }
