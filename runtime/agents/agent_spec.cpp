@@ -24,13 +24,14 @@ AgentParam integer(std::string name, double min, std::string def, std::string he
   return p;
 }
 
-AgentParam number(std::string name, double min, bool exclusive, std::string def, std::string help) {
+AgentParam number(std::string name, double min, bool exclusive, std::string def, std::string help,
+                  double max = 1e6) {
   AgentParam p;
   p.name = std::move(name);
   p.type = Type::Number;
   p.min = min;
   p.min_exclusive = exclusive;
-  p.max = 1e6;
+  p.max = max;
   p.default_value = std::move(def);
   p.help = std::move(help);
   return p;
@@ -59,19 +60,19 @@ AgentParam flag(std::string name, std::string help) {
 // The parameters of the search bots (runtime/search), shared by both kinds.
 std::vector<AgentParam> search_params(bool mcts) {
   std::vector<AgentParam> params = {
-      integer("iterations", 1, "1000", "simulations per decision"),
+      integer("iterations", 1, "1000", "simulations per decision", 1e8),
       number("seconds", 0, true, "", "time limit per decision; the first limit reached stops the search "
-                                     "(the one exception to byte-identical logs)"),
-      number("c", 0, false, "1.4142135623730951", "UCB1 exploration constant (default sqrt 2)"),
+                                     "(the one exception to byte-identical logs)", 86400),
+      number("c", 0, false, "1.4142135623730951", "UCB1 exploration constant (default sqrt 2)", 1000),
       choice("rollout", {"random", "greedy"}, "random", "how simulations play on after the tree"),
       integer("depth", 0, "0", "cut a rollout after N decisions and score it with the game's evaluation "
-                               "(0: play to the end)"),
+                               "(0: play to the end)", 1e6),
       flag("oracle", "1: search the true state instead of the seat's view -- CHEATING, for measuring "
                      "the value of information"),
   };
   if (mcts)
     params.push_back(integer("determinizations", 1, "10", "trees, one per determinization, on games with "
-                                                           "hidden information (PIMC)"));
+                                                           "hidden information (PIMC)", 1e5));
   return params;
 }
 

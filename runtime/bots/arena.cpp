@@ -32,6 +32,8 @@ class TimedAgent : public Agent {
   }
   bool wants_events() const override { return inner_->wants_events(); }
   void observe(const nlohmann::json& event) override { inner_->observe(event); }
+  bool wants_game_access() const override { return inner_->wants_game_access(); }
+  void attach(const GameAccess* game) override { inner_->attach(game); }
   int64_t decisions = 0;
   double seconds = 0;
 

@@ -466,3 +466,22 @@ TEST_CASE("cli: bad agent specifications are usage errors listing what is allowe
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.out, Catch::Contains("iterations=N") && Catch::Contains("--jobs"));
 }
+
+TEST_CASE("cli: arena plays greedy and search bots; greedy beats random at Hai Noon", "[cli][arena][greedy]") {
+  const auto r = run_rulebook("arena hai-noon --players 2 --agent greedy --agent random --games 20 --seed 2 --json --jobs 2");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& greedy = j.at("agents").at(0);
+  CHECK(greedy.at("agent") == "greedy");
+  CHECK(greedy.at("decisions").get<int64_t>() > 0);
+  CHECK(greedy.at("mean_decision_seconds").get<double>() > 0);
+  // Fixed seeds: the same games every run. Hai Noon's evaluation (danger
+  // from bites and facing sharks) lets greedy dodge attacks random walks into.
+  CHECK(greedy.at("win_rate").at("low").get<double>() > 0.5);
+  CHECK(greedy.at("rating").at("estimate").get<double>() > 0);
+  // Search bots reach their game through the arena's timing wrapper.
+  const auto search = run_rulebook("arena pass-the-pandas --players 3 --agent ismcts:iterations=10 --agent random --games 4 --json");
+  INFO(search.err);
+  REQUIRE(search.exit_code == 0);
+  CHECK(nlohmann::json::parse(search.out).at("agents").at(0).at("decisions").get<int64_t>() > 0);
+}

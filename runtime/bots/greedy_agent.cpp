@@ -1,0 +1,84 @@
+#include "bots/greedy_agent.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "search/determinizer.hpp"
+
+namespace rulebook {
+namespace {
+
+// Answers the seat's decision with one option, then cuts the game off at
+// the next decision: what is scored is the position one decision deep.
+class OneStep : public SimulationPolicy {
+ public:
+  explicit OneStep(int option) : option_(option) {}
+  int choose(const Decision&, GameState&) override {
+    if (used_) throw SearchCutoff();
+    used_ = true;
+    return option_;
+  }
+
+ private:
+  int option_;
+  bool used_ = false;
+};
+
+}  // namespace
+
+GreedyAgent::GreedyAgent(int samples) : samples_(samples) {}
+GreedyAgent::~GreedyAgent() = default;
+
+void GreedyAgent::attach(const GameAccess* game) { truth_ = dynamic_cast<const Match*>(game); }
+
+void GreedyAgent::begin_game(uint64_t stream_seed, Seat seat) {
+  rng_.reseed(stream_seed, kAgentStream);
+  seat_ = seat;
+  observed_.clear();
+}
+
+int GreedyAgent::choose(const Decision& d) {
+  if (!truth_) throw AgentFailure("the greedy agent needs a match to look ahead (it plays through Match)");
+  if (!determinizer_ || &determinizer_->match().definition() != &truth_->definition())
+    determinizer_ = std::make_unique<Determinizer>(truth_->definition_ptr());
+  Determinizer& det = *determinizer_;
+  std::vector<std::string> labels;
+  for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+  det.prepare(*truth_, seat_, observed_, labels);
+
+  std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
+  int worlds = 0;
+  for (int tries = 0; worlds < samples_ && tries < 50 * samples_; ++tries) {
+    const std::vector<int> identities = det.sample_identities(rng_);
+    const uint64_t chance = rng_.next();
+    std::vector<double> scores(value.size(), 0.0);
+    bool accepted = true;
+    for (int i = 0; i < d.count() && accepted; ++i) {
+      OneStep policy(i);
+      const auto outcome = det.simulate(identities, chance, policy);
+      if (outcome == Determinizer::Outcome::Rejected || outcome == Determinizer::Outcome::Failed) {
+        accepted = false;
+        break;
+      }
+      // The outcome if the option ended the game, else the game's own
+      // estimate (an error in rules.evaluate stops the game, reported);
+      // without rules.evaluate every option that does not end it is alike.
+      const std::optional<double> v = det.match().evaluation(seat_);
+      scores[static_cast<size_t>(i)] = v ? *v : 1.0 / det.players();
+    }
+    if (!accepted) continue;
+    for (size_t i = 0; i < value.size(); ++i) value[i] += scores[i];
+    ++worlds;
+  }
+  // The best options; ties (and a game no sample agreed with) by its own stream.
+  std::vector<int> best;
+  for (int i = 0; i < d.count(); ++i) {
+    const double v = value[static_cast<size_t>(i)];
+    if (best.empty() || v > value[static_cast<size_t>(best[0])] + 1e-12) best = {i};
+    else if (v >= value[static_cast<size_t>(best[0])] - 1e-12) best.push_back(i);
+  }
+  return best[rng_.below(static_cast<uint32_t>(best.size()))];
+}
+
+}  // namespace rulebook
