@@ -104,7 +104,7 @@ int run_info(const std::string& game, bool json) {
 
 // Validates files or whole game folders: YAML against the schemas, then the
 // game's Lua (loaded in the sandbox) and each variant applied.
-int run_validate(const std::vector<std::string>& paths) {
+int run_validate(const std::vector<std::string>& paths, const std::string& kind) {
   int problems = 0;
   auto report = [&](const std::vector<std::string>& errors) {
     for (const auto& e : errors) std::cerr << e << "\n";
@@ -135,7 +135,7 @@ int run_validate(const std::vector<std::string>& paths) {
       }
       if (static_cast<size_t>(problems) == before) std::cout << path << ": ok (" << files.size() << " files)\n";
     } else if (fs::exists(path, ec)) {
-      auto errors = validate_file(path);
+      auto errors = validate_file(path, kind);
       report(errors);
       if (errors.empty()) std::cout << path << ": ok\n";
     } else {
@@ -166,8 +166,11 @@ Runner add_info(CLI::App& app) {
 Runner add_validate(CLI::App& app) {
   auto paths = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("validate", "check game folders, variants, scenarios and logs");
+  auto kind = std::make_shared<std::string>();
   cmd->add_option("PATH", *paths, "game folders or single YAML/JSON files")->required();
-  return [paths] { return run_validate(*paths); };
+  cmd->add_option("--kind", *kind, "what the files are, when neither their place nor their content tells")
+      ->check(CLI::IsMember(file_kinds()));
+  return [paths, kind] { return run_validate(*paths, *kind); };
 }
 
 }  // namespace rulebook::cli

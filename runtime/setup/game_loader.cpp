@@ -219,21 +219,48 @@ std::shared_ptr<const GameDefinition> load_game(const std::string& game, const L
       merged.value, dir, std::move(variants), [&merged](const std::string& pointer) { return merged.locate(pointer).str(); }));
 }
 
-std::vector<std::string> validate_file(const std::string& path) {
+namespace {
+
+// A file's kind from what it holds: the keys only that kind has.
+std::string kind_by_content(const nlohmann::json& v) {
+  if (!v.is_object()) return {};
+  if (v.contains("expect")) return "scenario";
+  if (v.contains("format") && v.contains("events")) return "log";
+  if (v.contains("overlay")) return "variant";
+  if (v.contains("script") || v.contains("players") || v.contains("zones") || v.contains("components") ||
+      v.contains("boards"))
+    return v.contains("source") && !v.contains("players") && !v.contains("zones") && !v.contains("components")
+               ? "variant" : "game";
+  if (v.contains("source") && v.contains("title")) return "variant";
+  return {};
+}
+
+}  // namespace
+
+const std::vector<std::string>& file_kinds() {
+  static const std::vector<std::string> kinds{"game", "variant", "scenario", "log"};
+  return kinds;
+}
+
+std::vector<std::string> validate_file(const std::string& path, const std::string& given_kind) {
   const fs::path p(path);
-  std::string schema_file;
-  if (p.filename() == "game.yaml") schema_file = "game.schema.json";
-  else if (p.parent_path().filename() == "variants") schema_file = "variant.schema.json";
-  else if (p.parent_path().filename() == "scenarios") schema_file = "scenario.schema.json";
-  else if (p.extension() == ".json") schema_file = "log.schema.json";
-  else
-    return {fmt::format("{}: error: cannot tell what kind of file this is (expected game.yaml, "
-                        "variants/*.yaml, scenarios/*.yaml or a .json log)", path)};
+  std::string kind = given_kind;
+  if (kind.empty()) {
+    if (p.filename() == "game.yaml") kind = "game";
+    else if (p.parent_path().filename() == "variants") kind = "variant";
+    else if (p.parent_path().filename() == "scenarios") kind = "scenario";
+    else if (p.extension() == ".json") kind = "log";
+  }
   try {
     // Logs are JSON, which is YAML too: reading them as YAML keeps line numbers.
     const SourcedJson doc = load_yaml_file(path);
+    if (kind.empty()) kind = kind_by_content(doc.value);  // wherever the file lies
+    if (kind.empty())
+      return {fmt::format("{}: error: cannot tell what kind of file this is (a game.yaml, a variant, a scenario "
+                          "with `expect`, or a log); say it with --kind game|variant|scenario|log", path)};
+    const std::string schema_file = kind + ".schema.json";
     check_against(doc, schema_file);
-    if (schema_file == "game.schema.json") load_game(p.parent_path().string());
+    if (kind == "game") load_game(p.parent_path().string());
   } catch (const SetupError& e) {
     return {e.what()};
   }

@@ -39,7 +39,10 @@ std::shared_ptr<const GameDefinition> load_game(const std::string& game, const L
 
 // Validates one YAML file of any kind (game, variant, scenario) by its
 // place in a game folder; returns the errors (empty = valid).
-std::vector<std::string> validate_file(const std::string& path);
+// `kind` (one of file_kinds()) says what the file is; empty: told by its
+// name (game.yaml, variants/, scenarios/, *.json) or else by its content.
+std::vector<std::string> validate_file(const std::string& path, const std::string& kind = "");
+const std::vector<std::string>& file_kinds();
 
 // Validates a sourced document against a schema file in schemas_root();
 // throws SetupError listing every problem.

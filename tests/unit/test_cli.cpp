@@ -485,3 +485,28 @@ TEST_CASE("cli: arena plays greedy and search bots; greedy beats random at Hai N
   REQUIRE(search.exit_code == 0);
   CHECK(nlohmann::json::parse(search.out).at("agents").at(0).at("decisions").get<int64_t>() > 0);
 }
+
+TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind", "[cli]") {
+  const std::string dir = temp_folder("loose");
+  write_file(dir + "/first-heads.yaml",
+             "name: First heads\ngame: pass-the-pandas\nplayers: 2\nexpect:\n  finished: true\n");
+  auto ok = run_rulebook("validate " + dir + "/first-heads.yaml");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("first-heads.yaml: ok") != std::string::npos);
+  write_file(dir + "/typo.yaml", "name: Typo\nexpect:\n  winers: [Ann]\n");
+  auto typo = run_rulebook("validate " + dir + "/typo.yaml");
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("typo.yaml:3:3: error: unknown key 'winers'") != std::string::npos);
+  // Content that says nothing: the flag says it.
+  write_file(dir + "/bare.yaml", "name: Bare\n");
+  auto bare = run_rulebook("validate " + dir + "/bare.yaml");
+  CHECK(bare.exit_code == 2);
+  CHECK(bare.err.find("--kind game|variant|scenario|log") != std::string::npos);
+  auto told = run_rulebook("validate --kind scenario " + dir + "/bare.yaml");
+  CHECK(told.exit_code == 2);
+  CHECK(told.err.find("bare.yaml:1:1: error: missing required key 'expect'") != std::string::npos);
+  CHECK(run_rulebook("validate --kind recipe " + dir + "/bare.yaml").exit_code == 2);
+  // A variant file outside variants/.
+  write_file(dir + "/fast.yaml", "name: fast\ntitle: Fast\nsource: house rule\noverlay: {options: {points_target: 5}}\n");
+  CHECK(run_rulebook("validate " + dir + "/fast.yaml").exit_code == 0);
+}

@@ -18,6 +18,7 @@
 #include "observation/event_recorder.hpp"
 #include "observation/narrator.hpp"
 #include "play/match.hpp"
+#include "play/scenario.hpp"
 #include "setup/game_loader.hpp"
 
 using nlohmann::json;
@@ -381,4 +382,88 @@ TEST_CASE("hidden: read-only lists are accepted wherever the API takes a list", 
   const GameResult r = t.play();
   CHECK(r.details.at("choice") == 2);
   CHECK(r.winners == std::vector<int>{2, 0});
+}
+
+namespace {
+
+const char* const kDealt = R"(
+  game:begin_round(0)
+  game:zone("deck"):move_top(1, game:zone("hand", 0))
+  game:zone("deck"):move_top(1, game:zone("hand", 1))
+  game:begin_turn(0)
+  game:choose(0, "Discard", {"the Guard"})
+  game.state.pick = game:choose(0, "Pick", {"left", "right"})
+  game:begin_turn(1)
+  game:finish{}
+)";
+
+std::string all_failures(const ScenarioOutcome& o) {
+  std::string out;
+  for (const auto& f : o.failures) out += f + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("hidden: an answer written for a decision taken without asking is reported at that answer", "[hidden][scenario]") {
+  TempGame game(kYaml, script(kDealt),
+                {{"scenarios/auto.yaml", "name: auto\nplayers: 2\nanswers:\n  - the Guard\n  - left\nexpect:\n  finished: true\n"},
+                 {"scenarios/fine.yaml", "name: fine\nplayers: 2\nanswers: [right]\nexpect:\n  state: {pick: right}\n"},
+                 {"scenarios/short.yaml", "name: short\nplayers: 2\nanswers: [the Guard]\nexpect: {}\n"}});
+  const ScenarioOutcome bad = run_scenario(game.dir() + "/scenarios/auto.yaml");
+  CHECK_FALSE(bad.passed);
+  CHECK_THAT(all_failures(bad), Catch::Contains("scenario answer 1 'the Guard' (" + game.dir() +
+                                                "/scenarios/auto.yaml:4:5) answers \"Discard\" asked of Ann, which has a "
+                                                "single option ('the Guard') and is taken without asking"));
+  CHECK(run_scenario(game.dir() + "/scenarios/fine.yaml").passed);
+  // Also when the misplaced answer happens to fit the next decision badly
+  // only at the end (here: no answer left for "Pick").
+  const ScenarioOutcome shortened = run_scenario(game.dir() + "/scenarios/short.yaml");
+  CHECK_THAT(all_failures(shortened), Catch::Contains("answers \"Discard\" asked of Ann"));
+}
+
+TEST_CASE("hidden: scenario code names the scenario file and its line; prepare can wait for the deal", "[hidden][scenario]") {
+  TempGame game(kYaml, script(kDealt),
+                {{"scenarios/lua.yaml",
+                  "name: lua\n"                          // 1
+                  "players: 2\n"                         // 2
+                  "answers: [left]\n"                    // 3
+                  "expect:\n"                            // 4
+                  "  lua:\n"                             // 5
+                  "    - 'game.state.pick == \"left\"'\n"  // 6
+                  "    - 'game.nothing.here == 1'\n"},     // 7
+                 {"scenarios/prepare.yaml",
+                  "name: prepare\n"                      // 1
+                  "players: 2\n"                         // 2
+                  "prepare: |\n"                         // 3
+                  "  local x = 1\n"                      // 4
+                  "  game.missing:call()\n"              // 5
+                  "expect: {}\n"},
+                 {"scenarios/dealt.yaml",
+                  "name: dealt\nplayers: 2\nprepare_at: first_turn\n"
+                  "prepare: |\n"
+                  "  game:zone('hand', 1):move_all(game:zone('hand', 0))\n"
+                  "  game:sit_out(1)\n"
+                  "stop_after_turns: 0\n"
+                  "expect:\n"
+                  "  finished: false\n"
+                  "  turns: 0\n"
+                  "  zones: {\"hand@Ann\": 2, \"hand@Bob\": 0, deck: 2}\n"
+                  "  lua: ['game:is_sitting_out(1)', 'game:game_round() == 1']\n"},
+                 {"scenarios/setup-only.yaml",
+                  "name: setup only\nplayers: 2\nprepare: |\n  game.state.hands = game:zone('hand', 0):count()\n"
+                  "stop_after_turns: 0\nexpect:\n  finished: false\n  state: {hands: 0}\n  zones: {\"hand@Ann\": 1}\n"}});
+  const ScenarioOutcome lua = run_scenario(game.dir() + "/scenarios/lua.yaml");
+  REQUIRE(lua.failures.size() == 1u);
+  CHECK_THAT(lua.failures[0], Catch::Contains("lua: `game.nothing.here == 1` failed: " + game.dir() +
+                                              "/scenarios/lua.yaml:7: attempt to index a nil value (field 'nothing')"));
+  CHECK_THAT(lua.failures[0], Catch::Contains("7 |     - 'game.nothing.here == 1'"));  // the line itself
+  const ScenarioOutcome prepare = run_scenario(game.dir() + "/scenarios/prepare.yaml");
+  CHECK_THAT(all_failures(prepare), Catch::Contains(game.dir() + "/scenarios/prepare.yaml:5: attempt to index a nil value (field 'missing')"));
+  const ScenarioOutcome dealt = run_scenario(game.dir() + "/scenarios/dealt.yaml");
+  INFO(all_failures(dealt));
+  CHECK(dealt.passed);
+  const ScenarioOutcome setup_only = run_scenario(game.dir() + "/scenarios/setup-only.yaml");
+  INFO(all_failures(setup_only));
+  CHECK(setup_only.passed);
 }
