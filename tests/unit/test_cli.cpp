@@ -496,7 +496,7 @@ TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind"
   write_file(dir + "/typo.yaml", "name: Typo\nexpect:\n  winers: [Ann]\n");
   auto typo = run_rulebook("validate " + dir + "/typo.yaml");
   CHECK(typo.exit_code == 2);
-  CHECK(typo.err.find("typo.yaml:3:3: error: unknown key 'winers'") != std::string::npos);
+  CHECK(typo.err.find("typo.yaml:3:11: error: unknown key 'winers'") != std::string::npos);
   // Content that says nothing: the flag says it.
   write_file(dir + "/bare.yaml", "name: Bare\n");
   auto bare = run_rulebook("validate " + dir + "/bare.yaml");
