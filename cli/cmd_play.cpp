@@ -24,6 +24,7 @@ struct PlayOptions {
   std::string log_file;
   bool json = false;
   int view = -2;
+  NarrationLevel narrate = NarrationLevel::Normal;
 };
 
 // Events as JSON lines, written as they happen so a reader can follow.
@@ -57,7 +58,7 @@ int run(PlayOptions& o) {
   const Seat view = o.view >= -1 ? o.view : (humans.size() == 1 ? human_seat : -1);
   if (view >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
 
-  Narrator narrator(std::cout, view, narration_style(1));
+  Narrator narrator(std::cout, view, narration_style(1), o.narrate);
   JsonLines json_lines(std::cout, view);
   EventRecorder full_log;  // everything, for --log
   if (o.json) {
@@ -116,6 +117,7 @@ Runner add_play(CLI::App& app) {
   cmd->add_option("--log", o->log_file, "write the replay log to FILE");
   cmd->add_flag("--json", o->json, "print events as JSON lines instead of narration");
   cmd->add_option("--view", o->view, "narrate as this seat may know the game (-1: everything)");
+  add_narrate_option(*cmd, o->narrate);
   return [o] { return run(*o); };
 }
 

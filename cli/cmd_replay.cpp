@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/input_file.hpp"
+#include "observation/narrator.hpp"
 #include "observation/event_recorder.hpp"
 #include "play/log_file.hpp"
 #include "play/replay.hpp"
@@ -17,6 +18,9 @@ namespace {
 struct ReplayOptions {
   std::string log;
   bool quiet = false;
+  NarrationLevel narrate = NarrationLevel::Normal;
+  const CLI::Option* narrate_option = nullptr;  // replay narrates only when asked
+  int view = -1;
 };
 
 int run(const ReplayOptions& o) {
@@ -25,7 +29,14 @@ int run(const ReplayOptions& o) {
   std::string error;
   if (!parse_json_input(text, o.log, log, error)) throw SetupError(error);
   check_against(SourcedJson{log, {{"", SourceLocation{o.log, 0, 0}}}}, "log.schema.json");
-  const ReplayReport report = replay_log(log);
+  std::unique_ptr<Narrator> narrator;
+  if (o.narrate_option->count() > 0) {
+    if (o.view < -1 || o.view >= log.value("players", 0))
+      throw SetupError(fmt::format("--view: error: seat {} is not in -1..{}", o.view, log.value("players", 0) - 1));
+    narrator = std::make_unique<Narrator>(std::cout, o.view, narration_style(1), o.narrate);
+  }
+  const ReplayReport report = replay_log(log, {}, narrator.get());
+  if (narrator) narrator->flush();
   if (!report.ok) {
     std::cerr << o.log << ": replay failed: " << report.message << "\n";
     return kGameFailure;
@@ -43,6 +54,8 @@ Runner add_replay(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "re-run a game log and verify every event matches");
   cmd->add_option("LOG", o->log, "a log written by 'rulebook play --log'")->required();
   cmd->add_flag("--quiet,-q", o->quiet, "print nothing when the replay matches");
+  o->narrate_option = add_narrate_option(*cmd, o->narrate);  // narrates the replayed game
+  cmd->add_option("--view", o->view, "with --narrate: narrate as this seat may know the game (-1: everything)");
   return [o] { return run(*o); };
 }
 

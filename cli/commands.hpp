@@ -91,6 +91,8 @@ struct OutputError : std::runtime_error {
 void write_file(const std::string& option, const std::string& path, const std::string& text);
 // Terminal emphasis for narration when fd is a colour terminal, else none.
 NarrationStyle narration_style(int fd);
+// --narrate brief|normal|full, on every command that prints narration.
+CLI::Option* add_narrate_option(CLI::App& cmd, NarrationLevel& level);
 std::string read_file(const std::string& path);  // throws SetupError
 
 }  // namespace rulebook::cli

@@ -143,6 +143,14 @@ void write_file(const std::string& option, const std::string& path, const std::s
                                   std::strerror(error ? error : errno)));
 }
 
+CLI::Option* add_narrate_option(CLI::App& cmd, NarrationLevel& level) {
+  return cmd
+      .add_option_function<std::string>(
+          "--narrate", [&level](const std::string& text) { parse_narration_level(text, level); },
+          "how much narration tells: brief (a turn a line), normal (default) or full (every component event)")
+      ->check(CLI::IsMember({"brief", "normal", "full"}));
+}
+
 NarrationStyle narration_style(int fd) {
   if (!use_colour(fd)) return {};
   return NarrationStyle{"\033[1m", "\033[2m", "\033[0m"};

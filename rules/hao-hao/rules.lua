@@ -563,7 +563,7 @@ function rules.snow_leopards(game, seat, turn)
     end
     local tile = game:choose(seat, "Two Snow Leopards: lose one of your tiles", pile:items())
     tile:move(game.lost)
-    if game.talk then game:say("Two Snow Leopards! %s loses a %s tile", game:player_name(seat), tile:title()) end
+    if game.talk then game:say("Two Snow Leopards! %s loses %s tile", game:player_name(seat), rules.a(tile:title())) end
     rules.public_summary(game)
   end
 end

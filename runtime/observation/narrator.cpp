@@ -1,7 +1,10 @@
 #include "observation/narrator.hpp"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
+#include "core/board_geometry.hpp"
 #include "core/game_state.hpp"
 #include "observation/event_view.hpp"
 
@@ -15,7 +18,106 @@ std::string plural(const std::string& word, int n) {
   return word + "s";
 }
 
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// Whether `text` names `word` (any case), starting at a word boundary:
+// "The full shark at (1,3)" names "shark" and "(1,3)"; "sharks" names "shark".
+bool mentions(const std::string& text, const std::string& word) {
+  if (word.empty()) return false;
+  const std::string t = lower(text), w = lower(word);
+  for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1))
+    if (at == 0 || !std::isalnum(static_cast<unsigned char>(t[at - 1])) || !std::isalnum(static_cast<unsigned char>(w[0])))
+      return true;
+  return false;
+}
+
+std::string number_word(int n) {
+  static const char* const kWords[] = {"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
+  return n >= 0 && n <= 10 ? kWords[n] : std::to_string(n);
+}
+
+std::string cell_text(const GameState& s, int board, int cell) {
+  const auto& g = s.definition().boards[board].geometry;
+  return fmt::format("({},{})", g.x(cell) + 1, g.y(cell) + 1);
+}
+
+bool is_yes_no(const Event& e) { return e.from == 2 && (e.text == "yes" || e.text == "no"); }
+
+// How far a run of moves of one type within one board went, alike for all:
+// "one place along the ring", "one place east"; empty when they differ.
+std::string common_step(const GameState& s, const std::vector<const Narrator::Line*>& run) {
+  const auto& g = s.definition().boards[run.front()->board].geometry;
+  for (const auto& path : g.paths()) {
+    int steps = 0;
+    bool alike = true;
+    for (const auto* m : run) {
+      const int a = BoardGeometry::position_on(path, m->from_cell), b = BoardGeometry::position_on(path, m->to_cell);
+      const int n = static_cast<int>(path.cells.size());
+      int d = a < 0 || b < 0 ? 0 : (path.cyclic ? ((b - a) % n + n) % n : b - a);
+      if (path.cyclic && d > n / 2) d -= n;
+      if (d == 0 || (m != run.front() && d != steps)) alike = false;
+      steps = d;
+      if (!alike) break;
+    }
+    if (!alike) continue;
+    std::string name = path.name;
+    for (char& c : name)
+      if (c == '_') c = ' ';
+    const int n = steps < 0 ? -steps : steps;
+    return fmt::format("{} {} {} the {}", number_word(n), n == 1 ? "place" : "places",
+                       steps < 0 ? "back along" : "along", name);
+  }
+  Direction d{};
+  bool alike = true;
+  int distance = 0;
+  for (const auto* m : run) {
+    Direction here{};
+    const int dx = std::abs(g.x(m->to_cell) - g.x(m->from_cell)), dy = std::abs(g.y(m->to_cell) - g.y(m->from_cell));
+    const int n = dx > dy ? dx : dy;
+    if (!g.direction_between(m->from_cell, m->to_cell, here) || (m != run.front() && (here != d || n != distance))) {
+      alike = false;
+      break;
+    }
+    d = here;
+    distance = n;
+  }
+  if (!alike) return {};
+  return fmt::format("{} {} {}", number_word(distance), distance == 1 ? "place" : "places", to_string(d));
+}
+
 }  // namespace
+
+const char* to_string(NarrationLevel level) {
+  switch (level) {
+    case NarrationLevel::Brief: return "brief";
+    case NarrationLevel::Normal: return "normal";
+    case NarrationLevel::Full: return "full";
+  }
+  return "normal";
+}
+
+bool parse_narration_level(const std::string& text, NarrationLevel& out) {
+  for (auto level : {NarrationLevel::Brief, NarrationLevel::Normal, NarrationLevel::Full})
+    if (text == to_string(level)) {
+      out = level;
+      return true;
+    }
+  return false;
+}
+
+std::string with_article(const std::string& noun) {
+  if (noun.empty()) return noun;
+  return (std::string("AEIOUaeiou").find(noun[0]) != std::string::npos ? "an " : "a ") + noun;
+}
+
+std::string board_coordinates(const BoardDef& board) {
+  return fmt::format("{}, {}x{}: a cell is written (column,row), (1,1) being the top-left corner",
+                     board.title.empty() ? board.name : board.title, board.geometry.width(),
+                     board.geometry.height());
+}
 
 std::string describe_component(const GameState& state, ComponentId id, Seat seat) {
   return describe_component(state, id, state.visible_to(id, seat));
@@ -23,7 +125,7 @@ std::string describe_component(const GameState& state, ComponentId id, Seat seat
 
 std::string describe_component(const GameState& state, ComponentId id, bool known) {
   const ComponentType& t = state.type_of(id);
-  if (!known) return "a " + t.kind;
+  if (!known) return with_article(t.kind);
   if (t.faces.size() > 1) return fmt::format("{} ({})", t.title, state.face_name(id));
   return t.title;
 }
@@ -33,132 +135,336 @@ Narrator::~Narrator() { flush(); }
 void Narrator::emit_line(const std::string& line) { out_ << line << '\n'; }
 
 void Narrator::flush() {
-  if (pending_key_.empty()) return;
-  if (pending_roll_ || pending_count_ <= 1) emit_line(pending_text_);
-  else emit_line(fmt::format("{} {}", pending_count_, pending_counted_));
-  pending_key_.clear();
-  pending_count_ = 0;
-  pending_roll_ = false;
+  resolve();
+  if (level_ == NarrationLevel::Brief && !brief_items_.empty()) {
+    end_brief_turn();
+    brief_head_ = "  ...";  // the turn goes on after a person's answer
+  }
 }
+
+void Narrator::add(Line line) { action_.push_back(std::move(line)); }
 
 void Narrator::on_event(const GameState& s, const Event& e) {
   if (!can_see(e, seat_)) return;
+  state_ = &s;
   auto name = [&](int seat) { return seat >= 0 && seat < s.player_count() ? s.player(seat).name : std::string("?"); };
+  const bool visible = e.component >= 0 && s.visible_to(e.component, seat_);
+  Line line;
   switch (e.type) {
     case EventType::Roll: {
-      const std::string key = fmt::format("roll:{}", e.from);
-      const std::string face = s.visible_to(e.component, seat_) ? s.face_name(e.component) : "?";
-      if (pending_key_ == key) {
-        pending_text_ += ", " + face;
+      const std::string face = visible ? s.face_name(e.component) : "?";
+      if (!action_.empty() && action_.back().kind == Line::Roll && action_.back().zone == e.from) {
+        action_.back().text += ", " + face;
         return;
       }
-      flush();
       const int owner = s.zone_owner(e.from);
-      pending_key_ = key;
-      pending_roll_ = true;
-      pending_text_ = owner >= 0 ? fmt::format("{} rolls: {}", name(owner), face)
-                                 : fmt::format("{} rolled: {}", s.zone_title(e.from), face);
+      line.kind = Line::Roll;
+      line.zone = e.from;
+      line.text = owner >= 0 ? fmt::format("{} rolls: {}", name(owner), face)
+                             : fmt::format("{} rolled: {}", s.zone_title(e.from), face);
+      add(std::move(line));
       return;
     }
     case EventType::Move: {
       // As the seat saw it move: one who knew it before still knows what moved.
-      // Moves of components that end up hidden from the seat are counted
-      // together by kind ("36 cards move from the discard pile to the draw
-      // pile"); a single one is named when the seat knew it.
       const bool known = knows_event_component(s, e, seat_);
-      const bool still_known = s.visible_to(e.component, seat_);
       const std::string what = describe_component(s, e.component, known);
-      const std::string counted_as = still_known ? what : describe_component(s, e.component, false);
       const std::string from = e.from >= 0 ? s.zone_title(e.from) : "nowhere";
       const std::string to = s.zone_title(e.to);
-      // Moves onto several cells of one board are counted together
-      // ("25 tiles move from the bag to the field").
       const GameDefinition& def = s.definition();
       const ZoneDef& dest = def.zone_defs[def.zone_def_of[e.to]];
-      const std::string to_many = dest.board >= 0 ? dest.title : to;
-      const std::string key = dest.board >= 0 ? fmt::format("move:{}:board{}:{}", e.from, dest.board, counted_as)
-                                              : fmt::format("move:{}:{}:{}", e.from, e.to, counted_as);
-      if (pending_key_ == key) {
-        ++pending_count_;
+      const ZoneDef* source = e.from >= 0 ? &def.zone_defs[def.zone_def_of[e.from]] : nullptr;
+      const auto& t = s.type_of(e.component);
+      line.kind = Line::Move;
+      line.text = fmt::format("{} moves from {} to {}", what, from, to);
+      // Moves onto several cells of one board are counted together
+      // ("25 tiles move from the bag to the field").
+      line.group = dest.board >= 0 ? fmt::format("{}:board{}:{}", e.from, dest.board, what)
+                                   : fmt::format("{}:{}:{}", e.from, e.to, what);
+      const std::string many = known ? (t.faces.size() > 1 ? fmt::format("{} ({})", plural(t.title, 2), s.face_name(e.component))
+                                                             : plural(t.title, 2))
+                                       : plural(t.kind, 2);
+      line.counted = fmt::format("{} move from {} to {}", many, from, dest.board >= 0 ? dest.title : to);
+      line.counted_exact = fmt::format("{} move from {} to {}", many, from, to);
+      line.from = e.from;
+      line.from_title = from;
+      line.dest_board = dest.board;
+      line.plural_kind = plural(t.kind, 2);
+      line.plural_title = plural(t.title, 2);
+      if (known) {
+        line.title = t.title;
+        line.type = s.component(e.component).type;
+        line.mark = dest.board >= 0 ? cell_text(s, dest.board, def.zone_key_of[e.to]) : to;
+        if (dest.board >= 0 && source && source->board == dest.board) {
+          line.board = dest.board;
+          line.from_cell = def.zone_key_of[e.from];
+          line.to_cell = def.zone_key_of[e.to];
+        }
+      }
+      add(std::move(line));
+      return;
+    }
+    case EventType::SetFace:
+    case EventType::Reveal:
+    case EventType::Hide:
+    case EventType::Facing: {
+      const auto& t = s.type_of(e.component);
+      const std::string at = s.zone_title(e.from);
+      line.kind = Line::Change;
+      if (e.type == EventType::SetFace) {
+        line.text = visible ? fmt::format("{} at {} turns to {}", t.title, at, t.faces[e.value])
+                            : fmt::format("{} at {} turns over", with_article(t.kind), at);
+        line.mark = t.faces[e.value];
+      } else if (e.type == EventType::Reveal) {
+        line.text = fmt::format("{} at {} is revealed", describe_component(s, e.component, seat_), at);
+      } else if (e.type == EventType::Hide) {
+        line.text = fmt::format("{} at {} is turned face down", t.title, at);
+      } else {
+        line.mark = to_string(static_cast<Direction>(e.value));
+        line.text = fmt::format("{} at {} now faces {}", t.title, at, line.mark);
+      }
+      if (line.mark.empty()) {
+        const GameDefinition& def = s.definition();
+        const ZoneDef& z = def.zone_defs[def.zone_def_of[e.from]];
+        line.mark = z.board >= 0 ? cell_text(s, z.board, def.zone_key_of[e.from]) : at;
+      }
+      if (visible) line.title = t.title;
+      add(std::move(line));
+      return;
+    }
+    case EventType::Peek:
+      line.text = fmt::format("{} secretly looks at {} at {}", name(e.seat), describe_component(s, e.component, seat_),
+                              s.zone_title(e.from));
+      add(std::move(line));
+      return;
+    case EventType::Shuffle:
+      line.text = fmt::format("{} is shuffled ({} {})", s.zone_title(e.from), e.value, e.value == 1 ? "item" : "items");
+      add(std::move(line));
+      return;
+    case EventType::Score:
+      line.text = fmt::format("{} scores {:+d} (now {})", name(e.seat), e.value, e.to);
+      add(std::move(line));
+      return;
+    case EventType::Eliminate:
+      line.text = fmt::format("{} is out of the game", name(e.seat));
+      add(std::move(line));
+      return;
+    case EventType::SitOut:
+      line.text = fmt::format("{} is out of this round", name(e.seat));
+      add(std::move(line));
+      return;
+    case EventType::Message:
+      line.kind = Line::Message;
+      line.text = e.text;
+      if (seat_ < 0 && e.audience != ~SeatMask{0}) {  // the onlooker hears who was told (game:say_to)
+        std::string to;
+        for (int seat = 0; seat < s.player_count(); ++seat)
+          if (e.audience & seat_bit(seat)) to += (to.empty() ? "" : ", ") + name(seat);
+        line.text = fmt::format("(to {}) {}", to, e.text);
+      }
+      add(std::move(line));
+      return;
+    case EventType::Choice: {
+      // One legal option is no decision: what happens is told by the events
+      // that follow, and nobody was asked anything.
+      if (hides_choice(e, seat_)) {
+        // A private decision, to another seat: that a choice was made, not
+        // which, and alike whether there was one option or many (telling
+        // only real choices would tell what the hand holds). Brief leaves it out.
+        resolve();
+        line.kind = Line::Choice;
+        line.text = fmt::format("{}{} makes a choice{}", style_.faint, name(e.seat), style_.reset);
+        line.secret = true;
+        add(std::move(line));
         return;
       }
-      flush();
-      pending_key_ = key;
-      pending_count_ = 1;
-      pending_text_ = fmt::format("{} moves from {} to {}", what, from, to);
-      const auto& t = s.type_of(e.component);
-      std::string many = still_known
-                             ? (t.faces.size() > 1 ? fmt::format("{} ({})", plural(t.title, 2), s.face_name(e.component))
-                                                   : plural(t.title, 2))
-                             : plural(t.kind, 2);
-      pending_counted_ = fmt::format("{} move from {} to {}", many, from, to_many);
+      if (e.from == 1) return;
+      resolve();
+      line.kind = Line::Choice;
+      line.label = e.text;
+      const bool yes_no = is_yes_no(e);
+      line.text = yes_no ? fmt::format("{}{} answers {} to \"{}\"{}", style_.faint, name(e.seat), e.text, e.prompt, style_.reset)
+                         : fmt::format("{}{} chooses: {}{}", style_.faint, name(e.seat), e.text, style_.reset);
+      const std::string what = yes_no ? fmt::format("{} {}", e.prompt, e.text) : "chooses " + e.text;
+      line.brief = e.seat == turn_seat_ ? what : fmt::format("{}{} {}", name(e.seat), yes_no ? ":" : "", what);
+      add(std::move(line));
       return;
     }
     default: break;
   }
-  flush();
+  resolve();
   switch (e.type) {
     case EventType::GameStart: {
       std::string names;
       for (int i = 0; i < s.player_count(); ++i) names += (i ? ", " : "") + s.player(i).name;
-      emit_line(fmt::format("{}{}{} for {} players: {} (seed {})", style_.strong,
-                            s.definition().title, style_.reset, s.player_count(), names, s.seed()));
+      emit_line(fmt::format("{}{}{} for {} players: {} (seed {})", style_.strong, s.definition().title, style_.reset,
+                            s.player_count(), names, s.seed()));
+      for (const auto& board : s.definition().boards) emit_line("Board: " + board_coordinates(board));
+      if (level_ == NarrationLevel::Brief) brief_head_ = "Setup";
       break;
     }
-    case EventType::TurnBegin:
+    case EventType::TurnBegin: {
+      turn_seat_ = e.seat;
       // A game played in rounds counts its own rounds, not the laps.
-      emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, e.to > 0 ? e.to : e.value, name(e.seat),
-                            style_.reset));
-      break;
-    case EventType::RoundBegin:
-      emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
-                            style_.reset));
-      break;
-    case EventType::SitOut: emit_line(fmt::format("{} is out of this round", name(e.seat))); break;
-    case EventType::SetFace:
-      emit_line(fmt::format("{} at {} turns to {}", s.type_of(e.component).title,
-                            s.zone_title(e.from), s.type_of(e.component).faces[e.value]));
-      break;
-    case EventType::Reveal:
-      emit_line(fmt::format("{} at {} is revealed", describe_component(s, e.component, seat_), s.zone_title(e.from)));
-      break;
-    case EventType::Hide:
-      emit_line(fmt::format("{} at {} is turned face down", s.type_of(e.component).title, s.zone_title(e.from)));
-      break;
-    case EventType::Peek:
-      emit_line(fmt::format("{} secretly looks at {} at {}", name(e.seat),
-                            describe_component(s, e.component, seat_), s.zone_title(e.from)));
-      break;
-    case EventType::Facing:
-      emit_line(fmt::format("{} at {} now faces {}", s.type_of(e.component).title, s.zone_title(e.from),
-                            to_string(static_cast<Direction>(e.value))));
-      break;
-    case EventType::Shuffle:
-      emit_line(fmt::format("{} is shuffled ({} {})", s.zone_title(e.from), e.value, e.value == 1 ? "item" : "items"));
-      break;
-    case EventType::Score:
-      emit_line(fmt::format("{} scores {:+d} (now {})", name(e.seat), e.value, e.to));
-      break;
-    case EventType::Eliminate: emit_line(fmt::format("{} is out of the game", name(e.seat))); break;
-    case EventType::Choice:
-      if (hides_choice(e, seat_)) emit_line(fmt::format("{}{} makes a choice{}", style_.faint, name(e.seat), style_.reset));
-      else emit_line(fmt::format("{}{} chooses: {}{}", style_.faint, name(e.seat), e.text, style_.reset));
-      break;
-    case EventType::Message:
-      if (seat_ < 0 && e.audience != ~SeatMask{0}) {  // the onlooker hears who was told
-        std::string to;
-        for (int seat = 0; seat < s.player_count(); ++seat)
-          if (e.audience & seat_bit(seat)) to += (to.empty() ? "" : ", ") + name(seat);
-        emit_line(fmt::format("(to {}) {}", to, e.text));
+      const int round = e.to > 0 ? e.to : e.value;
+      if (level_ == NarrationLevel::Brief) {
+        end_brief_turn();
+        brief_head_ = fmt::format("{}Round {}, {}{}", style_.strong, round, name(e.seat), style_.reset);
       } else {
-        emit_line(e.text);
+        emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, round, name(e.seat), style_.reset));
       }
       break;
+    }
+    case EventType::RoundBegin:
+      if (level_ == NarrationLevel::Brief) end_brief_turn();
+      turn_seat_ = -1;
+      emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
+                            style_.reset));
+      if (level_ == NarrationLevel::Brief) brief_head_ = fmt::format("Round {}, the deal", e.value);
+      break;
     case EventType::GameEnd:
+      if (level_ == NarrationLevel::Brief) end_brief_turn();
       emit_line(fmt::format("{}Game over: {}{}", style_.strong, e.text, style_.reset));
       break;
     default: break;
   }
+}
+
+void Narrator::end_brief_turn() {
+  if (brief_head_.empty() && brief_items_.empty()) return;
+  std::string line = brief_head_;
+  // "Round 2, Lou: flips a Koi": the turn's player is named once.
+  const std::string subject = turn_seat_ >= 0 && state_ ? state_->player(turn_seat_).name + " " : std::string();
+  for (size_t i = 0; i < brief_items_.size(); ++i) {
+    const std::string& item = brief_items_[i];
+    const bool named = !subject.empty() && item.size() > subject.size() && item.compare(0, subject.size(), subject) == 0;
+    line += (i ? "; " : ": ") + (named ? item.substr(subject.size()) : item);
+  }
+  if (!line.empty()) emit_line(line);
+  brief_head_.clear();
+  brief_items_.clear();
+}
+
+// The held-back action as lines: covered changes dropped, moves counted or
+// summarised (normal and brief); everything on its own line (full).
+// Brief marks component lines with a leading \x01: kept only when nothing
+// else tells the action.
+std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
+  const bool full = level_ == NarrationLevel::Full;
+  if (!full)
+    for (auto& l : lines)
+      if ((l.kind == Line::Move || l.kind == Line::Change) && !l.title.empty())
+        for (const auto& m : lines)
+          if (m.kind == Line::Message && mentions(m.text, l.title) && mentions(m.text, l.mark)) l.covered = true;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < lines.size();) {
+    const Line& l = lines[i];
+    if (l.covered) {
+      ++i;
+      continue;
+    }
+    if (l.kind == Line::Move && full) {
+      // Full: every move, identical ones (same component kind, same places) counted.
+      int count = 1;
+      while (i + count < lines.size() && lines[i + count].kind == Line::Move && lines[i + count].text == l.text) ++count;
+      out.push_back(count == 1 ? l.text : fmt::format("{} {}", count, l.counted_exact));
+      i += count;
+      continue;
+    }
+    if (l.kind != Line::Move) {
+      if (level_ == NarrationLevel::Brief && l.kind == Line::Choice && l.secret) {
+        // nothing: another seat's private choice tells nothing in brief
+      } else if (level_ == NarrationLevel::Brief && l.kind == Line::Choice) {
+        // A choice a message of its action names ("the field (4,4)") is told by it.
+        bool told = false;
+        for (const auto& m : lines) told = told || (m.kind == Line::Message && mentions(m.text, l.label));
+        if (!told) out.push_back(l.brief);
+      } else if (level_ != NarrationLevel::Brief || l.kind != Line::Change) {
+        out.push_back(l.text);
+      } else {
+        out.push_back("\x01" + l.text);  // a component line: brief keeps it only when nothing else tells
+      }
+      ++i;
+      continue;
+    }
+    // A run of moves of one type within one board: summarised when many.
+    std::vector<const Line*> run;
+    size_t j = i;
+    for (; j < lines.size(); ++j) {
+      if (lines[j].covered) continue;
+      const Line& m = lines[j];
+      if (m.kind != Line::Move || m.board < 0 || m.type != l.type || m.board != l.board) break;
+      run.push_back(&m);
+    }
+    if (l.board >= 0 && run.size() >= 3) {
+      const int total = state_->definition().types[l.type].count;
+      const int n = static_cast<int>(run.size());
+      const std::string how = common_step(*state_, run);
+      const std::string board = state_->definition().boards[l.board].title;
+      std::string text = n == total ? fmt::format("every {} moves {}", l.title, how.empty() ? "on " + board : how)
+                                    : fmt::format("{} {} move {}", n, l.plural_title, how.empty() ? "on " + board : how);
+      if (!how.empty()) text += " of " + board;
+      bool told = false;
+      for (const auto& m : lines)
+        if (m.kind == Line::Message && mentions(m.text, l.title) &&
+            (mentions(m.text, "every") || mentions(m.text, "all") || mentions(m.text, std::to_string(n))))
+          told = true;
+      if (!told) out.push_back(text);
+      i = j;
+      continue;
+    }
+    // Consecutive identical moves: counted.
+    int count = 1;
+    size_t k = i + 1;
+    for (; k < lines.size(); ++k) {
+      if (lines[k].covered) continue;
+      if (lines[k].kind != Line::Move || lines[k].group != l.group) break;
+      ++count;
+    }
+    if (count > 1) {
+      const std::string text = fmt::format("{} {}", count, l.counted);
+      out.push_back(level_ == NarrationLevel::Brief ? "\x01" + text : text);
+      i = k;
+      continue;
+    }
+    // Many moves from one zone onto one board (a layout dealt): counted.
+    size_t d = i;
+    bool one_type = true;
+    for (; d < lines.size(); ++d) {
+      if (lines[d].covered) continue;
+      const Line& m = lines[d];
+      if (m.kind != Line::Move || m.dest_board < 0 || m.dest_board != l.dest_board || m.from != l.from) break;
+      one_type = one_type && m.type == l.type && m.type >= 0;
+    }
+    int dealt = 0;
+    for (size_t x = i; x < d; ++x) dealt += !lines[x].covered;
+    if (l.dest_board >= 0 && dealt >= (one_type ? 3 : 8)) {
+      const std::string text = fmt::format("{} {} move from {} to {}", dealt, one_type ? l.plural_title : l.plural_kind,
+                                           l.from_title, state_->definition().boards[l.dest_board].title);
+      out.push_back(level_ == NarrationLevel::Brief ? "\x01" + text : text);
+      i = d;
+      continue;
+    }
+    out.push_back(level_ == NarrationLevel::Brief ? "\x01" + l.text : l.text);
+    ++i;
+  }
+  return out;
+}
+
+void Narrator::resolve() {
+  if (action_.empty()) return;
+  const auto lines = render(action_);
+  action_.clear();
+  if (level_ != NarrationLevel::Brief) {
+    for (const auto& text : lines) emit_line(text);
+    return;
+  }
+  auto detail = [](const std::string& text) { return !text.empty() && text[0] == '\x01'; };
+  bool told = false;
+  for (const auto& text : lines) told = told || !detail(text);
+  for (const auto& text : lines)
+    if (!detail(text)) brief_items_.push_back(text);
+    else if (!told) brief_items_.push_back(text.substr(1));
 }
 
 }  // namespace rulebook

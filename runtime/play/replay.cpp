@@ -65,7 +65,7 @@ ReplayReport failed(std::string message, size_t events = 0) {
 
 }  // namespace
 
-ReplayReport replay_log(const json& log, const EngineLimits& limits) {
+ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* watcher) {
   if (!log.is_object() || log.value("format", "") != "rulebook-log")
     throw SetupError("log: error: not a rulebook log (\"format\": \"rulebook-log\" missing)");
   GameSpec spec;
@@ -119,6 +119,7 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits) {
   Match match(def, limits);
   EventRecorder recorder;
   match.add_sink(&recorder);
+  if (watcher) match.add_sink(watcher);
   size_t next = 0;
   for (Seat s = 0; s < spec.players; ++s) match.set_agent(s, std::make_unique<ReplayAgent>(&answers, &next));
   GameResult result;

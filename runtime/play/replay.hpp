@@ -35,7 +35,8 @@ struct ReplayReport {
 // against the replay: game_name, names, agents (count and kinds), every
 // answer (seat and index), every event and the result. The report names the
 // first difference. Throws SetupError when the log does not follow its
-// schema (check it against log.schema.json first).
-ReplayReport replay_log(const nlohmann::json& log, const EngineLimits& limits = {});
+// schema (check it against log.schema.json first). `watcher`, when given,
+// receives the replayed game's events as they happen (a narrator).
+ReplayReport replay_log(const nlohmann::json& log, const EngineLimits& limits = {}, EventSink* watcher = nullptr);
 
 }  // namespace rulebook

@@ -331,7 +331,8 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       chance.shuffles.emplace_back(sh.at("zone").get<std::string>(), sh.at("top").get<std::vector<std::string>>());
   match.set_chance_override(&chance);
   std::ostringstream narration;
-  Narrator narrator(narration);
+  // Full narration: every event, so that `log` may name any of them.
+  Narrator narrator(narration, -1, {}, NarrationLevel::Full);
   match.add_sink(&narrator);
   const uint64_t seed = s.value("seed", uint64_t{1});
 
