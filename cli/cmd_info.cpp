@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "observation/narrator.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
@@ -73,7 +74,8 @@ int run_info(const std::string& game, bool json) {
   for (const auto& b : def->boards) {
     nlohmann::json paths = nlohmann::json::array();
     for (const auto& p : b.geometry.paths()) paths.push_back(p.name);
-    boards.push_back({{"name", b.name}, {"width", b.geometry.width()}, {"height", b.geometry.height()}, {"paths", paths}});
+    boards.push_back({{"name", b.name}, {"width", b.geometry.width()}, {"height", b.geometry.height()}, {"paths", paths},
+                      {"coordinates", "(column,row), (1,1) the top-left corner"}});
   }
   out["boards"] = boards;
   if (json) {
@@ -98,7 +100,7 @@ int run_info(const std::string& game, bool json) {
   for (const auto& z : zones) std::cout << " " << z["name"].get<std::string>() << (z["per_player"].get<bool>() ? " (per player)" : "");
   std::cout << "\n";
   for (const auto& b : def->boards)
-    std::cout << fmt::format("Board: {} ({}x{})\n", b.name, b.geometry.width(), b.geometry.height());
+    std::cout << fmt::format("Board: {} ({})\n", b.name, board_coordinates(b));
   return kOk;
 }
 

@@ -510,3 +510,69 @@ TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind"
   write_file(dir + "/fast.yaml", "name: fast\ntitle: Fast\nsource: house rule\noverlay: {options: {points_target: 5}}\n");
   CHECK(run_rulebook("validate " + dir + "/fast.yaml").exit_code == 0);
 }
+
+TEST_CASE("cli: --narrate brief|normal|full tells a game at three levels", "[cli][narration]") {
+  // Hai Noon, seed 1: a forced decision (John's only diver to camouflage),
+  // "Every shark swims one place clockwise" told by the rules, face changes
+  // the rules' messages tell.
+  auto normal = run_rulebook("play hai-noon --seed 1");
+  auto brief = run_rulebook("play hai-noon --seed 1 --narrate brief");
+  auto full = run_rulebook("play hai-noon --seed 1 --narrate full");
+  REQUIRE(normal.exit_code == 0);
+  REQUIRE(brief.exit_code == 0);
+  REQUIRE(full.exit_code == 0);
+  CHECK(normal.out == run_rulebook("play hai-noon --seed 1 --narrate normal").out);  // the default
+  // The header explains the coordinates once.
+  CHECK(normal.out.find("Board: the sea, 4x4: a cell is written (column,row), (1,1) being the top-left corner") !=
+        std::string::npos);
+  // A single legal option is no choice: what happens is told instead.
+  CHECK(normal.out.find("John chooses: camouflage the pink diver") == std::string::npos);
+  CHECK(normal.out.find("The pink diver is camouflaged") != std::string::npos);
+  // A face change the rules' message tells is told once (full tells both).
+  CHECK(normal.out.find("The full shark at (3,4) turns hungry") != std::string::npos);
+  CHECK(normal.out.find("shark at the sea (3,4) turns to hungry") == std::string::npos);
+  CHECK(full.out.find("shark at the sea (3,4) turns to hungry") != std::string::npos);
+  // Full: every shark's move; normal: none (the rules' message tells it).
+  CHECK(full.out.find("shark (hungry) moves from the sea (1,1) to the sea (2,1)") != std::string::npos);
+  CHECK(normal.out.find("moves from the sea (1,1) to the sea (2,1)") == std::string::npos);
+  CHECK(normal.out.size() < full.out.size());
+  // Brief: one line a turn.
+  CHECK(brief.out.find("-- Round") == std::string::npos);
+  CHECK(brief.out.find("Round 1, John: ") != std::string::npos);
+  size_t turns = 0;
+  for (size_t at = brief.out.find("\nRound "); at != std::string::npos; at = brief.out.find("\nRound ", at + 1)) ++turns;
+  CHECK(turns == 14);  // "Turns played: 14"
+  CHECK(brief.out.size() < normal.out.size());
+  CHECK(run_rulebook("play hai-noon --seed 1 --narrate loud").exit_code == 2);
+}
+
+TEST_CASE("cli: yes/no decisions are told with their question; many moves summarised", "[cli][narration]") {
+  const std::string dir = tiny_game(
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  game:begin_turn(0)\n"
+      "  local go = game:choose(0, 'Keep hunting?', {false, true})\n"
+      "  game:choose(1, 'Only one way', {'the lone option'})\n"
+      "  game:finish{winners = {go and 0 or 1}}\n"
+      "end\n"
+      "return rules\n");
+  auto r = run_rulebook("play " + dir + " --seed 1 --agent all=first --name Lou --name Bob");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Lou answers no to \"Keep hunting?\"") != std::string::npos);
+  CHECK(r.out.find("lone option") == std::string::npos);
+  auto brief = run_rulebook("play " + dir + " --seed 1 --agent all=first --name Lou --name Bob --narrate brief");
+  CHECK(brief.out.find("Round 1, Lou: Keep hunting? no") != std::string::npos);
+}
+
+TEST_CASE("cli: replay --narrate tells the replayed game", "[cli][narration]") {
+  const std::string dir = temp_folder("narrated-replay");
+  REQUIRE(run_rulebook("play pass-the-pandas --seed 5 --log " + dir + "/game.json").exit_code == 0);
+  auto quiet = run_rulebook("replay " + dir + "/game.json");
+  CHECK(quiet.out.find("-- Round") == std::string::npos);
+  auto told = run_rulebook("replay " + dir + "/game.json --narrate brief");
+  CHECK(told.exit_code == 0);
+  CHECK(told.out.find("Round 1, ") != std::string::npos);
+  CHECK(told.out.find("replay OK") != std::string::npos);
+  CHECK(run_rulebook("replay " + dir + "/game.json --narrate full --view 9").exit_code == 2);
+}
