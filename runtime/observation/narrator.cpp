@@ -15,6 +15,8 @@ std::string plural(const std::string& word, int n) {
   if (n == 1) return word;
   if (word.size() > 2 && word.substr(word.size() - 2) == "ie") return word.substr(0, word.size() - 2) + "ice";  // die
   if (!word.empty() && word.back() == 's') return word;
+  if (!word.empty() && (word.back() == 'x' || word.back() == 'z')) return word + "es";  // Sixes
+  if (word.size() > 2 && (word.substr(word.size() - 2) == "ch" || word.substr(word.size() - 2) == "sh")) return word + "es";
   return word + "s";
 }
 
