@@ -513,7 +513,10 @@ function rules.harpoon_reactions(game, seat, side, attacks)
     end
     if #mine > 0 then
       -- Asked even without a fitting card (then "no harpoon" is the only
-      -- answer), so that the question gives nothing away about the hand.
+      -- answer: taken without asking, and not narrated to the owner), and
+      -- private: the other seats read that the owner made a choice, whether
+      -- or not there was one to make, so the question gives nothing away
+      -- about the hand.
       local cards = rules.harpoons_in_hand(game, owner, side)
       do
         local options = {{label = "no harpoon"}}
@@ -522,7 +525,7 @@ function rules.harpoon_reactions(game, seat, side, attacks)
             options[#options + 1] = setmetatable({card = card, diver = d}, HARPOON_LABEL)
           end
         end
-        local o = game:choose(owner, HARPOON_PROMPT[side], options)
+        local o = game:choose(owner, HARPOON_PROMPT[side], options, {private = true})
         if o.card then
           o.card:move(game.harpoons[side])
           saved[o.diver] = true

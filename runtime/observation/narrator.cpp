@@ -1,5 +1,6 @@
 #include "observation/narrator.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <fmt/format.h>
@@ -189,6 +190,12 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       line.counted = fmt::format("{} move from {} to {}", many, from, dest.board >= 0 ? dest.title : to);
       line.counted_exact = fmt::format("{} move from {} to {}", many, from, to);
       line.from = e.from;
+      line.to = e.to;
+      line.to_title = to;
+      if (dest.per_player) {
+        line.dest_def = def.zone_def_of[e.to];
+        line.dest_owner = def.zone_key_of[e.to];
+      }
       line.from_title = from;
       line.dest_board = dest.board;
       line.plural_kind = plural(t.kind, 2);
@@ -306,11 +313,11 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       break;
     }
     case EventType::TurnBegin: {
+      if (level_ == NarrationLevel::Brief) end_brief_turn();
       turn_seat_ = e.seat;
       // A game played in rounds counts its own rounds, not the laps.
       const int round = e.to > 0 ? e.to : e.value;
       if (level_ == NarrationLevel::Brief) {
-        end_brief_turn();
         brief_head_ = fmt::format("{}Round {}, {}{}", style_.strong, round, name(e.seat), style_.reset);
       } else {
         emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, round, name(e.seat), style_.reset));
@@ -319,7 +326,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
     }
     case EventType::RoundBegin:
       if (level_ == NarrationLevel::Brief) end_brief_turn();
-      turn_seat_ = -1;
+      turn_seat_ = -1;  // the deal belongs to no turn
       emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
                             style_.reset));
       if (level_ == NarrationLevel::Brief) brief_head_ = fmt::format("Round {}, the deal", e.value);
@@ -333,7 +340,11 @@ void Narrator::on_event(const GameState& s, const Event& e) {
 }
 
 void Narrator::end_brief_turn() {
-  if (brief_head_.empty() && brief_items_.empty()) return;
+  // A turn is told even when nothing happened in it; the setup or a deal only when something did.
+  if (brief_items_.empty() && (brief_head_.empty() || turn_seat_ < 0)) {
+    brief_head_.clear();
+    return;
+  }
   std::string line = brief_head_;
   // "Round 2, Lou: flips a Koi": the turn's player is named once.
   const std::string subject = turn_seat_ >= 0 && state_ ? state_->player(turn_seat_).name + " " : std::string();
@@ -428,6 +439,42 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
       out.push_back(level_ == NarrationLevel::Brief ? "\x01" + text : text);
       i = k;
       continue;
+    }
+    // Many moves from one zone into the hands of several players (a deal):
+    // one line, and what the narrated seat itself received.
+    {
+      size_t h = i;
+      std::vector<std::pair<std::string, int>> per_zone;  // zone title, count (in order of first arrival)
+      std::vector<std::string> mine;
+      std::string mine_zone;
+      for (; h < lines.size(); ++h) {
+        if (lines[h].covered) continue;
+        const Line& m = lines[h];
+        if (m.kind != Line::Move || m.dest_def < 0 || m.dest_def != l.dest_def || m.from != l.from) break;
+        auto it = std::find_if(per_zone.begin(), per_zone.end(), [&](const auto& z) { return z.first == m.to_title; });
+        if (it == per_zone.end()) per_zone.emplace_back(m.to_title, 1);
+        else ++it->second;
+        if (seat_ >= 0 && m.dest_owner == seat_ && !m.title.empty()) {
+          mine.push_back(m.title);
+          mine_zone = m.to_title;
+        }
+      }
+      int dealt = 0;
+      for (const auto& z : per_zone) dealt += z.second;
+      if (l.dest_def >= 0 && dealt >= 6 && per_zone.size() >= 2) {
+        std::string text = fmt::format("{} {} are dealt from {}:", dealt, l.plural_kind, l.from_title);
+        for (size_t z = 0; z < per_zone.size(); ++z)
+          text += fmt::format("{} {} to {}", z ? "," : "", per_zone[z].second, per_zone[z].first);
+        out.push_back(text);
+        if (!mine.empty()) {
+          std::string list;
+          for (size_t k = 0; k < mine.size(); ++k) list += (k ? ", " : "") + mine[k];
+          const std::string receives = fmt::format("{} receives: {}", mine_zone, list);
+          out.push_back(level_ == NarrationLevel::Brief ? "\x01" + receives : receives);
+        }
+        i = h;
+        continue;
+      }
     }
     // Many moves from one zone onto one board (a layout dealt): counted.
     size_t d = i;

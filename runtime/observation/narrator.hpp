@@ -68,6 +68,8 @@ class Narrator : public EventSink {
     int type = -1, board = -1, from_cell = -1, to_cell = -1;
     std::string plural_title, plural_kind, from_title;
     int from = -1, dest_board = -1;  // the zone left, the board arrived on
+    int to = -1, dest_def = -1, dest_owner = -1;  // the zone reached; its per-player zone and owner
+    std::string to_title;
   };
 
  private:
