@@ -185,4 +185,21 @@ function rules.play(game)
   end
 end
 
+-- The game's estimate of a seat's share of the win, for bots (greedy,
+-- cut-off rollouts). One player loses, the others share the win: a seat's
+-- chance to be the loser grows with its penalty points against the target
+-- and with the cards it still holds this round (a safe player holds none);
+-- its share is (1 - that chance) / (players - 1).
+function rules.evaluate(game, seat)
+  local n = game:player_count()
+  local target = game.options.penalty_target
+  local mine, total = 0, 0
+  for s = 0, n - 1 do
+    local w = math.exp(3 * game:score(s) / target) * (1 + game.hands[s]:count())
+    if s == seat then mine = w end
+    total = total + w
+  end
+  return (1 - mine / total) / (n - 1)
+end
+
 return rules
