@@ -52,6 +52,7 @@ int run(const ArenaOptions& o) {
   plan.seed = o.game.seed;
   plan.jobs = o.jobs;
   plan.limits = engine_limits(o.game);
+  plan.agent_settings = AgentSettings{o.game.agent_timeout};
 
   std::atomic<int64_t> done{0};
   ArenaResult result;
@@ -131,6 +132,7 @@ Runner add_arena(CLI::App& app) {
                   "an agent to rank, KIND or KIND:key=value,... (repeat: at least two); kinds:\n" +
                       describe_agent_kinds("    "))
       ->check(utf8_text());
+  add_agent_timeout_option(*cmd, o->game.agent_timeout);
   cmd->add_option("--games,-n", o->games, "number of games (rounded up to a multiple of the number of agents)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{10000000}));

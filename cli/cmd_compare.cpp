@@ -97,6 +97,7 @@ int run(CompareOptions& o) {
   plan.players = player_count_for(*base_def, o.game.players);
   player_count_for(*with_def, plan.players);
   plan.agent_kinds = agent_kinds(o.agents, plan.players);
+  plan.agent_timeout = o.game.agent_timeout;
   plan.limits = engine_limits(o.game);
   plan.seed = o.game.seed;
   plan.games = o.games;
@@ -215,7 +216,7 @@ Runner add_compare(CLI::App& app) {
   auto o = std::make_shared<CompareOptions>();
   auto* cmd = app.add_subcommand("compare", "play a base setup and a variant on the same seeds and compare them");
   add_game_options(*cmd, o->game, true, false);
-  add_batch_options(*cmd, o->games, o->jobs, o->agents);
+  add_batch_options(*cmd, o->games, o->jobs, o->agents, o->game.agent_timeout);
   cmd->add_option("--base", o->base, "the base side's --variant and --set options, in quotes (default: the game as written)");
   cmd->add_option("--with", o->with, "the other side's --variant and --set options, in quotes")->required();
   cmd->add_flag("--json", o->json, "print one JSON object");

@@ -47,7 +47,7 @@ int run(PlayOptions& o) {
   std::vector<HumanAgent*> humans;
   Seat human_seat = -1;
   for (Seat s = 0; s < players; ++s) {
-    agents.push_back(make_agent(kinds[s], std::cin, std::cout));
+    agents.push_back(make_agent(kinds[s], std::cin, std::cout, AgentSettings{o.game.agent_timeout}));
     if (auto* human = dynamic_cast<HumanAgent*>(agents.back().get())) {
       humans.push_back(human);
       human_seat = s;
@@ -112,7 +112,7 @@ Runner add_play(CLI::App& app) {
   auto o = std::make_shared<PlayOptions>();
   auto* cmd = app.add_subcommand("play", "play one game, narrated");
   add_game_options(*cmd, o->game);
-  add_agent_option(*cmd, o->agents);
+  add_agent_option(*cmd, o->agents, o->game.agent_timeout);
   cmd->add_option("--name", o->names, "player names, in seat order (repeatable)")->check(utf8_text());
   cmd->add_option("--log", o->log_file, "write the replay log to FILE");
   cmd->add_flag("--json", o->json, "print events as JSON lines instead of narration");

@@ -41,12 +41,13 @@ int run(ServeOptions& o) {
   const auto kinds = agent_kinds(specs, players);
   // Any bot of the registry; a bad specification fails here, before the table opens.
   for (Seat s = 0; s < players; ++s)
-    if (kinds[s] != "human") build_agent(kinds[s]);
+    if (kinds[s] != "human") build_agent(kinds[s], AgentSettings{o.game.agent_timeout});
 
   WebTableConfig config;
   config.definition = def;
   config.spec = GameSpec{o.game.game, o.game.variants, o.game.sets, players, o.game.seed, o.names};
   config.limits = engine_limits(o.game);
+  config.agent_settings = AgentSettings{o.game.agent_timeout};
   config.kinds = kinds;
   config.host = o.host;
   config.port = o.port;
@@ -97,8 +98,9 @@ Runner add_serve(CLI::App& app) {
   auto* cmd = app.add_subcommand("serve", "serve one game to browsers: a link per human seat, one for spectators");
   add_game_options(*cmd, o->game);
   cmd->add_option("--agent,-a", o->agents,
-                  "give a seat to a bot: SEAT=random|first|scripted:FILE, or all=KIND (default: a person at a browser)")
+                  "give a seat to a bot: SEAT=random|first|scripted:FILE|exec:COMMAND, or all=KIND (default: a person at a browser)")
       ->check(utf8_text());
+  add_agent_timeout_option(*cmd, o->game.agent_timeout);
   cmd->add_option("--name", o->names, "player names, in seat order (repeatable)")->check(utf8_text());
   cmd->add_option("--host", o->host, "address to listen on (0.0.0.0: every network)")->capture_default_str();
   cmd->add_option("--port", o->port, "port to listen on (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));

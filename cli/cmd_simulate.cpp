@@ -39,6 +39,7 @@ int run(SimulateOptions& o) {
   plan.players = player_count_for(*def, o.game.players);
   plan.agent_kinds = agent_kinds(o.agents, plan.players);
   plan.limits = engine_limits(o.game);
+  plan.agent_timeout = o.game.agent_timeout;
   plan.seed = o.game.seed;
   plan.games = o.games;
   plan.shard = shard;
@@ -89,7 +90,7 @@ Runner add_simulate(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "play many bot games and report statistics with 95% intervals");
   add_game_options(*cmd, o->game);
-  add_batch_options(*cmd, o->games, o->jobs, o->agents);
+  add_batch_options(*cmd, o->games, o->jobs, o->agents, o->game.agent_timeout);
   cmd->add_flag("--json", o->json, "print one JSON object (schemas/simulate.schema.json)");
   cmd->add_option("--plot", o->plot, "draw win rates and game lengths into FILE.svg or FILE.png (needs gnuplot)");
   cmd->add_option("--shard", o->shard, "play only the games i with i mod N = K (K/N); see --out and 'merge'");

@@ -32,6 +32,7 @@ struct GameOptions {
   uint64_t max_instructions = 0;  // exact count, 0 = none
   double max_seconds = 5.0;
   size_t max_memory_mb = 256;
+  double agent_timeout = 10.0;  // --agent-timeout, where agents are taken
 };
 // with_setup: --variant and --set (compare has its own, one list per side).
 void add_game_options(CLI::App& cmd, GameOptions& o, bool with_seed = true, bool with_setup = true);
@@ -53,10 +54,13 @@ Runner add_check(CLI::App& app);
 Runner add_serve(CLI::App& app);  // the web table
 Runner add_arena(CLI::App& app);
 
-// --agent SEAT=KIND (repeatable), as play, simulate and compare take it.
-void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs);
+// --agent SEAT=KIND (repeatable) and --agent-timeout SECONDS, as play,
+// simulate and compare take them.
+void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs, double& timeout_seconds);
+void add_agent_timeout_option(CLI::App& cmd, double& timeout_seconds);
 // --games, --jobs and --agent of the commands that play many bot games.
-void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents);
+void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents,
+                       double& timeout_seconds);
 
 // "SEAT=KIND" or "all=KIND" (repeatable) -> the agent kind of every seat
 // (default random). Throws SetupError.

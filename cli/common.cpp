@@ -74,17 +74,27 @@ EngineLimits engine_limits(const GameOptions& o) {
   return EngineLimits{o.max_instructions, o.max_memory_mb * 1024 * 1024, o.max_seconds};
 }
 
-void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs) {
+void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs, double& timeout_seconds) {
   cmd.add_option("--agent,-a", specs,
                  "who plays a seat: SEAT=KIND or SEAT=KIND:key=value,..., or all=KIND (default random); "
                  "kinds:\n" + describe_agent_kinds("    "))
       ->check(utf8_text());
+  add_agent_timeout_option(cmd, timeout_seconds);
 }
 
-void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents) {
+void add_agent_timeout_option(CLI::App& cmd, double& timeout_seconds) {
+  cmd.add_option("--agent-timeout", timeout_seconds,
+                 "seconds an exec: bot may take per decision (and per message it reads); over it the game "
+                 "ends with exit 1")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 86400.0));
+}
+
+void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents,
+                       double& timeout_seconds) {
   cmd.add_option("--games,-n", games, "number of games")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   cmd.add_option("--jobs,-j", jobs, "worker threads, each with its own Lua state")->capture_default_str()->check(CLI::Range(1, 256));
-  add_agent_option(cmd, agents);
+  add_agent_option(cmd, agents, timeout_seconds);
 }
 
 std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players) {

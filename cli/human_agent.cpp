@@ -27,10 +27,11 @@ int HumanAgent::choose(const Decision& d) {
   }
 }
 
-std::unique_ptr<Agent> make_agent(const std::string& text, std::istream& in, std::ostream& out) {
+std::unique_ptr<Agent> make_agent(const std::string& text, std::istream& in, std::ostream& out,
+                                  const AgentSettings& settings) {
   const AgentSpec spec = parse_agent_spec(text);
   if (spec.kind == "human") return std::make_unique<HumanAgent>(in, out);
-  return build_agent(spec);
+  return build_agent(spec, settings);
 }
 
 }  // namespace rulebook::cli

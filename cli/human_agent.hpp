@@ -26,7 +26,9 @@ class HumanAgent : public Agent {
 };
 
 // Any kind of the registry (agents/agent_spec.hpp), "human" included;
-// throws AgentSpecError.
-std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out);
+// `settings` (--agent-timeout) for the kinds answered from outside the
+// process (exec:COMMAND). Throws AgentSpecError.
+std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out,
+                                  const AgentSettings& settings = {});
 
 }  // namespace rulebook::cli

@@ -37,6 +37,8 @@ class CountingAgent : public Agent {
   void observe(const nlohmann::json& event) override { inner_->observe(event); }
   bool wants_game_access() const override { return inner_->wants_game_access(); }
   void attach(const GameAccess* game) override { inner_->attach(game); }
+  void prepare_game(const seat_protocol::GameInfo& game) override { inner_->prepare_game(game); }
+  void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
   int64_t decisions() const { return decisions_; }
 
  private:
@@ -57,7 +59,7 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
   timing.jobs = std::max(1, static_cast<int>(std::min<int64_t>(plan.jobs, std::max<int64_t>(1, count))));
   if (humans > 0 && timing.jobs > 1)
     throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
-  for (const auto& kind : plan.agent_kinds) make_agent(kind, std::cin, std::cerr);  // unknown kinds fail here, once
+  for (const auto& kind : plan.agent_kinds) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});  // unknown kinds fail here, once
   std::atomic<int64_t> next{0}, done{0};
   std::mutex error_mutex;
   std::exception_ptr error;
@@ -70,7 +72,7 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
       std::vector<std::unique_ptr<Agent>> owned;
       std::vector<Agent*> agents;
       for (int s = 0; s < plan.players; ++s) {
-        auto counter = std::make_unique<CountingAgent>(make_agent(plan.agent_kinds.at(s), std::cin, std::cerr));
+        auto counter = std::make_unique<CountingAgent>(make_agent(plan.agent_kinds.at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
         counters.push_back(counter.get());
         agents.push_back(counter.get());
         owned.push_back(std::move(counter));

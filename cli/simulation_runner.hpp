@@ -20,6 +20,7 @@ struct RunPlan {
   int players = 0;
   std::vector<std::string> agent_kinds;  // one per seat
   EngineLimits limits;
+  double agent_timeout = 10.0;  // seconds per decision of an exec: bot
   uint64_t seed = 1;
   int64_t games = 0;  // the whole run's
   int shard = 0;      // this process plays the games i with i % shards == shard

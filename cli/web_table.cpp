@@ -187,7 +187,7 @@ struct WebTable::Impl : EventSink {
       Match& m = *owned;
       for (Seat s = 0; s < config.spec.players; ++s) {
         if (config.kinds[s] == "human") m.set_agent(s, std::make_unique<Seat_>(*this, s));
-        else m.set_agent(s, build_agent(config.kinds[s]));
+        else m.set_agent(s, build_agent(config.kinds[s], config.agent_settings));
       }
       m.add_sink(this);
       if (!config.log_file.empty()) m.add_sink(&full_log);

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agents/agent_spec.hpp"
 #include "core/game_definition.hpp"
 #include "lua/rule_engine.hpp"
 #include "play/log_file.hpp"
@@ -35,6 +36,7 @@ struct WebTableConfig {
   GameSpec spec;                   // players and seed resolved
   EngineLimits limits;
   std::vector<std::string> kinds;  // per seat: "human" (a browser) or a bot kind
+  AgentSettings agent_settings;     // --agent-timeout for exec: bots
   std::string host = "127.0.0.1";
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)

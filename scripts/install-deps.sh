@@ -21,8 +21,11 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           # .ci/browser.sh plays at the web table in headless chromium
           chromium
           # bench/bots.sh reads `rulebook arena --json` into its table
-          jq)
-# .ci/browser.sh drives chromium with puppeteer-core from npm: Debian's
+          jq
+          # examples/bots/: the exec-bot tests play every game with the Python bot
+          python3)
+# .ci/browser.sh drives chromium with puppeteer-core from npm (and the
+# exec-bot tests play every game with examples/bots/random_bot.js): Debian's
 # Node.js and npm, unless a Node.js that brings its own npm is installed.
 command -v npm >/dev/null || packages+=(nodejs npm)
 

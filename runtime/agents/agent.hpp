@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/decision.hpp"
+#include "agents/seat_protocol.hpp"
 #include "core/rng.hpp"
 
 namespace rulebook {
@@ -32,6 +33,9 @@ class Agent {
   // is derived from the game's seed (agent_stream_seed) and is never the
   // seed of the game's chance, so no agent can rebuild a hidden deck order.
   virtual void begin_game(uint64_t /*stream_seed*/, Seat /*seat*/) {}
+  // Called just before begin_game by a Match: the game's name, title,
+  // players' names and options (what a seat outside the process is told).
+  virtual void prepare_game(const seat_protocol::GameInfo& /*game*/) {}
   // Returns an index in [0, decision.count()). Throws AgentFailure when it
   // cannot answer.
   virtual int choose(const Decision& decision) = 0;
@@ -43,6 +47,13 @@ class Agent {
   // before begin_game, to ask the runtime for determinizations.
   virtual bool wants_game_access() const { return false; }
   virtual void attach(const GameAccess* /*game*/) {}
+  // The game is over; `result` as the log writes it (winners, scores, ...).
+  // Sent by a Match to the agents that want events.
+  virtual void end_game(const nlohmann::json& /*result*/) {}
+  // An undo took decisions back: this seat keeps its first `kept_decisions`
+  // decisions of the game and the game is where the next one is asked;
+  // `view` is the seat's view there. Events it saw since are void.
+  virtual void taken_back(int /*kept_decisions*/, const nlohmann::json& /*view*/) {}
 };
 
 // A bad agent specification (`--agent` kind unknown, answers file

@@ -88,8 +88,8 @@ std::vector<AgentKind> build_registry() {
                    search_params(false), false});
   kinds.push_back({"scripted", "answers from a file: option labels or 1-based numbers, one a line", "FILE", {},
                    false});
-  // exec:COMMAND (an external bot speaking the decision protocol, issue 13)
-  // registers here: {"exec", "...", "COMMAND", {}, false}.
+  kinds.push_back({"exec", "a program in any language speaking the bot protocol on its stdin/stdout "
+                           "(docs/bot-protocol.md); no shell", "COMMAND", {}, false});
   kinds.push_back({"human", "a person at this terminal (rulebook play)", "", {}, true});
   return kinds;
 }

@@ -75,6 +75,12 @@ struct AgentSpec {
   std::string label() const;
 };
 
+// How agents answered from outside the process (exec:COMMAND) are held:
+// --agent-timeout, per decision.
+struct AgentSettings {
+  double timeout_seconds = 10.0;
+};
+
 // Throws AgentSpecError naming the problem and listing what is allowed.
 AgentSpec parse_agent_spec(const std::string& text);
 

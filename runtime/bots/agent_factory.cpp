@@ -4,10 +4,16 @@
 
 #include "bots/greedy_agent.hpp"
 #include "search/search_agent.hpp"
+#include "agents/exec_transport.hpp"
+#include "agents/external_seat.hpp"
 
 namespace rulebook {
 
-std::unique_ptr<Agent> build_agent(const AgentSpec& spec) {
+std::unique_ptr<Agent> build_agent(const AgentSpec& spec, const AgentSettings& settings) {
+  if (spec.kind == "exec") {
+    const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(settings.timeout_seconds * 1000));
+    return std::make_unique<ExternalSeat>(std::make_unique<ExecTransport>(spec.argument), spec.text, timeout);
+  }
   if (auto bot = make_bot(spec.text)) return bot;
   if (spec.kind == "mcts" || spec.kind == "ismcts") {
     // Checked against the registry already; the search layer's own checks
@@ -23,6 +29,8 @@ std::unique_ptr<Agent> build_agent(const AgentSpec& spec) {
                                    spec.kind));
 }
 
-std::unique_ptr<Agent> build_agent(const std::string& text) { return build_agent(parse_agent_spec(text)); }
+std::unique_ptr<Agent> build_agent(const std::string& text, const AgentSettings& settings) {
+  return build_agent(parse_agent_spec(text), settings);
+}
 
 }  // namespace rulebook

@@ -13,7 +13,7 @@ namespace rulebook {
 // Throws AgentSpecError (a usage error) for a kind this build cannot make
 // and for "human" (the CLI builds it), and what the kind's own factory
 // throws (an unreadable answers file).
-std::unique_ptr<Agent> build_agent(const AgentSpec& spec);
-std::unique_ptr<Agent> build_agent(const std::string& text);
+std::unique_ptr<Agent> build_agent(const AgentSpec& spec, const AgentSettings& settings = {});
+std::unique_ptr<Agent> build_agent(const std::string& text, const AgentSettings& settings = {});
 
 }  // namespace rulebook

@@ -143,7 +143,7 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
         for (Seat s = 0; s < plan.players; ++s) {
           const int a = arena_seat_agent(g, s, agents);
           auto& slot = made[static_cast<size_t>(a)][static_cast<size_t>(s)];
-          if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)]));
+          if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)], plan.agent_settings));
           seats.push_back(slot.get());
           record.lineup.push_back(a);
         }

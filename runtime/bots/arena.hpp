@@ -30,6 +30,7 @@ struct ArenaPlan {
   uint64_t seed = 1;
   int jobs = 1;
   EngineLimits limits;
+  AgentSettings agent_settings;  // --agent-timeout for exec: bots
 };
 
 // The games a plan plays: `games` rounded up to a multiple of `agents`.

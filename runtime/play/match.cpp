@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "play/log_file.hpp"
+
 namespace rulebook {
 
 Match::Match(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine)
@@ -79,6 +81,13 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   }
   std::vector<Agent*> seats = agents_;
   seats.resize(static_cast<size_t>(players), nullptr);
+  if (info_players_ != players || info_names_ != names_) {
+    info_ = seat_protocol::game_info(state_);
+    info_players_ = players;
+    info_names_ = names_;
+  }
+  for (Agent* agent : seats)
+    if (agent) agent->prepare_game(info_);
   // Searching agents replay the answers given so far: keep them.
   bool searching = false;
   for (Agent* agent : seats)
@@ -91,10 +100,22 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   run_->set_answer_log(record_answers_ || searching ? &answers_ : nullptr);
   run_->set_prepare(prepare_code_, prepare_chunk_, prepare_at_first_turn_);
   run_->set_bare_requests(bare_start_);
-  return run_->begin();
+  return after_run(run_->begin());
 }
 
-bool Match::answer(int index) { return run().answer(index); }
+bool Match::answer(int index) { return after_run(run().answer(index)); }
+
+bool Match::after_run(bool pending) {
+  if (pending) return true;
+  nlohmann::json result;
+  for (size_t seat = 0; seat < agents_.size() && seat < static_cast<size_t>(state_.player_count()); ++seat) {
+    Agent* agent = agents_[seat];
+    if (!agent || !agent->wants_events()) continue;
+    if (result.is_null()) result = result_json(state_, run_->result());
+    agent->end_game(result);
+  }
+  return false;
+}
 
 const GameResult& Match::play(int players, uint64_t seed, std::vector<std::string> names) {
   for (Seat seat = 0; seat < players; ++seat)

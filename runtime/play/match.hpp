@@ -95,6 +95,8 @@ class Match : public GameAccess {
 
  private:
   GameRun& run() const;
+  // Tells the agents that want events that the game is over (when it is).
+  bool after_run(bool pending);
 
   std::shared_ptr<const GameDefinition> definition_;
   std::unique_ptr<RuleEngine> owned_engine_;
@@ -116,6 +118,9 @@ class Match : public GameAccess {
   uint64_t seed_ = 0;
   std::vector<std::string> names_;
   std::unique_ptr<GameRun> run_;
+  seat_protocol::GameInfo info_;  // what prepare_game tells the agents, rebuilt when names change
+  int info_players_ = -1;
+  std::vector<std::string> info_names_;
 };
 
 }  // namespace rulebook

@@ -53,7 +53,8 @@ std::optional<int> small_int(const json& v) {
 
 bool known_agent_kind(const std::string& kind) {
   return kind == "random" || kind == "first" || kind == "human" ||
-         (kind.rfind("scripted:", 0) == 0 && kind.size() > 9);
+         (kind.rfind("scripted:", 0) == 0 && kind.size() > 9) ||
+         (kind.rfind("exec:", 0) == 0 && kind.size() > 5);
 }
 
 ReplayReport failed(std::string message, size_t events = 0) {
@@ -100,7 +101,7 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
     for (size_t s = 0; s < agent_kinds.size(); ++s)
       if (!known_agent_kind(agent_kinds[s]))
         return failed(fmt::format("agents: seat {} has '{}', which is not an agent kind "
-                                  "(random, first, human, scripted:FILE)",
+                                  "(random, first, human, scripted:FILE, exec:COMMAND)",
                                   s, agent_kinds[s]));
   }
 
