@@ -1,5 +1,6 @@
 // rulebook play: one game, narrated (or as JSON lines), with any agents.
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "observation/narrator.hpp"
 #include "play/log_file.hpp"
 #include "play/match.hpp"
+#include "play/undo.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
@@ -54,21 +56,38 @@ int run(PlayOptions& o) {
     }
   }
   Match match(def, engine_limits(o.game));
-  for (Seat s = 0; s < players; ++s) match.set_agent(s, std::move(agents[s]));
+  std::vector<Agent*> seat_agents;
+  for (auto& agent : agents) seat_agents.push_back(agent.get());
+  // Human seats may take decisions back: the game is played again up to
+  // there, quietly (play/undo.hpp).
+  Rewinder rewinder(match, seat_agents);
+  rewinder.install();
   const Seat view = o.view >= -1 ? o.view : (humans.size() == 1 ? human_seat : -1);
   if (view >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
 
   Narrator narrator(std::cout, view, narration_style(1), o.narrate);
   JsonLines json_lines(std::cout, view);
-  EventRecorder full_log;  // everything, for --log
+  EventRecorder full_log;  // everything, for --log (recorded again after an undo)
   if (o.json) {
     std::cout << nlohmann::json{{"type", "setup"}, {"game", def->name}, {"seed", o.game.seed}}.dump() << "\n";
-    match.add_sink(&json_lines);
+    match.add_sink(rewinder.gate(&json_lines));
   } else {
-    match.add_sink(&narrator);
+    match.add_sink(rewinder.gate(&narrator));
   }
   if (!o.log_file.empty()) match.add_sink(&full_log);
-  for (auto* human : humans) human->set_before_prompt([&narrator] { narrator.flush(); });
+  std::optional<UndoCheck> undo;  // an undo that goes ahead
+  for (Seat s = 0; s < players; ++s) {
+    auto* human = dynamic_cast<HumanAgent*>(seat_agents[s]);
+    if (!human) continue;
+    human->set_before_prompt([&narrator] { narrator.flush(); });
+    human->set_undo([&, s]() -> std::string {
+      UndoCheck check = check_undo(def, engine_limits(o.game), ReplayStart{players, o.game.seed, o.names},
+                                   match.answers(), s);
+      if (!check.allowed) return check.reason;
+      undo = check;
+      return {};
+    });
+  }
   match.record_answers();
 
   GameSpec spec{o.game.game, o.game.variants, o.game.sets, players, o.game.seed, o.names};
@@ -79,7 +98,20 @@ int run(PlayOptions& o) {
                dump_log(make_log(spec, match.state(), result, match.answers(), full_log.events(), kinds)));
   };
   try {
-    result = match.play(players, o.game.seed, o.names);
+    for (;;) {
+      try {
+        result = match.play(players, o.game.seed, o.names);
+        break;
+      } catch (const AgentFailure&) {  // the engine rethrows an agent's exception as AgentFailure
+        if (!undo) throw;
+        const auto taken = match.answers().size() - undo->keep;
+        std::cout << fmt::format("\n{} takes back {} decision{}.\n", match.state().player(match.answers()[undo->keep].seat).name,
+                                 taken, taken == 1 ? "" : "s");
+        rewinder.rewind(match.answers(), undo->keep);
+        undo.reset();
+        full_log = EventRecorder();
+      }
+    }
   } catch (...) {
     narrator.flush();
     if (!o.log_file.empty()) {

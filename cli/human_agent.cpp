@@ -6,6 +6,14 @@
 #include "cli/terminal_view.hpp"
 
 namespace rulebook::cli {
+namespace {
+
+bool is_undo(const std::string& line) {
+  const size_t b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
+  return b != std::string::npos && line.compare(b, e - b + 1, "undo") == 0;
+}
+
+}  // namespace
 
 int HumanAgent::choose(const Decision& d) {
   if (before_prompt_) before_prompt_();
@@ -18,11 +26,18 @@ int HumanAgent::choose(const Decision& d) {
   for (;;) {
     out_ << d.prompt() << "\n";
     for (int i = 0; i < d.count(); ++i) out_ << "  " << (i + 1) << ") " << d.label(i) << "\n";
+    if (undo_) out_ << "  (undo: take back your last decision)\n";
     out_ << "> " << std::flush;
     std::string line;
     if (!std::getline(in_, line)) throw AgentFailure("no more input from the terminal");
     const int i = match_answer(d, line);
     if (i >= 0) return i;
+    if (undo_ && is_undo(line)) {
+      const std::string refused = undo_();
+      if (refused.empty()) throw UndoRequested();
+      out_ << "Cannot undo: " << refused << ".\n";
+      continue;
+    }
     out_ << "Please answer with a number from 1 to " << d.count() << ".\n";
   }
 }

@@ -18,11 +18,21 @@ class HumanAgent : public Agent {
   int choose(const Decision& d) override;
   // Called before the menu is shown (the CLI flushes its narration).
   void set_before_prompt(std::function<void()> fn) { before_prompt_ = std::move(fn); }
+  // Offers "undo": the function returns why an undo is refused, or empty
+  // when it goes ahead (choose then throws UndoRequested).
+  void set_undo(std::function<std::string()> fn) { undo_ = std::move(fn); }
 
  private:
   std::istream& in_;
   std::ostream& out_;
   std::function<void()> before_prompt_;
+  std::function<std::string()> undo_;
+};
+
+// Thrown out of HumanAgent::choose when the player's undo goes ahead: the
+// game unwinds and is played again up to the decision taken back.
+struct UndoRequested : AgentFailure {
+  UndoRequested() : AgentFailure("undo") {}
 };
 
 // Any kind of the registry (agents/agent_spec.hpp), "human" included;

@@ -55,6 +55,7 @@ class GameState {
   TurnOrder& turns() { return turns_; }
   const TurnOrder& turns() const { return turns_; }
   Rng& chance() { return chance_; }
+  const Rng& chance() const { return chance_; }
   uint64_t seed() const { return seed_; }
 
   void set_sink(EventSink* sink) { sink_ = sink; }

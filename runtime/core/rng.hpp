@@ -24,6 +24,13 @@ class Rng {
   // Mixes values into one 64-bit seed (game i of a simulation from S and i).
   static uint64_t mix(uint64_t a, uint64_t b);
 
+  // Same position in the same stream: nothing was drawn in between (undo
+  // uses it to see whether chance was drawn since a decision).
+  bool operator==(const Rng& other) const {
+    return s_[0] == other.s_[0] && s_[1] == other.s_[1] && s_[2] == other.s_[2] && s_[3] == other.s_[3];
+  }
+  bool operator!=(const Rng& other) const { return !(*this == other); }
+
  private:
   uint64_t s_[4];
 };

@@ -1,0 +1,209 @@
+#include "play/undo.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "observation/event_view.hpp"
+#include "play/match.hpp"
+
+namespace rulebook {
+namespace {
+
+std::string with_article(const std::string& noun) {
+  const bool vowel = !noun.empty() && std::string("aeiou").find(noun[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + noun;
+}
+
+// Watches the events after a decision for the first thing revealed.
+class RevealWatch : public EventSink {
+ public:
+  // The seats' knowledge and the chance stream where the decision is asked.
+  void arm(const GameState& state) {
+    armed_ = true;
+    chance_ = state.chance();
+    knows_.assign(static_cast<size_t>(state.player_count()), std::vector<bool>(static_cast<size_t>(state.component_count())));
+    for (Seat seat = 0; seat < state.player_count(); ++seat)
+      for (int id = 0; id < state.component_count(); ++id) knows_[seat][id] = state.visible_to(id, seat);
+  }
+
+  void on_event(const GameState& state, const Event& e) override {
+    if (!armed_ || !reason_.empty()) return;
+    const bool seen = e.audience != 0;
+    if (state.chance() != chance_) {  // drawn for this event, or by the rules just before it
+      if (e.type == EventType::Roll) reason_ = fmt::format("{} was rolled since", with_article(kind(state, e.component)));
+      else if (e.type == EventType::Shuffle) reason_ = fmt::format("{} was shuffled since", state.zone_title(e.from));
+      else reason_ = "the rules drew at random since";
+      return;
+    }
+    if (e.component < 0 || !seen) return;
+    for (Seat seat = 0; seat < state.player_count(); ++seat) {
+      const bool now = state.visible_to(e.component, seat);
+      if (now && !knows_[seat][e.component]) {
+        // A move into the seat's own zone is a draw; into anybody's view, a reveal.
+        const char* what = e.type == EventType::Move && state.zone_owner(e.to) != seat ? "revealed" : verb(e.type);
+        reason_ = fmt::format("{} was {} since", with_article(kind(state, e.component)), what);
+        return;
+      }
+      knows_[seat][e.component] = now;  // hidden again: seeing it later is news
+    }
+  }
+
+  // After the last answer: chance drawn with no event to name it.
+  void finish(const GameState& state) {
+    if (armed_ && reason_.empty() && state.chance() != chance_) reason_ = "the rules drew at random since";
+  }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  static std::string kind(const GameState& state, ComponentId id) {
+    if (id < 0) return "component";
+    const std::string& k = state.type_of(id).kind;
+    return k.empty() ? "component" : k;
+  }
+  static const char* verb(EventType type) {
+    switch (type) {
+      case EventType::Move: return "drawn";
+      case EventType::Reveal: return "revealed";
+      case EventType::SetFace: return "flipped";
+      case EventType::Peek: return "peeked at";
+      case EventType::Roll: return "rolled";
+      default: return "shown";
+    }
+  }
+
+  bool armed_ = false;
+  Rng chance_;
+  std::vector<std::vector<bool>> knows_;
+  std::string reason_;
+};
+
+UndoCheck refused(std::string reason) { return UndoCheck{false, std::move(reason), 0}; }
+
+}  // namespace
+
+int decisions_of(const std::vector<AnswerRecord>& answers, size_t count, Seat seat) {
+  int n = 0;
+  for (size_t i = 0; i < count && i < answers.size(); ++i) n += answers[i].seat == seat;
+  return n;
+}
+
+bool replay_answers(Match& match, const ReplayStart& start, const std::vector<AnswerRecord>& answers, size_t keep) {
+  bool pending = match.start(start.players, start.seed, start.names);
+  for (size_t i = 0; i < keep; ++i) {
+    if (!pending || match.pending().seat != answers[i].seat)
+      throw std::runtime_error(fmt::format("the game does not replay: answer {} is seat {}'s, but {}", i + 1,
+                                           answers[i].seat,
+                                           pending ? fmt::format("seat {} decides", match.pending().seat)
+                                                   : std::string("the game is over")));
+    pending = match.answer(answers[i].index);
+  }
+  return pending;
+}
+
+UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine, const ReplayStart& start,
+                     const std::vector<AnswerRecord>& answers, Seat seat) {
+  size_t last = answers.size();
+  while (last > 0 && answers[last - 1].seat != seat) --last;
+  if (last == 0) return refused("you have made no decision to take back");
+  const size_t k = last - 1;
+  Match match(std::move(definition), engine);
+  RevealWatch watch;
+  match.add_sink(&watch);
+  if (!replay_answers(match, start, answers, k)) throw std::runtime_error("the game does not replay: it ends early");
+  watch.arm(match.state());
+  for (size_t i = k; i < answers.size(); ++i) {
+    if (match.pending().seat != answers[i].seat)
+      throw std::runtime_error(fmt::format("the game does not replay: answer {} is seat {}'s", i + 1, answers[i].seat));
+    if (!match.answer(answers[i].index) && i + 1 < answers.size())
+      throw std::runtime_error("the game does not replay: it ends early");
+  }
+  watch.finish(match.state());
+  if (!watch.reason().empty()) return refused(watch.reason());
+  return UndoCheck{true, {}, k};
+}
+
+class Rewinder::Seat : public Agent {
+ public:
+  Seat(Rewinder& owner, rulebook::Seat seat, Agent* inner) : owner_(owner), seat_(seat), inner_(inner) {}
+  std::string kind() const override { return inner_->kind(); }
+  void prepare_game(const seat_protocol::GameInfo& game) override {
+    if (!owner_.replaying_) inner_->prepare_game(game);
+  }
+  void begin_game(uint64_t stream_seed, rulebook::Seat seat) override {
+    if (!owner_.replaying_) inner_->begin_game(stream_seed, seat);
+  }
+  bool wants_events() const override { return inner_->wants_events(); }
+  void observe(const nlohmann::json& event) override {
+    if (!owner_.replaying_) inner_->observe(event);
+  }
+  void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
+  void taken_back(int kept, const nlohmann::json& view) override { inner_->taken_back(kept, view); }
+  int choose(const Decision& d) override {
+    if (owner_.replaying_ && owner_.next_ < owner_.keep_) {
+      const AnswerRecord& a = owner_.answers_[owner_.next_++];
+      if (a.seat != seat_)
+        throw AgentFailure(fmt::format("undo: the game does not replay (seat {} decides, the answers say seat {})",
+                                       seat_, a.seat));
+      return a.index;
+    }
+    if (owner_.replaying_) owner_.finish();
+    return inner_->choose(d);
+  }
+
+ private:
+  Rewinder& owner_;
+  rulebook::Seat seat_;
+  Agent* inner_;
+};
+
+class Rewinder::Gate : public EventSink {
+ public:
+  Gate(const Rewinder& owner, EventSink* inner) : owner_(owner), inner_(inner) {}
+  void on_event(const GameState& state, const Event& e) override {
+    if (!owner_.replaying_) inner_->on_event(state, e);
+  }
+
+ private:
+  const Rewinder& owner_;
+  EventSink* inner_;
+};
+
+Rewinder::Rewinder(Match& match, std::vector<Agent*> agents) : match_(match), agents_(std::move(agents)) {
+  for (size_t s = 0; s < agents_.size(); ++s)
+    seats_.push_back(std::make_unique<Seat>(*this, static_cast<rulebook::Seat>(s), agents_[s]));
+}
+
+Rewinder::~Rewinder() = default;
+
+void Rewinder::install() {
+  for (size_t s = 0; s < seats_.size(); ++s) match_.set_agent(static_cast<rulebook::Seat>(s), seats_[s].get());
+}
+
+EventSink* Rewinder::gate(EventSink* sink) {
+  gates_.push_back(std::make_unique<Gate>(*this, sink));
+  return gates_.back().get();
+}
+
+void Rewinder::rewind(std::vector<AnswerRecord> answers, size_t keep) {
+  answers_ = std::move(answers);
+  keep_ = keep;
+  next_ = 0;
+  replaying_ = true;
+}
+
+void Rewinder::finish() {
+  replaying_ = false;
+  for (size_t s = 0; s < agents_.size(); ++s) {
+    const auto seat = static_cast<rulebook::Seat>(s);
+    agents_[s]->taken_back(decisions_of(answers_, keep_, seat), match_.view(seat));
+  }
+}
+
+UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits,
+                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat) {
+  RuleEngine engine(definition, limits);
+  return check_undo(std::move(definition), engine, start, answers, seat);
+}
+
+}  // namespace rulebook
