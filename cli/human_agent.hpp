@@ -8,6 +8,7 @@
 #include <string>
 
 #include "agents/agent.hpp"
+#include "agents/agent_spec.hpp"
 
 namespace rulebook::cli {
 
