@@ -137,6 +137,8 @@ class Rewinder::Seat : public Agent {
   void observe(const nlohmann::json& event) override {
     if (!owner_.replaying_) inner_->observe(event);
   }
+  bool wants_game_access() const override { return inner_->wants_game_access(); }
+  void attach(const GameAccess* game) override { inner_->attach(game); }
   void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
   void taken_back(int kept, const nlohmann::json& view) override { inner_->taken_back(kept, view); }
   int choose(const Decision& d) override {
