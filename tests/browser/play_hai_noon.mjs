@@ -127,8 +127,12 @@ try {
     }
     if (!acted) await new Promise((r) => setTimeout(r, 25));
   }
-  for (let seat = 0; seat < 2; ++seat)
+  // Each page in front for its picture: a background tab is not drawn, and
+  // a screenshot of it waits for a frame that never comes.
+  for (let seat = 0; seat < 2; ++seat) {
+    await pages[seat].bringToFront();
     await pages[seat].screenshot({ path: `${outdir}/hai-noon-seat-${seat}.png`, fullPage: true });
+  }
 } finally {
   await browser.close();
 }
