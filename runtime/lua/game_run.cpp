@@ -196,8 +196,9 @@ bool GameRun::begin() {
     state.set_sink(&g.tee);
   }
 
-  // Module-level locals start every game as they were loaded, and a fresh
-  // `game` table: nothing a game writes reaches the next.
+  // Module-level locals and the module cache start every game as they were
+  // loaded, and a fresh `game` table: nothing a game writes reaches the next.
+  sandbox_restore_modules(L);
   sandbox_restore_upvalues(L, e.upvalues_ref);
   lua_createtable(L, 0, 2);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.options_ref);

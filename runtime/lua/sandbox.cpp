@@ -1433,10 +1433,48 @@ int sandbox_lock_upvalues(lua_State* L, int index) {
   const int record = lua_gettop(L);
   UpvalueWalk walk{L, visited, record, 0, {}};
   walk.visit(index, 0, "rules");
+  // Modules loaded so far are part of the rules too, even those the rules
+  // table does not reach (required only for what loading them does); the
+  // cache as it is now is what every game starts with.
+  lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded");
+  const int loaded = lua_gettop(L);
+  lua_newtable(L);
+  const int at_load = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, loaded)) {
+    walk.visit(-1, 0, lua_tostring(L, -2));
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, at_load);
+  }
+  lua_setfield(L, LUA_REGISTRYINDEX, "rulebook.loaded_at_load");
+  lua_pop(L, 1);
   lua_pushvalue(L, record);
   const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 2);
   return ref;
+}
+
+void sandbox_restore_modules(lua_State* L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded");
+  const int loaded = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded_at_load");
+  const int at_load = lua_gettop(L);
+  if (lua_istable(L, at_load)) {
+    lua_pushnil(L);
+    while (lua_next(L, loaded)) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -1);
+      if (lua_rawget(L, at_load) == LUA_TNIL) {
+        // Clearing a field during the traversal is allowed (lua_next).
+        lua_pushvalue(L, -2);
+        lua_pushnil(L);
+        lua_rawset(L, loaded);
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 2);
 }
 
 void sandbox_restore_upvalues(lua_State* L, int record_ref) {

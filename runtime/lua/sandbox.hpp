@@ -42,8 +42,13 @@ std::string sandbox_restore_guarded(lua_State* L);
 // upvalue's value; sandbox_restore_upvalues puts them back before each
 // game, so nothing one game assigns is seen by the next. Returns a
 // registry reference to the record.
+// The modules `require` has loaded by then are locked the same way, and
+// that module cache is what sandbox_restore_modules puts back before each
+// game: a module first required during a game is loaded afresh (fresh
+// module-level locals) by the next, exactly as in a fresh state.
 int sandbox_lock_upvalues(lua_State* L, int index);
 void sandbox_restore_upvalues(lua_State* L, int record_ref);
+void sandbox_restore_modules(lua_State* L);
 
 // Freezes the global table itself: from now on, reading or writing an
 // undeclared global is an error.

@@ -455,6 +455,31 @@ return rules
   CHECK(second.at("cache_hits") == 0);         // and a replaced table is restored
 }
 
+TEST_CASE("sandbox: a module required during a game starts the next game as in a fresh state",
+          "[sandbox]") {
+  // Each module keeps a counter in a module-level local. `late` is first
+  // required inside play; `early` is required while the rules load, but
+  // only for its effect, so the rules table does not reach it.
+  const char* const counter = "local n = 0\nlocal M = {}\nfunction M.next() n = n + 1 return n end\nreturn M\n";
+  const std::map<std::string, std::string> modules{{"late.lua", counter}, {"early.lua", counter}};
+  TempGame game(R"(require("early")
+local rules = {}
+function rules.setup(game) end
+function rules.play(game)
+  local late, early = require("late"), require("early")
+  local d = {late = {late.next(), late.next()}, early = {early.next(), early.next()}}
+  game:finish{details = d}
+end
+return rules
+)", modules);
+  const json fresh = Table(game).play(3).details;
+  CHECK(fresh == json::parse(R"({"late": [1, 2], "early": [1, 2]})"));
+  Table reused(game);
+  CHECK(reused.play(3).details == fresh);
+  CHECK(reused.play(3).details == fresh);  // game 2 of a reused state plays like a fresh one
+  CHECK(reused.play(2, 7).details == fresh);
+}
+
 TEST_CASE("sandbox: pairs walks keys in a fixed order", "[sandbox]") {
   const json d = probe(R"(
   local t = {zeta = 1, alpha = 2, [3] = 3, [1] = 1, mid = 5, [true] = 1, [2.5] = 0, [-4] = 0, Beta = 1, [false] = 0}
