@@ -153,7 +153,12 @@ struct WebTable::Impl : EventSink {
   int decide(Seat seat, const Decision& d) {
     send_views();
     json options = json::array();
-    for (int i = 0; i < d.count(); ++i) options.push_back({{"index", i}, {"label", d.label(i)}});
+    for (int i = 0; i < d.count(); ++i) {
+      json option{{"index", i}, {"label", d.label(i)}};
+      json target = d.target(i);  // a component or cell the page offers by a click
+      if (!target.is_null()) option["target"] = std::move(target);
+      options.push_back(std::move(option));
+    }
     int number = 0;
     {
       std::lock_guard lock(mutex);

@@ -185,6 +185,32 @@ function drawDecision() {
   }
 }
 
+// Options that are components or cells on the table are offered there
+// too: a click on the component, cell or zone answers like its button.
+function markTargets() {
+  const d = table.decide;
+  if (!d || table.end) return;
+  const offered = new Map();  // element -> the options on it
+  for (const o of d.options) {
+    const t = o.target;
+    if (!t) continue;
+    let selector = null;
+    if (t.component !== undefined) selector = '[data-component="' + t.component + '"]';
+    else if (t.board !== undefined) selector = '.cell[data-board="' + CSS.escape(t.board) + '"][data-cell="' + t.cell + '"]';
+    else if (t.zone !== undefined) selector = '.zone[data-zone="' + CSS.escape(t.zone) + '"]';
+    const element = selector && document.querySelector(selector);
+    if (element) offered.set(element, (offered.get(element) || []).concat([o]));
+  }
+  for (const [element, options] of offered) {
+    if (options.length !== 1) continue;  // two options on one thing: only their buttons tell them apart
+    const o = options[0];
+    element.classList.add("choosable");
+    element.title = o.label;
+    element.dataset.option = o.index;
+    element.addEventListener("click", (e) => { e.stopPropagation(); answer(d.decision, o.index); });
+  }
+}
+
 function draw() {
   if (table.hello) {
     $("title").textContent = table.hello.title || table.hello.game;
@@ -197,6 +223,7 @@ function draw() {
   drawZones();
   drawPlayers();
   drawState();
+  markTargets();
 }
 
 async function answer(decision, index) {

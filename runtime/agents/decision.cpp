@@ -3,7 +3,9 @@
 namespace rulebook {
 
 nlohmann::json DecisionRequest::to_json() const {
-  return nlohmann::json{{"seat", seat}, {"prompt", prompt}, {"options", labels}, {"view", view}};
+  nlohmann::json j{{"seat", seat}, {"prompt", prompt}, {"options", labels}, {"view", view}};
+  if (!targets.empty()) j["targets"] = targets;
+  return j;
 }
 
 DecisionRequest DecisionRequest::from_json(const nlohmann::json& j) {
@@ -12,6 +14,7 @@ DecisionRequest DecisionRequest::from_json(const nlohmann::json& j) {
   r.prompt = j.at("prompt").get<std::string>();
   r.labels = j.at("options").get<std::vector<std::string>>();
   r.view = j.value("view", nlohmann::json());
+  if (j.contains("targets")) r.targets = j.at("targets").get<std::vector<nlohmann::json>>();
   return r;
 }
 
@@ -25,7 +28,18 @@ DecisionRequest Decision::request() const {
   r.labels.reserve(static_cast<size_t>(count_));
   for (int i = 0; i < count_; ++i) r.labels.push_back(label(i));
   r.view = view();
+  for (int i = 0; i < count_; ++i) {
+    nlohmann::json t = target(i);
+    if (t.is_null()) continue;
+    r.targets.resize(static_cast<size_t>(count_));
+    r.targets[static_cast<size_t>(i)] = std::move(t);
+  }
   return r;
+}
+
+nlohmann::json Decision::target(int i) const {
+  if (request_) return static_cast<size_t>(i) < request_->targets.size() ? request_->targets[static_cast<size_t>(i)] : nullptr;
+  return target_ ? (*target_)(i) : nullptr;
 }
 
 }  // namespace rulebook

@@ -23,6 +23,11 @@ struct DecisionRequest {
   std::string prompt;
   std::vector<std::string> labels;  // one per option, in order
   nlohmann::json view;              // the seat's view when asked (null: not built)
+  // Per option, what it is on the table, so that a page can offer it by a
+  // click: {"component": ID} (a component the seat may know), {"board":
+  // NAME, "cell": "X,Y"} (a board's cell), {"zone": ID}; null for an option
+  // that is none of these. Empty when no option is.
+  std::vector<nlohmann::json> targets;
 
   int count() const { return static_cast<int>(labels.size()); }
   nlohmann::json to_json() const;
@@ -34,9 +39,11 @@ class Decision {
  public:
   using LabelFn = std::function<std::string(int)>;
   using ViewFn = std::function<nlohmann::json()>;
+  using TargetFn = std::function<nlohmann::json(int)>;
 
-  Decision(Seat seat, const char* prompt, int count, const LabelFn* label, const ViewFn* view)
-      : seat_(seat), prompt_(prompt), count_(count), label_(label), view_(view) {}
+  Decision(Seat seat, const char* prompt, int count, const LabelFn* label, const ViewFn* view,
+           const TargetFn* target = nullptr)
+      : seat_(seat), prompt_(prompt), count_(count), label_(label), view_(view), target_(target) {}
   // A decision over a request's labels and view.
   explicit Decision(const DecisionRequest& request);
 
@@ -45,6 +52,8 @@ class Decision {
   int count() const { return count_; }
   std::string label(int i) const { return request_ ? request_->labels.at(static_cast<size_t>(i)) : (*label_)(i); }
   nlohmann::json view() const { return request_ ? request_->view : (*view_)(); }
+  // What option i is on the table (see DecisionRequest::targets), or null.
+  nlohmann::json target(int i) const;
   // Everything, as a value that outlives the decision.
   DecisionRequest request() const;
 
@@ -54,6 +63,7 @@ class Decision {
   int count_;
   const LabelFn* label_ = nullptr;
   const ViewFn* view_ = nullptr;
+  const TargetFn* target_ = nullptr;
   const DecisionRequest* request_ = nullptr;
 };
 

@@ -94,6 +94,32 @@ int option_component(lua_State* L, int i) {
 
 lua_Integer flags(lua_State* L) { return lua_tointeger(L, kFlags); }
 
+// What option i is on the table, as `seat` may know it (DecisionRequest::
+// targets): a component it may know, a board's cell, a zone; else null.
+nlohmann::json option_target(lua_State* L, int i, Seat seat) {
+  const GameState& state = state_of(L);
+  nlohmann::json target;
+  lua_rawgeti(L, kOptions, i + 1);
+  if (lua_type(L, -1) == LUA_TUSERDATA) {
+    const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
+    if (h->kind == HandleKind::Component && state.visible_to(h->index, seat)) {
+      target = {{"component", h->index}};
+    } else if (h->kind == HandleKind::Zone) {
+      const GameDefinition& def = state.definition();
+      const ZoneDef& z = def.zone_defs[def.zone_def_of[h->index]];
+      if (z.board >= 0) {
+        const auto& g = def.boards[z.board].geometry;
+        const int c = def.zone_key_of[h->index];
+        target = {{"board", def.boards[z.board].name}, {"cell", fmt::format("{},{}", g.x(c) + 1, g.y(c) + 1)}};
+      } else {
+        target = {{"zone", state.zone_id(h->index)}};
+      }
+    }
+  }
+  lua_pop(L, 1);
+  return target;
+}
+
 // `asked`: an agent answered (a lone option is taken without asking, and a
 // replay must not expect an answer for it).
 int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true) {
@@ -204,6 +230,13 @@ int decision_choose(lua_State* L) {
     game.pending.labels.clear();
     if (game.bare_requests) game.pending.labels.resize(static_cast<size_t>(n));  // nobody reads them
     else for (int i = 0; i < n; ++i) game.pending.labels.push_back(option_label(L, i, seats));
+    game.pending.targets.clear();
+    for (int i = 0; i < n && !game.bare_requests; ++i) {
+      nlohmann::json t = option_target(L, i, seat);
+      if (t.is_null()) continue;
+      game.pending.targets.resize(static_cast<size_t>(n));
+      game.pending.targets[static_cast<size_t>(i)] = std::move(t);
+    }
     return lua_yieldk(L, 0, seat, choose_continue);
   }
   int index = -1;
@@ -213,13 +246,14 @@ int decision_choose(lua_State* L) {
   catch_exceptions(L, Abort::Agent, [&] {
     const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
+    const Decision::TargetFn target = [L, seat](int i) { return option_target(L, i, seat); };
     // The agent's thinking is not charged to the rules' time budget.
     struct PauseBudget {
       lua_State* L;
       explicit PauseBudget(lua_State* s) : L(s) { sandbox_pause_run(L); }
       ~PauseBudget() { sandbox_resume_run(L); }
     } pause(L);
-    index = agent->choose(Decision(seat, prompt, n, &label, &view));
+    index = agent->choose(Decision(seat, prompt, n, &label, &view, &target));
     if (index < 0 || index >= n)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
                                      index + 1, n));

@@ -320,3 +320,51 @@ TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game
   INFO(replay.out << replay.err);
   CHECK(replay.exit_code == 0);
 }
+
+TEST_CASE("serve: options that are cells or components are offered on the table, and only known ones", "[serve]") {
+  WebTableConfig c;
+  c.definition = load_game("hao-hao");
+  c.spec = GameSpec{"hao-hao", {}, {}, 2, 21, {}};
+  c.kinds = {"human", "human"};
+  c.port = 0;
+  c.threads = 8;
+  WebTable table(std::move(c));
+  table.start();
+  httplib::Client client("127.0.0.1", table.port());
+  Rng pick;
+  pick.reseed(21, 3);
+  int cells = 0, components = 0;
+  for (int step = 0; step < 150; ++step) {
+    const auto open = open_decision(table);
+    if (!open) break;
+    const auto messages = parsed(table.messages(table.token(open->seat)));
+    json view, decide;
+    for (const auto& m : messages) {
+      if (m["type"] == "view") view = m["view"];
+      if (m["type"] == "decide") decide = m;
+    }
+    for (const auto& o : decide["options"]) {
+      if (!o.contains("target")) continue;
+      const json& t = o["target"];
+      INFO(t.dump());
+      if (t.contains("cell")) {  // a cell of a board the seat's page draws
+        ++cells;
+        CHECK(t["board"] == "field");
+        const std::string cell = t["cell"];
+        const auto comma = cell.find(',');
+        CHECK(std::stoi(cell.substr(0, comma)) >= 1);
+        CHECK(std::stoi(cell.substr(comma + 1)) >= 1);
+      } else {  // a component the seat may know: its view shows it
+        ++components;
+        REQUIRE(t.contains("component"));
+        CHECK(view.dump().find("\"id\":" + t["component"].dump() + ",") != std::string::npos);
+      }
+    }
+    const int index = static_cast<int>(pick.below(static_cast<uint32_t>(open->count)));
+    auto r = post_answer(client, table.token(open->seat), json{{"choose", index}, {"decision", open->decision}}.dump());
+    REQUIRE(r);
+    REQUIRE(r->status == 200);
+  }
+  CHECK(cells > 0);
+  table.stop();
+}
