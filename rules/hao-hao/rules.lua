@@ -10,6 +10,16 @@ local rules = {}
 
 local DIRECTIONS = {"north", "east", "south", "west"}
 
+-- The lists of cells these rules return (placements, anywhere, a line of
+-- sight, directions) are one table per game each, filled again on every
+-- call instead of built anew: read a list before asking for the same kind
+-- again ("Fast rules" in docs/writing-a-game.md). `refilled` drops what is
+-- left of the previous fill past the n entries just written.
+local function refilled(list, n)
+  for k = #list, n + 1, -1 do list[k] = nil end
+  return list
+end
+
 ------------------------------------------------------------------------
 -- The field
 
@@ -17,7 +27,7 @@ local DIRECTIONS = {"north", "east", "south", "west"}
 -- starts (after a scenario's `prepare`, which may arrange anything); the
 -- rules keep it up to date from then on.
 function rules.scan(game)
-  local tile, down, kind, leopard = {}, {}, {}, {}
+  local tile, down, kind, leopard, set_size = {}, {}, {}, {}, {}
   game.hh_cell = nil
   for i, cell in ipairs(game.cells) do
     down[i] = false
@@ -28,11 +38,13 @@ function rules.scan(game)
         down[i] = not c:is_public()
         kind[i] = c:type()
         leopard[c:type()] = c:attr("leopard") or false
+        set_size[c:type()] = c:attr("set")
       end
     end
   end
-  -- tile[i]: the tile on cell i; down[i]: it is face down; kind[i]: its type.
-  game.tile, game.down, game.kind, game.leopard = tile, down, kind, leopard
+  -- tile[i]: the tile on cell i; down[i]: it is face down; kind[i]: its
+  -- type; leopard[type] and set_size[type]: that type's attributes.
+  game.tile, game.down, game.kind, game.leopard, game.set_size = tile, down, kind, leopard, set_size
 end
 
 -- "a Red Panda", "an Otter"
@@ -66,24 +78,36 @@ function rules.line(game, i, dir)
 end
 
 function rules.sight_from(game, i, dir)
-  local seen, down, line = {}, game.down, rules.line(game, i, dir)
+  local seen, n, down, line = game.seen_list, 0, game.down, rules.line(game, i, dir)
   for k = 1, #line do
     local j = line[k]
-    if down[j] then seen[#seen + 1] = j end
+    if down[j] then
+      n = n + 1
+      seen[n] = j
+    end
   end
-  return seen
+  return refilled(seen, n)
 end
 
 -- Every face-down tile except the one Hao Hao rests on ("anywhere").
 function rules.anywhere(game)
-  local out, n, down, here = {}, 0, game.down, game.hh_cell
+  local out, n, down, here = game.anywhere_list, 0, game.down, game.hh_cell
   for i = 1, game.width * game.height do
     if down[i] and i ~= here then
       n = n + 1
       out[n] = i
     end
   end
-  return out
+  return refilled(out, n)
+end
+
+-- Is any tile left to flip "anywhere"? (The same test, with no list.)
+function rules.any_face_down(game)
+  local down, here = game.down, game.hh_cell
+  for i = 1, game.width * game.height do
+    if down[i] and i ~= here then return true end
+  end
+  return false
 end
 
 -- What Hao Hao sees now: his line, or every face-down tile once he "sees all".
@@ -143,14 +167,14 @@ function rules.placements(game, except)
       ok[first], ok[last] = true, true
     end
   end
-  local out, n = {}, 0
+  local out, n = game.placement_list, 0
   for i = 1, W * H do
     if ok[i] and i ~= except then
       n = n + 1
       out[n] = i
     end
   end
-  return out
+  return refilled(out, n)
 end
 
 -- Face-down tiles seen from cell i towards dir.
@@ -164,13 +188,15 @@ end
 
 -- The directions Hao Hao may look from cell i.
 function rules.directions(game, i)
-  local need = game.sight_needed
-  local dirs = {}
+  local need, dirs, n = game.sight_needed, game.direction_list, 0
   for k = 1, 4 do
     local d = DIRECTIONS[k]
-    if rules.count_sight(game, i, d) >= need then dirs[#dirs + 1] = d end
+    if rules.count_sight(game, i, d) >= need then
+      n = n + 1
+      dirs[n] = d
+    end
   end
-  return dirs
+  return refilled(dirs, n)
 end
 
 -- The cells of `list` as options: one table per game, filled again for each
@@ -178,8 +204,7 @@ end
 function rules.cell_options(game, list)
   local options, cells, n = game.cell_choice, game.cells, #list
   for k = 1, n do options[k] = cells[list[k]] end
-  for k = #options, n + 1, -1 do options[k] = nil end
-  return options
+  return refilled(options, n)
 end
 
 -- Asks for one of the cells in `list`; returns its index.
@@ -231,6 +256,7 @@ end
 
 function rules.setup(game)
   game.cell_choice = {}
+  game.placement_list, game.anywhere_list, game.seen_list, game.direction_list = {}, {}, {}, {}
   game.field = game:board("field")
   game.bag = game:zone("bag")
   game.box = game:zone("box")
@@ -371,9 +397,22 @@ function rules.reveal(game, seat, turn)
   end
   local more = rules.extra_flips(game, first)
   for k = 1, more do
-    rules.flip_anywhere(game, seat, turn, string.format("Flip another tile anywhere (%d of %d)", k, more))
+    rules.flip_anywhere(game, seat, turn, rules.flip_another_prompt(k, more))
   end
   rules.use_extra_reveal(game, seat, turn)
+end
+
+-- "Flip another tile anywhere (1 of 2)": the usual prompts are written once,
+-- when the rules load, not on every turn.
+local FLIP_ANOTHER = {}
+for more = 1, 2 do
+  FLIP_ANOTHER[more] = {}
+  for k = 1, more do FLIP_ANOTHER[more][k] = string.format("Flip another tile anywhere (%d of %d)", k, more) end
+end
+
+function rules.flip_another_prompt(k, more)
+  local prompt = FLIP_ANOTHER[more] and FLIP_ANOTHER[more][k]
+  return prompt or string.format("Flip another tile anywhere (%d of %d)", k, more)
 end
 
 -- How many more tiles the first tile asks for: a 2 one, a 3 two, a Snow
@@ -390,7 +429,7 @@ end
 function rules.red_panda_hunt(game, seat, turn)
   turn.red_panda = true
   while true do
-    if #rules.anywhere(game) == 0 then
+    if not rules.any_face_down(game) then
       if game.talk then game:say("No face-down tile is left: %s stops", game:player_name(seat)) end
       return
     end
@@ -434,7 +473,7 @@ end
 function rules.use_extra_reveal(game, seat, turn)
   while true do
     local tile = rules.holds(game, seat, "extra_reveal")
-    if not tile or #rules.anywhere(game) == 0 then return end
+    if not tile or not rules.any_face_down(game) then return end
     if not game:choose(seat, "Play Extra reveal: flip one more tile?", {false, true}) then return end
     rules.spend(game, seat, tile)
     rules.flip_anywhere(game, seat, turn, "Flip an extra tile anywhere")
@@ -463,7 +502,7 @@ function rules.use_move_hao_hao(game, turn_seat)
   for _ = 1, game:player_count() do
     local tile = rules.holds(game, seat, "move_hao_hao")
     if tile then
-      local can = #rules.placements(game, game.hh_cell) > 0 or #rules.anywhere(game) > 0
+      local can = #rules.placements(game, game.hh_cell) > 0 or rules.any_face_down(game)
       local prompt = seat == turn_seat and "Play Move Hao Hao at the start of your turn?"
                      or string.format("Play Move Hao Hao at the start of %s's turn?", game:player_name(turn_seat))
       if can and game:choose(seat, prompt, {false, true}) then
@@ -546,7 +585,7 @@ end
 function rules.snow_leopards(game, seat, turn)
   local leopards, others = {}, {}
   for _, i in ipairs(turn.flipped) do
-    if game.tile[i]:attr("leopard") then leopards[#leopards + 1] = i else others[#others + 1] = i end
+    if game.leopard[game.kind[i]] then leopards[#leopards + 1] = i else others[#others + 1] = i end
   end
   if #leopards == 1 then
     if #others == 0 then return end
@@ -687,7 +726,7 @@ function rules.dead_field(game)
       if not leopard[name] then
         if seen[name] then return false end
         seen[name] = true
-        if game.tile[i]:attr("set") == 3 then first = 3 end
+        if game.set_size[name] == 3 then first = 3 end
       end
     end
   end

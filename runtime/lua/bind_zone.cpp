@@ -18,7 +18,11 @@ int zone_name(lua_State* L) {
 
 int zone_id(lua_State* L) {
   const int zone = check_zone(L, 1);
-  lua_pushstring(L, state_of(L).zone_id(zone).c_str());
+  std::vector<std::string>& ids = engine(L).zone_ids;
+  if (ids.size() <= static_cast<size_t>(zone)) ids.resize(static_cast<size_t>(zone) + 1);
+  std::string& id = ids[static_cast<size_t>(zone)];
+  if (id.empty()) id = state_of(L).zone_id(zone);
+  lua_pushlstring(L, id.data(), id.size());
   return 1;
 }
 

@@ -41,6 +41,8 @@ struct EngineImpl {
   int zones_ref = LUA_NOREF;       // slot -> handle
   int boards_ref = LUA_NOREF;      // index -> handle
   int faces_ref = LUA_NOREF;       // face name -> face id
+  // zone:id() texts by zone slot, formatted on first use (ids never change).
+  std::vector<std::string> zone_ids;
   int attrs_ref = LUA_NOREF;       // type index + 1 -> {attribute -> value} (bind_component.cpp)
   lua_State* spare_co = nullptr;   // a finished game's thread, for the next
   int spare_co_ref = LUA_NOREF;
