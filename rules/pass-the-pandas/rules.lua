@@ -20,6 +20,7 @@ end
 
 function rules.setup(game)
   -- The zones, looked up once: game is this game's own table.
+  game.talk = game:listening()  -- is anybody reading what the rules say?
   game.supply = game:zone("supply")
   game.evaporated = game:zone("evaporated")
   game.dice = {}
@@ -51,11 +52,13 @@ end
 -- Players a panda may go to: everybody else still in the round. Kept per
 -- game and rebuilt when somebody goes out or a round starts.
 function rules.update_recipients(game)
+  local n = game:player_count()
+  local everybody_in = game:active_count() == n
   game.recipients = {}
-  for seat = 0, game:player_count() - 1 do
+  for seat = 0, n - 1 do
     local others = {}
-    for other = 0, game:player_count() - 1 do
-      if other ~= seat and not game:is_eliminated(other) then
+    for other = 0, n - 1 do
+      if other ~= seat and (everybody_in or not game:is_eliminated(other)) then
         others[#others + 1] = other
       end
     end
@@ -74,7 +77,7 @@ function rules.pass_pandas(game, seat, pool, rolled)
   local others = rules.panda_recipients(game, seat)
   for _ = 1, rolled.panda do
     local to = game:choose(seat, "Pass a panda die to", others, "seat")
-    pool:find("panda"):move(game.dice[to])
+    pool:move_matching("panda", game.dice[to], 1)
   end
 end
 
@@ -85,9 +88,11 @@ function rules.bamboo_challenge(game, seat, pool, rolled)
   local challenge = game.state.last_bamboo
   if previous ~= nil and previous ~= seat and rolled.bamboo < challenge then
     local difference = challenge - rolled.bamboo
-    game:say("%s rolled %d bamboo, short of %s's %d: %s passes %d bamboo",
-             game:player_name(seat), rolled.bamboo, game:player_name(previous), challenge,
-             game:player_name(previous), difference)
+    if game.talk then  -- the names are looked up only when somebody listens
+      game:say("%s rolled %d bamboo, short of %s's %d: %s passes %d bamboo",
+               game:player_name(seat), rolled.bamboo, game:player_name(previous), challenge,
+               game:player_name(previous), difference)
+    end
     game.dice[previous]:move_matching("bamboo", pool, difference)
   end
   game.state.last_roller = seat
@@ -150,7 +155,8 @@ function rules.play_round(game, first)
     game:begin_turn(seat)
     rules.turn(game, seat)
     local out = rules.players_out(game, seat)
-    for _, s in ipairs(out) do
+    for k = 1, #out do
+      local s = out[k]
       placings[#placings + 1] = s
       rules.player_out(game, s, #placings)
       game:eliminate(s)
