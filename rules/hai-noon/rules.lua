@@ -96,10 +96,12 @@ function rules.owner_of(game, diver)
 end
 
 -- A seat's divers still in the game (not dummies), on or off the board.
+-- (rules.owner_of and rules.is_dummy, with each diver's colour read once.)
 function rules.divers_of(game, seat)
-  local list = {}
+  local list, owners, dummies = {}, game.state.owners, game.state.dummies
   for _, d in ipairs(game.divers) do
-    if rules.owner_of(game, d) == seat and not rules.is_dummy(game, d) then list[#list + 1] = d end
+    local colour = d:attr("colour")
+    if owners[colour] == seat and dummies[colour] ~= true then list[#list + 1] = d end
   end
   return list
 end
@@ -257,17 +259,19 @@ function rules.side_colour(game, side)
   return nil
 end
 
--- The colour of every side, and the side of every colour lying out.
+-- The colour of every side, the side of every colour lying out, and how
+-- many cards lie at every side.
 function rules.colours_out(game)
-  local of_side, side_of = {}, {}
+  local of_side, side_of, cards_at = {}, {}, {}
   for _, side in ipairs(rules.SIDES) do
+    cards_at[side] = game.sides[side]:count()
     local colour = rules.side_colour(game, side)
     if colour then
       of_side[side] = colour
       side_of[colour] = side
     end
   end
-  return {of_side = of_side, side_of = side_of}
+  return {of_side = of_side, side_of = side_of, cards_at = cards_at}
 end
 
 -- May a card of this colour lie at this side (ignoring the first-round
@@ -288,9 +292,15 @@ function rules.colour_fits(game, colour, side, out)
 end
 
 function rules.may_place(game, card, side, out)
+  return rules.may_place_colour(game, card:attr("colour"), side, out)
+end
+
+-- The same for a card of this colour (its colour read once for all sides).
+function rules.may_place_colour(game, colour, side, out)
+  out = out or rules.colours_out(game)
   -- "Es dürfen nie mehr als 3 Karten an einer Seite liegen."
-  if game.sides[side]:count() >= 3 then return false end
-  return rules.colour_fits(game, card:attr("colour"), side, out)
+  if out.cards_at[side] >= 3 then return false end
+  return rules.colour_fits(game, colour, side, out)
 end
 
 -- Every legal (card, side) play of a hand; identical cards are offered once.
@@ -301,8 +311,9 @@ function rules.legal_plays(game, seat)
     local t = card:type()
     if not seen[t] then
       seen[t] = true
+      local colour = card:attr("colour")
       for _, side in ipairs(rules.SIDES) do
-        if rules.may_place(game, card, side, out) then
+        if rules.may_place_colour(game, colour, side, out) then
           plays[#plays + 1] = setmetatable({card = card, side = side}, PLAY_LABEL)
         end
       end
