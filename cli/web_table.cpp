@@ -1,21 +1,23 @@
 #include "cli/web_table.hpp"
 
-#include "bots/agent_factory.hpp"
-
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include "agents/external_seat.hpp"
+#include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
 #include "cli/web_assets.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
 #include "observation/narrator.hpp"
 #include "play/match.hpp"
+#include "play/undo.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
@@ -53,6 +55,19 @@ struct Stream {
   // The game thread's own: the narration as this seat may know it.
   std::ostringstream narration_text;
   std::unique_ptr<Narrator> narrator;
+  // The seat's decision being asked (seat protocol numbering: this seat's
+  // decisions, from 1) and its option count; `open` while the game waits
+  // for its answer, which an HTTP thread leaves in `answer`.
+  int decision = 0;
+  int count = 0;
+  bool open = false;
+  std::optional<std::string> answer;
+};
+
+// Thrown out of a web seat's wait when its undo goes ahead: the game
+// unwinds and is played again up to the decision taken back.
+struct UndoGoesAhead : std::runtime_error {
+  UndoGoesAhead() : std::runtime_error("undo") {}
 };
 
 struct WebTable::Impl : EventSink {
@@ -61,19 +76,18 @@ struct WebTable::Impl : EventSink {
   std::thread http_thread, game_thread;
 
   mutable std::mutex mutex;
-  mutable std::condition_variable changed;  // a message was added, an answer came, or stopping
+  mutable std::condition_variable changed;  // a message was added, an answer or undo came, or stopping
   std::vector<std::unique_ptr<Stream>> streams;  // human seats first, the spectators' last
   bool stopping = false;
   bool over = false;
   std::string error;
   json result;
-  // The pending decision of a human seat: its number (1, 2, ...), seat and
-  // option count; the answer, once given.
-  int decision = 0;
-  Seat pending_seat = -1;
-  int pending_count = 0;
-  int answer = -1;
+  Stream* waiting_for = nullptr;  // the stream whose answer the game waits for
   int answered = 0;
+  // An undo asked by a seat, checked by the game thread; its reply.
+  Seat undo_asked = -1;
+  std::optional<UndoCheck> undo_reply;
+  std::optional<UndoCheck> undo_going;  // the game thread's: an undo that goes ahead
 
   Match* match = nullptr;  // the game thread's, while it plays
 
@@ -82,17 +96,25 @@ struct WebTable::Impl : EventSink {
       if (s->token == token) return s.get();
     return nullptr;
   }
+  Stream* stream_of_seat(Seat seat) const {
+    for (const auto& s : streams)
+      if (s->seat == seat) return s.get();
+    return nullptr;
+  }
   Stream* spectators() const { return streams.back().get(); }
 
-  // Adds a message to a stream (game thread).
-  void push(Stream& stream, const json& message) {
-    std::string text = message.dump();
+  // Adds a message (a JSON text) to a stream.
+  void push(Stream& stream, std::string text) {
     std::lock_guard lock(mutex);
     stream.messages.push_back(std::move(text));
     changed.notify_all();
   }
+  void push(Stream& stream, const json& message) { push(stream, message.dump()); }
 
-  json hello(const Stream& s) const {
+  // The page's own first message: how to draw this game (boards' sizes,
+  // component types, who plays each seat). The seat protocol's hello
+  // follows when the game begins.
+  json table_message(const Stream& s) const {
     const GameDefinition& def = *config.definition;
     json boards = json::object();
     for (const auto& b : def.boards)
@@ -103,7 +125,7 @@ struct WebTable::Impl : EventSink {
     json seats = json::array();
     for (size_t i = 0; i < config.kinds.size(); ++i) seats.push_back(config.kinds[i] == "human" ? "web" : config.kinds[i]);
     const bool spectator = s.seat == kSpectatorSeat;
-    return json{{"type", "hello"},
+    return json{{"type", "table"},
                 {"game", def.name},
                 {"title", def.title},
                 {"seat", spectator ? json(nullptr) : json(s.seat)},
@@ -115,11 +137,12 @@ struct WebTable::Impl : EventSink {
                 {"types", types}};
   }
 
-  // The event sink (game thread): each stream receives what its seat may see.
+  // The event sink (game thread): each stream's narration and, for the
+  // spectators, the events (a seat's events come through its seat).
   void on_event(const GameState& state, const Event& e) override {
     for (auto& s : streams) {
       if (!can_see(e, s->seat)) continue;
-      push(*s, json{{"type", "event"}, {"event", event_json(state, e, s->seat)}});
+      if (s->seat == kSpectatorSeat) push(*s, seat_protocol::event(event_json(state, e, s->seat)));
       s->narrator->on_event(state, e);
       send_narration(*s);
     }
@@ -149,62 +172,107 @@ struct WebTable::Impl : EventSink {
     }
   }
 
-  // A human seat's decision (game thread): publish it, wait for the answer.
-  int decide(Seat seat, const Decision& d) {
+  // Before a human seat's decide (game thread): the views of the moment,
+  // and the other pages learn whom the game waits for.
+  void before_decide(Seat seat, int number, int count) {
     send_views();
-    json options = json::array();
-    for (int i = 0; i < d.count(); ++i) {
-      json option{{"index", i}, {"label", d.label(i)}};
-      json target = d.target(i);  // a component or cell the page offers by a click
-      if (!target.is_null()) option["target"] = std::move(target);
-      options.push_back(std::move(option));
-    }
-    int number = 0;
-    {
-      std::lock_guard lock(mutex);
-      number = ++decision;
-    }
     const std::string player = match->state().player(seat).name;
-    for (auto& s : streams) {
-      if (s->seat == seat)
-        push(*s, json{{"type", "decide"}, {"decision", number}, {"seat", seat}, {"prompt", d.prompt()},
-                      {"options", options}});
-      else
-        push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}});
-    }
+    for (auto& s : streams)
+      if (s->seat != seat) push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}});
+    std::lock_guard lock(mutex);
+    Stream& mine = *stream_of_seat(seat);
+    mine.decision = number;
+    mine.count = count;
+  }
+
+  // The seat's answer, as one line of the seat protocol (game thread). An
+  // undo asked meanwhile (by any seat) is checked here, where the game is
+  // still; when it goes ahead the wait ends with UndoGoesAhead.
+  std::string await_answer(Stream& s) {
     std::unique_lock lock(mutex);
-    pending_seat = seat;
-    pending_count = d.count();
-    answer = -1;
-    changed.wait(lock, [&] { return answer >= 0 || stopping; });
-    pending_seat = -1;
-    if (answer < 0) throw AgentFailure(fmt::format("the table closed while seat {} ({}) was deciding", seat, player));
-    ++answered;
-    return answer;
+    s.open = true;
+    s.answer.reset();
+    waiting_for = &s;
+    struct Closed {
+      Impl& t;
+      Stream& s;
+      ~Closed() { s.open = false; t.waiting_for = nullptr; }
+    } closed{*this, s};
+    for (;;) {
+      changed.wait(lock, [&] { return s.answer || stopping || (undo_asked >= 0 && !undo_reply); });
+      if (s.answer) return *s.answer;
+      if (stopping) throw TransportFault("the table closed while this seat was deciding");
+      const Seat asker = undo_asked;
+      const std::vector<AnswerRecord> answers = match->answers();
+      lock.unlock();
+      UndoCheck check;
+      try {
+        check = check_undo(config.definition, config.limits,
+                           ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker);
+      } catch (const std::exception& e) {
+        check = UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0};
+      }
+      lock.lock();
+      undo_reply = check;
+      changed.notify_all();
+      if (check.allowed) {
+        undo_going = check;
+        throw UndoGoesAhead();
+      }
+    }
+  }
+
+  // Every stream hears that decisions were taken back (game thread).
+  void announce_undo(const UndoCheck& undo, const std::vector<AnswerRecord>& answers) {
+    const size_t taken = answers.size() - undo.keep;
+    const std::string line = fmt::format("{} takes back {} decision{}.", match->state().player(answers[undo.keep].seat).name,
+                                         taken, taken == 1 ? "" : "s");
+    for (auto& s : streams) {
+      send_narration(*s, true);
+      push(*s, json{{"type", "narration"}, {"lines", json::array({line})}});
+    }
   }
 
   void play() {
     GameResult game_result;
     EventRecorder full_log;
     std::unique_ptr<Match> owned;
+    std::vector<std::unique_ptr<Agent>> agents;
     try {
       owned = std::make_unique<Match>(config.definition, config.limits);
       Match& m = *owned;
+      std::vector<Agent*> seats;
       for (Seat s = 0; s < config.spec.players; ++s) {
-        if (config.kinds[s] == "human") m.set_agent(s, std::make_unique<Seat_>(*this, s));
-        else m.set_agent(s, build_agent(config.kinds[s], config.agent_settings));
+        if (config.kinds[s] == "human") agents.push_back(std::make_unique<WebSeat>(*this, *stream_of_seat(s)));
+        else agents.push_back(build_agent(config.kinds[s], config.agent_settings));
+        seats.push_back(agents.back().get());
       }
-      m.add_sink(this);
+      // Human seats may take decisions back: the game is played again up
+      // to there, quietly (play/undo.hpp), as in rulebook play.
+      Rewinder rewinder(m, seats);
+      rewinder.install();
+      m.add_sink(rewinder.gate(this));
       if (!config.log_file.empty()) m.add_sink(&full_log);
       m.record_answers();
       match = &m;
-      game_result = m.play(config.spec.players, config.spec.seed, config.spec.names);
+      for (;;) {
+        try {
+          game_result = m.play(config.spec.players, config.spec.seed, config.spec.names);
+          break;
+        } catch (const AgentFailure&) {  // the engine rethrows an agent's exception as AgentFailure
+          if (!undo_going) throw;
+          announce_undo(*undo_going, m.answers());
+          rewinder.rewind(m.answers(), undo_going->keep);
+          undo_going.reset();
+          full_log = EventRecorder();
+        }
+      }
       send_views();
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex);
       error = e.what();
     }
-    json end{{"type", "end"}};
+    json end = seat_protocol::end(json(nullptr));
     if (owned) {
       try {
         end["result"] = result_json(owned->state(), game_result);
@@ -234,11 +302,30 @@ struct WebTable::Impl : EventSink {
     changed.notify_all();
   }
 
-  // A human seat: answered from its page.
-  struct Seat_ : Agent {
-    Seat_(Impl& table, Seat seat) : table(table), seat(seat) {}
-    std::string kind() const override { return "web"; }
-    int choose(const Decision& d) override { return table.decide(seat, d); }
+  // A browser's side of the seat protocol: what the seat sends goes to its
+  // page's stream, the answers its page posts come back as lines.
+  struct WebTransport : SeatTransport {
+    WebTransport(Impl& table, Stream& stream) : table(table), stream(stream) {}
+    void send(const std::string& line, Clock::time_point) override { table.push(stream, line); }
+    // A person takes the time they need: no deadline.
+    std::string receive(Clock::time_point) override { return table.await_answer(stream); }
+    Impl& table;
+    Stream& stream;
+  };
+
+  // A human seat: a seat answered from outside the process, like an exec
+  // bot (agents/external_seat.hpp), over its page. The table sends the
+  // end itself, to every page, after the last view.
+  struct WebSeat : ExternalSeat {
+    WebSeat(Impl& table, Stream& stream)
+        : ExternalSeat(std::make_unique<WebTransport>(table, stream), "web", std::chrono::hours(24 * 365)),
+          table(table),
+          seat(stream.seat) {}
+    int choose(const Decision& d) override {
+      table.before_decide(seat, decisions() + 1, d.count());
+      return ExternalSeat::choose(d);
+    }
+    void end_game(const nlohmann::json&) override {}
     Impl& table;
     Seat seat;
   };
@@ -327,7 +414,8 @@ void WebTable::Impl::routes() {
   });
 
   // An answer: {"choose": INDEX} (and "decision": N, the decision it
-  // answers, so a late double click never answers the next one).
+  // answers, so a late double click never answers the next one): the seat
+  // protocol's answer, checked by its own parser before the game sees it.
   server.Post("/api/answer", [this, fail, stream_of](const httplib::Request& req, httplib::Response& res) {
     if (!req.has_param("token") || req.get_param_value("token").empty())
       return fail(res, 403, "a spectator cannot answer: open a seat's link");
@@ -339,24 +427,47 @@ void WebTable::Impl::routes() {
     } catch (const json::exception& e) {
       return fail(res, 400, std::string("malformed JSON: ") + e.what());
     }
-    if (!body.is_object() || !body.contains("choose") || !body["choose"].is_number_integer())
-      return fail(res, 400, "expected {\"choose\": INDEX} with an integer INDEX");
-    if (body.contains("decision") && !body["decision"].is_number_integer())
-      return fail(res, 400, "\"decision\" must be an integer");
     std::lock_guard lock(mutex);
     if (over) return fail(res, 409, "the game is over");
-    if (pending_seat != s->seat || answer >= 0)
-      return fail(res, 409, fmt::format("it is not seat {}'s decision", s->seat));
-    if (body.contains("decision") && body["decision"].get<int64_t>() != decision)
+    if (!s->open || s->answer) return fail(res, 409, fmt::format("it is not seat {}'s decision", s->seat));
+    if (body.is_object() && body.contains("decision") && body["decision"].is_number_integer() &&
+        body["decision"].get<int64_t>() != s->decision)
       return fail(res, 409, fmt::format("decision {} is no longer open (decision {} is)",
-                                        body["decision"].get<int64_t>(), decision));
-    const int64_t index = body["choose"].get<int64_t>();
-    if (index < 0 || index >= pending_count)
-      return fail(res, 400, fmt::format("option {} is not in 0..{}", index, pending_count - 1));
-    answer = static_cast<int>(index);
-    s->messages.push_back(json{{"type", "answered"}, {"decision", decision}, {"choose", index}}.dump());
+                                        body["decision"].get<int64_t>(), s->decision));
+    const seat_protocol::Answer answer = seat_protocol::check_answer(body, s->count, s->decision);
+    if (!answer.ok()) return fail(res, 400, answer.error);
+    s->answer = json{{"choose", answer.index}, {"decision", s->decision}}.dump();
+    ++answered;
+    s->messages.push_back(json{{"type", "answered"}, {"decision", s->decision}, {"choose", answer.index}}.dump());
     changed.notify_all();
-    res.set_content(json{{"ok", true}, {"decision", decision}}.dump(), "application/json");
+    res.set_content(json{{"ok", true}, {"decision", s->decision}}.dump(), "application/json");
+  });
+
+  // Undo: the seat takes back its last decision and every one after it,
+  // unless something was revealed to anybody since (play/undo.hpp). The
+  // game thread checks it while it waits for a person's answer; a refusal
+  // is a 409 with the reason and changes nothing.
+  server.Post("/api/undo", [this, fail, stream_of](const httplib::Request& req, httplib::Response& res) {
+    if (!req.has_param("token") || req.get_param_value("token").empty())
+      return fail(res, 403, "a spectator cannot undo: open a seat's link");
+    Stream* s = stream_of(req, res);
+    if (!s) return;
+    std::unique_lock lock(mutex);
+    if (over) return fail(res, 409, "the game is over");
+    if (!waiting_for || waiting_for->answer)
+      return fail(res, 409, "cannot undo now: a bot is deciding (try again in a moment)");
+    if (undo_asked >= 0) return fail(res, 409, "cannot undo now: another undo is being checked");
+    undo_asked = s->seat;
+    undo_reply.reset();
+    changed.notify_all();
+    changed.wait(lock, [&] { return undo_reply.has_value() || stopping; });
+    undo_asked = -1;
+    if (!undo_reply) return fail(res, 409, "the table closed");
+    const UndoCheck check = *undo_reply;
+    undo_reply.reset();
+    changed.notify_all();
+    if (!check.allowed) return fail(res, 409, "cannot undo: " + check.reason);
+    res.set_content(json{{"ok", true}}.dump(), "application/json");
   });
 
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
@@ -379,7 +490,7 @@ WebTable::WebTable(WebTableConfig config) : impl_(std::make_unique<Impl>()) {
   impl_->streams.push_back(std::move(spectators));
   for (auto& s : impl_->streams) {
     s->narrator = std::make_unique<Narrator>(s->narration_text, s->seat);
-    s->messages.push_back(impl_->hello(*s).dump());
+    s->messages.push_back(impl_->table_message(*s).dump());
   }
   const size_t threads = c.threads;
   impl_->server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };

@@ -8,12 +8,14 @@ const token = params.get("token") || "";
 const query = token ? "?token=" + encodeURIComponent(token) : "";
 
 const table = {
-  hello: null,      // the game, the seat, boards' sizes, component types
+  hello: null,      // the table: the game, the seat, boards' sizes, component types
+  names: null,      // the players' names (the seat protocol's hello)
   view: null,       // the latest view of the game
   decide: null,     // the open decision of this seat, or null
   waiting: null,    // the seat another decision waits for
   end: null,        // the end message
-  answering: false, // an answer is on its way
+  answering: false, // an answer (or an undo) is on its way
+  decided: false,   // this seat has answered a decision (undo may take it back)
   source: null,     // the EventSource
 };
 
@@ -28,6 +30,7 @@ function el(tag, className, text) {
 function playerName(seat) {
   const players = table.view && table.view.players;
   if (players && players[seat]) return players[seat].name;
+  if (table.names && table.names[seat]) return table.names[seat];
   return "seat " + seat;
 }
 
@@ -145,6 +148,13 @@ function drawState() {
   }
 }
 
+function drawUndo() {
+  const seat = table.hello && table.hello.seat;
+  const button = $("undo");
+  button.hidden = seat === null || seat === undefined || !!table.end || !table.decided;
+  button.disabled = table.answering;
+}
+
 function drawStatus() {
   const status = $("status");
   status.className = "status";
@@ -218,12 +228,34 @@ function draw() {
     $("who").textContent = table.hello.seat === null ? "watching" : "you are " + playerName(table.hello.seat);
   }
   drawStatus();
+  drawUndo();
   drawDecision();
   drawBoards();
   drawZones();
   drawPlayers();
   drawState();
   markTargets();
+}
+
+// Takes back this seat's last decision (and every one after it), unless
+// something was revealed since: the server says why it refuses.
+async function undo() {
+  if (table.answering) return;
+  table.answering = true;
+  $("undo-error").textContent = "";
+  drawUndo();
+  try {
+    const res = await fetch("/api/undo" + query, { method: "POST" });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({ error: "HTTP " + res.status }));
+      $("undo-error").textContent = body.error || "HTTP " + res.status;
+    }
+  } catch (e) {
+    $("undo-error").textContent = "could not reach the table: " + e;
+  } finally {
+    table.answering = false;
+    drawUndo();
+  }
 }
 
 async function answer(decision, index) {
@@ -258,7 +290,8 @@ function narrate(lines) {
 
 function receive(m) {
   switch (m.type) {
-    case "hello": table.hello = m; break;
+    case "table": table.hello = m; break;
+    case "hello": table.names = m.players; break;
     case "view":
       table.view = m.view;
       // Every stream gets a view at the same moments of the game: pages
@@ -271,6 +304,15 @@ function receive(m) {
     case "waiting": table.waiting = m.seat; break;
     case "answered":
       if (table.decide && table.decide.decision === m.decision) table.decide = null;
+      table.decided = true;
+      break;
+    case "undo":
+      // Decisions from m.decision on were taken back: the game is back
+      // where this seat's decision m.decision is about to be asked.
+      table.decide = null;
+      table.view = m.view;
+      table.decided = m.decision > 1;
+      $("undo-error").textContent = "";
       break;
     case "end":
       table.end = m;
@@ -286,6 +328,7 @@ function receive(m) {
 }
 
 $("narration").addEventListener("wheel", () => { narrate.scrolled = true; });
+$("undo").addEventListener("click", undo);
 
 function connect() {
   const source = new EventSource("/api/events" + query);

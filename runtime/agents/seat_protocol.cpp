@@ -27,8 +27,13 @@ json event(const json& redacted_event) { return json{{"type", "event"}, {"event"
 
 json decide(const DecisionRequest& request, int number) {
   json options = json::array();
-  for (int i = 0; i < request.count(); ++i)
-    options.push_back(json{{"index", i}, {"label", request.labels[static_cast<size_t>(i)]}});
+  for (int i = 0; i < request.count(); ++i) {
+    json option{{"index", i}, {"label", request.labels[static_cast<size_t>(i)]}};
+    // Where the option is on the table (a page offers it by a click).
+    if (static_cast<size_t>(i) < request.targets.size() && !request.targets[static_cast<size_t>(i)].is_null())
+      option["target"] = request.targets[static_cast<size_t>(i)];
+    options.push_back(std::move(option));
+  }
   return json{{"type", "decide"}, {"decision", number}, {"seat", request.seat},
               {"prompt", request.prompt}, {"options", std::move(options)}, {"view", request.view}};
 }

@@ -19,8 +19,10 @@ std::string with_article(const std::string& noun) {
 class RevealWatch : public EventSink {
  public:
   // The seats' knowledge and the chance stream where the decision is asked.
-  void arm(const GameState& state) {
+  // `asker`: the seat asking to undo; it is told what it could see.
+  void arm(const GameState& state, Seat asker) {
     armed_ = true;
+    asker_ = asker;
     chance_ = state.chance();
     knows_.assign(static_cast<size_t>(state.player_count()), std::vector<bool>(static_cast<size_t>(state.component_count())));
     for (Seat seat = 0; seat < state.player_count(); ++seat)
@@ -43,6 +45,9 @@ class RevealWatch : public EventSink {
         // A move into the seat's own zone is a draw; into anybody's view, a reveal.
         const char* what = e.type == EventType::Move && state.zone_owner(e.to) != seat ? "revealed" : verb(e.type);
         reason_ = fmt::format("{} was {} since", with_article(kind(state, e.component)), what);
+        // What the asker did not see is not named to it (that would tell it
+        // what another seat was shown): only that something was.
+        if (!can_see(e, asker_)) reason_ = "something was shown to another player since";
         return;
       }
       knows_[seat][e.component] = now;  // hidden again: seeing it later is news
@@ -73,6 +78,7 @@ class RevealWatch : public EventSink {
   }
 
   bool armed_ = false;
+  Seat asker_ = -1;
   Rng chance_;
   std::vector<std::vector<bool>> knows_;
   std::string reason_;
@@ -111,7 +117,7 @@ UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngin
   RevealWatch watch;
   match.add_sink(&watch);
   if (!replay_answers(match, start, answers, k)) throw std::runtime_error("the game does not replay: it ends early");
-  watch.arm(match.state());
+  watch.arm(match.state(), seat);
   for (size_t i = k; i < answers.size(); ++i) {
     if (match.pending().seat != answers[i].seat)
       throw std::runtime_error(fmt::format("the game does not replay: answer {} is seat {}'s", i + 1, answers[i].seat));

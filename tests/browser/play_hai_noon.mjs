@@ -45,6 +45,7 @@ const browser = await puppeteer.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
 let clicks = 0;
+let tableClicks = 0;  // of them on a component or cell of the table
 try {
   const pages = [];
   for (const link of links) {
@@ -105,7 +106,7 @@ try {
     }
     if (views[0].over && views[1].over) {
       checkSecrets(views);
-      console.log(`over after ${clicks} clicks: ${views[0].status}`);
+      console.log(`over after ${clicks} clicks (${tableClicks} on the table): ${views[0].status}`);
       break;
     }
     let acted = false;
@@ -121,7 +122,15 @@ try {
       // A real mouse click, on the page in front (a background tab is not
       // drawn, and a click needs the button laid out).
       await pages[seat].bringToFront();
-      await pages[seat].click(`#options button[data-index="${index}"]`);
+      // An option that is a component or a cell on the table is answered
+      // by clicking it there (the page outlines it); the others by a button.
+      const onTable = await pages[seat].$(`.choosable[data-option="${index}"]`);
+      if (onTable) {
+        await onTable.click();
+        ++tableClicks;
+      } else {
+        await pages[seat].click(`#options button[data-index="${index}"]`);
+      }
       ++clicks;
       acted = true;
     }

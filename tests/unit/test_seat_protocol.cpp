@@ -102,10 +102,16 @@ TEST_CASE("seat protocol: hello names the game, the seat and the players, never 
   CHECK(hello.at("seat") == 1);
   CHECK(hello.at("players") == json::array({"Ann", "Bob"}));
   CHECK(hello.at("seed") == 42);
-  DecisionRequest request{1, "Play which?", {"red 3", "blue 5"}, json::object()};
+  DecisionRequest request{1, "Play which?", {"red 3", "blue 5"}, json::object(), {}};
   const json decide = seat_protocol::decide(request, 4);
   check_message(decide, "decide");
   CHECK(decide.at("options").at(1) == json{{"index", 1}, {"label", "blue 5"}});
+  // Options that are on the table say where (a page offers them by a click).
+  request.targets = {json{{"component", 7}}, json{{"board", "field"}, {"cell", "2,3"}}};
+  const json placed = seat_protocol::decide(request, 5);
+  check_message(placed, "decide");
+  CHECK(placed.at("options").at(0).at("target") == json{{"component", 7}});
+  CHECK(placed.at("options").at(1).at("target").at("cell") == "2,3");
   check_message(seat_protocol::undo(2, json::object()), "undo");
 }
 

@@ -75,7 +75,7 @@ void check_game(const std::string& game) {
           ++refused;
           CHECK(std::regex_match(check.reason,
                                  std::regex("(an? [a-z]+ was (rolled|drawn|revealed|flipped|peeked at|shown)|"
-                                            ".+ was shuffled|the rules drew at random) since")));
+                                            ".+ was shuffled|the rules drew at random|something was shown to another player) since")));
         }
       }
       pauses.push_back(Pause{now, match.view(seat), events.events().size()});

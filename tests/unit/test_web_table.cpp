@@ -2,6 +2,7 @@
 // port, driven over HTTP by httplib's client. Every bad request gets a 4xx
 // JSON error and leaves the game as it was; secrets stay with their seat.
 #include <atomic>
+#include <map>
 #include <optional>
 #include <thread>
 
@@ -11,6 +12,9 @@
 #include "cli/web_table.hpp"
 #include "cli_runner.hpp"
 #include "core/rng.hpp"
+#include "play/match.hpp"
+#include "play/undo.hpp"
+#include "schema/json_schema.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -55,6 +59,7 @@ std::optional<Open> open_decision(const WebTable& table) {
       for (const auto& m : messages) {
         if (m["type"] == "decide") open = Open{seat, m["decision"].get<int>(), static_cast<int>(m["options"].size())};
         if (m["type"] == "answered" && open && m["decision"] == open->decision) open.reset();
+        if (m["type"] == "undo") open.reset();  // taken back: asked again later
       }
       if (open) return open;
     }
@@ -89,7 +94,7 @@ void check_no_hand_but(const std::vector<json>& messages, int own_seat) {
     for (int seat = 0; seat < 2; ++seat) {
       if (seat == own_seat) continue;
       const std::string hand = "hand@" + std::to_string(seat);
-      if (m["type"] == "view") {
+      if (m["type"] == "view" || m["type"] == "decide" || m["type"] == "undo") {
         INFO(m.dump());
         CHECK_FALSE(m["view"]["zones"][hand].contains("components"));
       }
@@ -141,7 +146,8 @@ TEST_CASE("serve: a wrong token opens no stream and answers nothing", "[serve]")
   REQUIRE(ok);
   CHECK(ok->status == 200);
   const Open next = *open_decision(*table);
-  CHECK(next.decision == open.decision + 1);
+  // Each seat numbers its own decisions (the seat protocol's decide).
+  CHECK((next.seat != open.seat || next.decision == open.decision + 1));
   CHECK(table->answered() == 1);
 }
 
@@ -264,7 +270,7 @@ TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game
                                       first.received.back().second["type"] != "waiting");
   });
   REQUIRE(!first.received.empty());
-  CHECK(first.received.front().second["type"] == "hello");
+  CHECK(first.received.front().second["type"] == "table");
   const long last_seen = first.received.back().first;
 
   // The game moves on while the page is away.
@@ -302,7 +308,7 @@ TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game
   });
   REQUIRE(!reloaded.received.empty());
   CHECK(reloaded.received.front().first == 0);
-  CHECK(reloaded.received.front().second["type"] == "hello");
+  CHECK(reloaded.received.front().second["type"] == "table");
 
   // Then the whole game, to its end.
   play(100000);
@@ -367,4 +373,144 @@ TEST_CASE("serve: options that are cells or components are offered on the table,
   }
   CHECK(cells > 0);
   table.stop();
+}
+
+namespace {
+
+// A web seat's stream carries the seat protocol (docs/bot-protocol.md):
+// its hello, events, decides, undos and end are valid bot messages.
+void check_protocol_messages(const std::vector<json>& messages) {
+  static std::map<std::string, schema::Schema> schemas;
+  int seen = 0;
+  for (const auto& m : messages) {
+    const std::string type = m["type"];
+    if (type != "hello" && type != "event" && type != "decide" && type != "undo" && type != "end") continue;
+    auto it = schemas.find(type);
+    if (it == schemas.end())
+      it = schemas.emplace(type, schema::Schema::load(std::string(RULEBOOK_SOURCE_DIR) + "/schemas/bot-protocol/" +
+                                                      type + ".schema.json")).first;
+    const auto issues = it->second.validate(m);
+    for (const auto& issue : issues) UNSCOPED_INFO(type << " " << issue.pointer << ": " << issue.message);
+    CHECK(issues.empty());
+    ++seen;
+  }
+  CHECK(seen > 0);
+}
+
+json last_decide(const WebTable& table, int seat) {
+  json decide;
+  for (const auto& m : parsed(table.messages(table.token(seat))))
+    if (m["type"] == "decide") decide = m;
+  return decide;
+}
+
+}  // namespace
+
+TEST_CASE("serve: undo at the table is refused with the reason after a reveal, else takes the game back", "[serve][undo]") {
+  const std::string log = rulebook::test::temp_folder("serve-undo") + "/game.json";
+  const uint64_t seed = 16;
+  auto table = open_table(seed, log);
+  httplib::Client client("127.0.0.1", table->port());
+  auto def = load_game("hai-noon");
+  RuleEngine checker(def);
+  const ReplayStart start{2, seed, {}};
+  // The same game beside the table, to know what undo must answer.
+  auto mirror = std::make_unique<Match>(def);
+  mirror->record_answers();
+  REQUIRE(mirror->start(2, seed));
+  std::vector<json> asked;  // the decide each answer answered
+  auto post_undo = [&](const std::string& token) { return client.Post(("/api/undo?token=" + token).c_str(), "", "application/json"); };
+
+  const Open first = *open_decision(*table);
+  check_error(client.Post("/api/undo", "", "application/json"), 403);  // a spectator
+  check_error(post_undo("0123456789abcdef0123456789abcdef"), 403);
+  {  // nothing to take back yet
+    const auto before = stream_sizes(*table);
+    const auto r = post_undo(table->token(first.seat));
+    check_error(r, 409);
+    CHECK(json::parse(r->body)["error"] == "cannot undo: you have made no decision to take back");
+    CHECK(stream_sizes(*table) == before);
+  }
+
+  Rng pick;
+  pick.reseed(seed, 5);
+  bool refused = false, allowed = false;
+  for (int step = 0; step < 400; ++step) {
+    const auto open = open_decision(*table);
+    if (!open) break;
+    REQUIRE(mirror->pending().seat == open->seat);
+    // Either seat may ask while a person decides.
+    bool rewound = false;
+    for (const int asker : {open->seat, 1 - open->seat}) {
+      const UndoCheck check = check_undo(def, checker, start, mirror->answers(), asker);
+      if (!refused && !check.allowed && check.reason.find(" since") != std::string::npos) {
+        const auto before = stream_sizes(*table);
+        const auto r = post_undo(table->token(asker));
+        check_error(r, 409);
+        INFO(r->body);
+        CHECK(json::parse(r->body)["error"] == "cannot undo: " + check.reason);
+        CHECK(stream_sizes(*table) == before);  // refused: nothing changed
+        refused = true;
+      } else if (!allowed && check.allowed) {
+        auto undos = [&](int seat) {
+          int n = 0;
+          for (const auto& m : parsed(table->messages(table->token(seat)))) n += m["type"] == "undo";
+          return n;
+        };
+        const int undos_before = undos(0) + undos(1);
+        const auto r = post_undo(table->token(asker));
+        REQUIRE(r);
+        CHECK(r->status == 200);
+        // The game is played again up to there; then each seat hears its undo.
+        for (int i = 0; i < 3000 && undos(0) + undos(1) < undos_before + 2; ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        const auto again = open_decision(*table);
+        REQUIRE(again);
+        // Back where the decision taken back was asked: same seat, prompt, options.
+        const json& then = asked.at(check.keep);
+        CHECK(again->seat == asker);
+        CHECK(then["seat"] == asker);
+        const json now = last_decide(*table, again->seat);
+        CHECK(now["prompt"] == then["prompt"]);
+        CHECK(now["options"] == then["options"]);
+        CHECK(now["decision"] == then["decision"]);
+        // Every page heard it: the seats in an undo message, everybody in the narration.
+        CHECK(undos(0) == 1);
+        CHECK(undos(1) == 1);
+        bool told = false;
+        for (const auto& m : parsed(table->messages("")))
+          told = told || (m["type"] == "narration" && m.dump().find("takes back") != std::string::npos);
+        CHECK(told);
+        const std::vector<AnswerRecord> answers = mirror->answers();
+        mirror = std::make_unique<Match>(def);
+        mirror->record_answers();
+        REQUIRE(replay_answers(*mirror, start, answers, check.keep));
+        asked.resize(check.keep);
+        allowed = rewound = true;
+        break;
+      }
+    }
+    if (rewound) continue;
+    const int index = static_cast<int>(pick.below(static_cast<uint32_t>(open->count)));
+    asked.push_back(last_decide(*table, open->seat));
+    auto r = post_answer(client, table->token(open->seat), json{{"choose", index}, {"decision", open->decision}}.dump());
+    REQUIRE(r);
+    REQUIRE(r->status == 200);
+    mirror->answer(index);
+  }
+  CHECK(refused);
+  CHECK(allowed);
+  REQUIRE(table->wait_over(30));
+  CHECK(table->error() == "");
+  for (int seat = 0; seat < 2; ++seat) {
+    const auto messages = parsed(table->messages(table->token(seat)));
+    check_no_hand_but(messages, seat);
+    check_protocol_messages(messages);
+  }
+  check_no_hand_but(parsed(table->messages("")), -1);
+  check_error(post_undo(table->token(0)), 409);  // over
+  table->stop();
+  const auto replay = rulebook::test::run_rulebook("replay '" + log + "'");
+  INFO(replay.out << replay.err);
+  CHECK(replay.exit_code == 0);
 }
