@@ -460,9 +460,9 @@ void WebTable::Impl::routes() {
     undo_asked = s->seat;
     undo_reply.reset();
     changed.notify_all();
-    changed.wait(lock, [&] { return undo_reply.has_value() || stopping; });
+    changed.wait(lock, [&] { return undo_reply.has_value() || stopping || over; });
     undo_asked = -1;
-    if (!undo_reply) return fail(res, 409, "the table closed");
+    if (!undo_reply) return fail(res, 409, stopping ? "the table closed" : "the game is over");
     const UndoCheck check = *undo_reply;
     undo_reply.reset();
     changed.notify_all();
