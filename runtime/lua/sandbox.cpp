@@ -572,8 +572,12 @@ int bounded_sort(lua_State* L) {
   return 0;
 }
 
-// setmetatable without finalizers: Lua runs __gc with hooks off (so outside
-// the budget), at any collection and when the state closes.
+// setmetatable without finalizers or weak tables: Lua runs __gc with hooks
+// off (so outside the budget), at any collection and when the state closes;
+// a weak table shows when the collector ran, which depends on everything the
+// Lua state did before (a reused state would play differently from a fresh
+// one). A `__mode` added to a metatable afterwards is not seen here: the
+// isolation check of `rulebook check` catches what it changes.
 int safe_setmetatable(lua_State* L) {
   if (lua_type(L, 2) == LUA_TTABLE) {
     lua_pushliteral(L, "__gc");
@@ -582,6 +586,12 @@ int safe_setmetatable(lua_State* L) {
     luaL_argcheck(L, !has_gc, 2,
                   "a metatable with '__gc' is not allowed in rule scripts (finalizers would run "
                   "outside the budget)");
+    lua_pushliteral(L, "__mode");
+    const bool has_mode = lua_rawget(L, 2) != LUA_TNIL;
+    lua_pop(L, 1);
+    luaL_argcheck(L, !has_mode, 2,
+                  "a metatable with '__mode' is not allowed in rule scripts (a weak table would make "
+                  "the game depend on when memory is collected)");
     // The common case (a table that has no metatable yet) is done here, as
     // the original would; anything else, errors included, goes to it.
     if (lua_type(L, 1) == LUA_TTABLE) {
