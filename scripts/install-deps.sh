@@ -7,6 +7,8 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           libcli11-dev nlohmann-json3-dev libfmt-dev json-schema-test-suite
           # simulate/compare/merge --plot draw with gnuplot; shards run under GNU parallel
           gnuplot-nox parallel
+          # Nettle's SHA-256: agents' stream seeds, a one-way hash of the chance seed
+          nettle-dev
           # RE2: schema "pattern" matching in linear time without recursion
           # (std::regex overflows the stack on long user strings)
           libre2-dev

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nettle/sha2.h>
 
 #include "agents/agent_spec.hpp"
 #include "core/input_file.hpp"
@@ -68,7 +69,23 @@ int ScriptedAgent::choose(const Decision& d) {
   return i;
 }
 
-uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) { return Rng::mix(game_seed, static_cast<uint64_t>(seat)); }
+uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
+  // SHA-256 (nettle) of a domain tag, the game seed and the seat
+  // (little-endian): one-way, so an agent cannot work its way back to the
+  // chance seed.
+  std::string message = "rulebook agent stream";
+  for (int i = 0; i < 8; ++i) message += static_cast<char>(game_seed >> (8 * i));
+  const auto seat_bits = static_cast<uint32_t>(seat);
+  for (int i = 0; i < 4; ++i) message += static_cast<char>(seat_bits >> (8 * i));
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  sha256_update(&ctx, message.size(), reinterpret_cast<const uint8_t*>(message.data()));
+  uint8_t digest[SHA256_DIGEST_SIZE];
+  sha256_digest(&ctx, sizeof digest, digest);
+  uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) seed |= static_cast<uint64_t>(digest[i]) << (8 * i);
+  return seed;
+}
 
 std::unique_ptr<Agent> make_bot(const std::string& text) {
   const AgentSpec spec = parse_agent_spec(text);

@@ -70,7 +70,9 @@ struct AgentFailure : std::runtime_error {
 
 // The seed of a seat's agent stream in a game of seed `game_seed`. The
 // game's chance is seeded from `game_seed` alone, so it never depends on
-// this value, and agents are handed this value, never `game_seed`.
+// this value, and agents are handed this value, never `game_seed`. It is
+// derived with a one-way hash (SHA-256): knowing it, and the seat, gives
+// no way back to `game_seed`.
 uint64_t agent_stream_seed(uint64_t game_seed, Seat seat);
 
 // Uniform over the options, each decision independent; its own stream.

@@ -512,7 +512,7 @@ TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind"
 }
 
 TEST_CASE("cli: --narrate brief|normal|full tells a game at three levels", "[cli][narration]") {
-  // Hai Noon, seed 1: a forced decision (John's only diver to camouflage),
+  // Hai Noon, seed 1: a forced decision (Bill's only diver to camouflage),
   // "Every shark swims one place clockwise" told by the rules, face changes
   // the rules' messages tell.
   auto normal = run_rulebook("play hai-noon --seed 1");
@@ -526,12 +526,12 @@ TEST_CASE("cli: --narrate brief|normal|full tells a game at three levels", "[cli
   CHECK(normal.out.find("Board: the sea, 4x4: a cell is written (column,row), (1,1) being the top-left corner") !=
         std::string::npos);
   // A single legal option is no choice: what happens is told instead.
-  CHECK(normal.out.find("John chooses: camouflage the pink diver") == std::string::npos);
-  CHECK(normal.out.find("The pink diver is camouflaged") != std::string::npos);
+  CHECK(normal.out.find("Bill chooses: camouflage the green diver") == std::string::npos);
+  CHECK(normal.out.find("The green diver is camouflaged") != std::string::npos);
   // A face change the rules' message tells is told once (full tells both).
-  CHECK(normal.out.find("The full shark at (3,4) turns hungry") != std::string::npos);
-  CHECK(normal.out.find("shark at the sea (3,4) turns to hungry") == std::string::npos);
-  CHECK(full.out.find("shark at the sea (3,4) turns to hungry") != std::string::npos);
+  CHECK(normal.out.find("The full shark at (2,4) turns hungry") != std::string::npos);
+  CHECK(normal.out.find("shark at the sea (2,4) turns to hungry") == std::string::npos);
+  CHECK(full.out.find("shark at the sea (2,4) turns to hungry") != std::string::npos);
   // Full: every shark's move; normal: none (the rules' message tells it).
   CHECK(full.out.find("shark (hungry) moves from the sea (1,1) to the sea (2,1)") != std::string::npos);
   CHECK(normal.out.find("moves from the sea (1,1) to the sea (2,1)") == std::string::npos);
@@ -541,7 +541,7 @@ TEST_CASE("cli: --narrate brief|normal|full tells a game at three levels", "[cli
   CHECK(brief.out.find("Round 1, John: ") != std::string::npos);
   size_t turns = 0;
   for (size_t at = brief.out.find("\nRound "); at != std::string::npos; at = brief.out.find("\nRound ", at + 1)) ++turns;
-  CHECK(turns == 14);  // "Turns played: 14"
+  CHECK(turns == 16);  // "Turns played: 16"
   CHECK(brief.out.size() < normal.out.size());
   CHECK(run_rulebook("play hai-noon --seed 1 --narrate loud").exit_code == 2);
 }
