@@ -50,7 +50,6 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-
 InputFile read_input_file(const std::string& path) {
   InputFile result;
   struct stat info {};

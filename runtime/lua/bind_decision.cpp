@@ -1,7 +1,7 @@
 // game:choose(seat, prompt, options [, "seat" | {private =, labels =}]): a
 // player picks one option. Synchronous agents (bots, a terminal) answer on
 // the spot; a seat without an agent makes the game's thread yield until
-// RuleEngine::answer().
+// GameRun::answer().
 //
 // A decision is private when the rules say so (private = true), or, unless
 // they say private = false, when an option is a component hidden from some

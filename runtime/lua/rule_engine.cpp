@@ -245,10 +245,7 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   e.load_rules();
 }
 
-RuleEngine::~RuleEngine() {
-  // The caller's state may already be gone: the last run must not touch it.
-  if (run_) run_->impl_->state = nullptr;
-}
+RuleEngine::~RuleEngine() = default;
 
 const GameDefinition& RuleEngine::definition() const { return *impl_->def; }
 
@@ -258,54 +255,13 @@ std::map<std::string, std::vector<std::string>> RuleEngine::api_methods() const 
 
 const char* lua_version() { return LUA_RELEASE; }
 
-GameRun& RuleEngine::last_run() const {
-  if (!run_) throw std::logic_error("no game has been started on this engine");
-  return *run_;
-}
-
-bool RuleEngine::begin(GameState& state, const std::vector<Agent*>& agents) {
-  run_.reset();  // its thread and `game` table go back to the engine first
-  run_ = std::make_unique<GameRun>(*this, state, agents);
-  run_->set_turn_limit(turn_limit_);
-  run_->set_answer_log(answer_log_);
-  run_->set_prepare(prepare_code_, prepare_chunk_, prepare_at_first_turn_);
-  return run_->begin();
-}
-
-GameResult RuleEngine::play(GameState& state, const std::vector<Agent*>& agents) {
-  for (int seat = 0; seat < state.player_count(); ++seat)
-    if (seat >= static_cast<int>(agents.size()) || !agents[seat])
-      throw std::invalid_argument(fmt::format("no agent for seat {}", seat));
-  begin(state, agents);
-  return run_->result();
-}
-
-bool RuleEngine::answer(int index) { return last_run().answer(index); }
-const DecisionRequest& RuleEngine::pending() const { return last_run().pending(); }
-const GameResult& RuleEngine::result() const { return last_run().result(); }
-void RuleEngine::set_turn_limit(int turns) { turn_limit_ = turns; }
-void RuleEngine::set_answer_log(std::vector<AnswerRecord>* log) {
-  answer_log_ = log;
-  if (run_) run_->set_answer_log(log);
-}
 void RuleEngine::check_prepare(const std::string& code, const std::string& chunk_name) {
   if (code.empty()) return;
   impl_->load_game_chunk(code, chunk_name);
   lua_pop(impl_->L, 1);
 }
 
-void RuleEngine::set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn) {
-  check_prepare(code, chunk_name);
-  prepare_code_ = code;
-  prepare_chunk_ = chunk_name;
-  prepare_at_first_turn_ = at_first_turn;
-}
-nlohmann::json RuleEngine::view(Seat seat) const { return last_run().view(seat); }
 bool RuleEngine::has_evaluation() const { return impl_->evaluate_ref != LUA_NOREF; }
-std::optional<double> RuleEngine::evaluation(Seat seat) { return last_run().evaluation(seat); }
-nlohmann::json RuleEngine::evaluate(const std::string& expression, const std::string& chunk_name) {
-  return last_run().evaluate(expression, chunk_name);
-}
 
 void EngineImpl::load_game_chunk(const std::string& code, const std::string& chunk_name) {
   // The parameters share the code's first line, so that the chunk's line

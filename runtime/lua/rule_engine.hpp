@@ -148,30 +148,9 @@ class RuleEngine {
   // Compiles scenario code for GameRun::set_prepare; throws ScriptError.
   void check_prepare(const std::string& code, const std::string& chunk_name);
 
-  // One game at a time, for callers that need no more: each play() or
-  // begin() starts a new run with the settings below, and the other calls
-  // act on that run. Throws ScriptError / AgentFailure.
-  GameResult play(GameState& state, const std::vector<Agent*>& agents);
-  bool begin(GameState& state, const std::vector<Agent*>& agents);
-  bool answer(int index);
-  const DecisionRequest& pending() const;
-  const GameResult& result() const;
-  void set_turn_limit(int turns);
-  void set_answer_log(std::vector<AnswerRecord>* log);
-  void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
-  nlohmann::json view(Seat seat) const;
-  nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
-  std::optional<double> evaluation(Seat seat);
-
  private:
   friend class GameRun;
-  GameRun& last_run() const;
   std::unique_ptr<struct EngineImpl> impl_;
-  std::unique_ptr<GameRun> run_;  // the run of the one-game-at-a-time calls
-  int turn_limit_ = -1;
-  std::vector<AnswerRecord>* answer_log_ = nullptr;
-  std::string prepare_code_, prepare_chunk_;
-  bool prepare_at_first_turn_ = false;
 };
 
 // The Lua release the runtime is built with, e.g. "Lua 5.4.4".

@@ -213,7 +213,6 @@ class GameCheck : public EventSink {
     }
   }
 
-
  private:
   struct PendingText {
     int seat;

@@ -299,9 +299,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       cached.engine = std::make_unique<RuleEngine>(cached.definition, options.limits);
     }
     def = cached.definition;
-    engine_ptr = cached.engine.get();
-    engine_ptr->set_prepare("", "");
-    engine_ptr->set_turn_limit(-1);
+    engine_ptr = cached.engine.get();  // settings live in each Match, not the engine
   } else {
     def = load_game(game, load);
   }

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
-#include "lua/rule_engine.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -36,32 +36,24 @@ void check_hands(const json& view, int seat, int players) {
 
 TEST_CASE("hai-noon: a view shows one's own hand and only the count of the others'", "[hai-noon]") {
   for (int players = 2; players <= 4; ++players) {
-    auto def = load_game("hai-noon");
-    RuleEngine engine(def);
-    GameState state(*def);
-    state.reset(players, 7);
-    std::vector<Agent*> agents(players, nullptr);  // every decision pauses
-    bool pending = engine.begin(state, agents);
+    Match match(load_game("hai-noon"));  // no agents: every decision pauses
+    bool pending = match.start(players, 7);
     for (int step = 0; pending && step < 60; ++step) {
-      for (int seat = 0; seat < players; ++seat) check_hands(engine.view(seat), seat, players);
+      for (int seat = 0; seat < players; ++seat) check_hands(match.view(seat), seat, players);
       // Everyone watching (-1) sees every hand's count.
-      const json all = engine.view(-1);
+      const json all = match.view(-1);
       for (int s = 0; s < players; ++s) CHECK(all.at("zones").contains(fmt::format("hand@{}", s)));
       // Public data only: no card of any hand is named in game.state.
       CHECK(all.at("state").dump().find("_harpoon") == std::string::npos);
-      pending = engine.answer(0);
+      pending = match.answer(0);
     }
   }
 }
 
 TEST_CASE("hai-noon: every side's colour and the owners are public state", "[hai-noon]") {
-  auto def = load_game("hai-noon");
-  RuleEngine engine(def);
-  GameState state(*def);
-  state.reset(4, 3);
-  std::vector<Agent*> agents(4, nullptr);
-  REQUIRE(engine.begin(state, agents));
-  const json v = engine.view(1);
+  Match match(load_game("hai-noon"));
+  REQUIRE(match.start(4, 3));
+  const json v = match.view(1);
   REQUIRE(v.contains("state"));
   CHECK(v.at("state").at("owners").at("pink") == 0);
   CHECK(v.at("state").at("side_colours").at("top") == "none");

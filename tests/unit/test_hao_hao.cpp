@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
-#include "lua/rule_engine.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -25,10 +25,10 @@ json tile_in_view(const json& view, const std::string& xy) {
 
 // Every tile on the field shows its identity to exactly the seats that may
 // know it: public tiles to all, hidden ones to the seats that peeked.
-void check_field(const GameState& state, RuleEngine& engine, const std::string& where) {
+void check_field(const GameState& state, const Match& match, const std::string& where) {
   const auto& def = state.definition();
   for (int seat = -1; seat < state.player_count(); ++seat) {
-    const json view = engine.view(seat);
+    const json view = match.view(seat);
     for (int slot = 0; slot < def.zone_count(); ++slot) {
       const std::string id = state.zone_id(slot);
       if (id.rfind("field@", 0) != 0) continue;
@@ -51,23 +51,20 @@ void check_field(const GameState& state, RuleEngine& engine, const std::string& 
 }  // namespace
 
 TEST_CASE("hao-hao: each player's secret look is in their view only", "[hao-hao]") {
-  auto def = load_game("hao-hao");
-  RuleEngine engine(def);
-  GameState state(*def);
-  state.reset(3, 11);
-  std::vector<Agent*> agents(3, nullptr);  // every decision pauses
-  REQUIRE(engine.begin(state, agents));
+  Match match(load_game("hao-hao"));  // no agents: every decision pauses
+  const GameState& state = match.state();
+  REQUIRE(match.start(3, 11));
   // The three secret looks, seat 0 first: (1,1), (2,1), (3,1).
   for (int seat = 0; seat < 3; ++seat) {
-    REQUIRE(engine.pending().seat == seat);
-    REQUIRE(engine.pending().prompt == "Take a secret look at a tile");
-    REQUIRE(engine.pending().labels.at(seat) == fmt::format("the field ({},1)", seat + 1));
-    REQUIRE(engine.answer(seat));
+    REQUIRE(match.pending().seat == seat);
+    REQUIRE(match.pending().prompt == "Take a secret look at a tile");
+    REQUIRE(match.pending().labels.at(seat) == fmt::format("the field ({},1)", seat + 1));
+    REQUIRE(match.answer(seat));
   }
   // Seat 2, right of seat 0, places Hao Hao now.
-  REQUIRE(engine.pending().seat == 2);
+  REQUIRE(match.pending().seat == 2);
   for (int seat = 0; seat < 3; ++seat) {
-    const json view = engine.view(seat);
+    const json view = match.view(seat);
     for (int x = 1; x <= 3; ++x) {
       const json tile = tile_in_view(view, fmt::format("{},1", x));
       INFO("seat " << seat << " at (" << x << ",1)");
@@ -81,33 +78,31 @@ TEST_CASE("hao-hao: each player's secret look is in their view only", "[hao-hao]
     // Every other tile is face down and hidden.
     CHECK(tile_in_view(view, "5,5").value("hidden", false));
   }
-  check_field(state, engine, "after the secret looks");
+  check_field(state, match, "after the secret looks");
 }
 
 TEST_CASE("hao-hao: face-down tiles stay hidden through whole games", "[hao-hao]") {
   for (const auto& variants : std::vector<std::vector<std::string>>{{}, {"full", "advanced"}}) {
     auto def = load_game("hao-hao", LoadOptions{variants, {}});
     for (int players = 2; players <= 6; players += 2) {
-      RuleEngine engine(def);
-      GameState state(*def);
-      state.reset(players, 40 + players);
-      std::vector<Agent*> agents(players, nullptr);
-      bool pending = engine.begin(state, agents);
+      Match match(def);  // no agents: every decision pauses
+      const GameState& state = match.state();
+      bool pending = match.start(players, 40 + players);
       int face_up_seen = 0;
       for (int step = 0; pending && step < 400; ++step) {
-        check_field(state, engine, fmt::format("{} players, decision {}: {}", players, step, engine.pending().prompt));
+        check_field(state, match, fmt::format("{} players, decision {}: {}", players, step, match.pending().prompt));
         // Count tiles face up in the middle of a turn: they are public.
         for (int id = 0; id < state.component_count(); ++id)
           if (state.type_of(id).kind == "tile" && state.component(id).visibility == Visibility::Public &&
               state.zone_id(state.component(id).zone).rfind("field@", 0) == 0)
             ++face_up_seen;
-        const int n = static_cast<int>(engine.pending().labels.size());
-        pending = engine.answer((step * 7 + 3) % n);
+        const int n = static_cast<int>(match.pending().labels.size());
+        pending = match.answer((step * 7 + 3) % n);
       }
       CHECK(face_up_seen > 0);
       // Public state never names a face-down tile's place with its identity
       // unless it was flipped this turn (state.revealed) - check the keys.
-      const json st = engine.view(0).at("state");
+      const json st = match.view(0).at("state");
       for (const auto& [key, value] : st.items())
         CHECK((key == "revealed" || key == "hao_hao" || key == "sees_all" || key == "won_tiles" ||
                key == "effect_tiles" || key == "round_limit_reached" || key == "hao_hao_winner"));

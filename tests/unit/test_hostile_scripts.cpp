@@ -22,6 +22,7 @@
 #include "agents/agent.hpp"
 #include "core/game_state.hpp"
 #include "lua/rule_engine.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 
 extern char** environ;
@@ -258,13 +259,12 @@ TEST_CASE("hostile: __close handlers a finished game leaves run under the budget
                                  "  local guard <close> = setmetatable({}, {__close = function() while true do end end})\n"
                                  "  game:finish{winners = {1}}"));
   const auto def = load_game(game.dir());
-  RuleEngine engine(def, EngineLimits{0, 64u << 20, 0.2});
-  GameState state(*def);
+  Match match(def, EngineLimits{0, 64u << 20, 0.2});
   FirstAgent first;
+  match.set_agents({&first, &first});
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < 3; ++i) {
-    state.reset(2, 1);
-    const GameResult r = engine.play(state, {&first, &first});
+    const GameResult r = match.play(2, 1);
     CHECK(r.finished);
     CHECK(r.winners == std::vector<int>{1});
   }

@@ -30,7 +30,6 @@ std::vector<std::string> mutated(const std::string& src, const std::string& kind
   return out;
 }
 
-
 }  // namespace
 
 TEST_CASE("lua lexer: long strings and comments of any level", "[mutation]") {

@@ -23,6 +23,7 @@
 #include "core/game_state.hpp"
 #include "core/rng.hpp"
 #include "lua/rule_engine.hpp"
+#include "play/match.hpp"
 #include "setup/game_loader.hpp"
 
 using nlohmann::json;
@@ -54,11 +55,10 @@ constexpr EngineLimits kLimits{5'000'000, 32u * 1024 * 1024};
 
 struct Table {
   explicit Table(const TempGame& game, EngineLimits limits = kLimits)
-      : def(load_game(game.dir())), engine(def, limits), state(*def) {}
+      : def(load_game(game.dir())), match(def, limits) {}
   GameResult play(int players, uint64_t seed = 1) {
-    state.reset(players, seed);
-    std::vector<Agent*> agents(static_cast<size_t>(players), &first);
-    return engine.play(state, agents);
+    match.set_agents(std::vector<Agent*>(static_cast<size_t>(players), &first));
+    return match.play(players, seed);
   }
   // The message of the ScriptError the game ends with ("" if none).
   std::string failure(int players, uint64_t seed = 1) {
@@ -70,8 +70,7 @@ struct Table {
     return "";
   }
   std::shared_ptr<const GameDefinition> def;
-  RuleEngine engine;
-  GameState state;
+  Match match;  // one engine, reused by every game
   FirstAgent first;
 };
 
@@ -560,7 +559,7 @@ TEST_CASE("sandbox: print goes to the game's narration without addresses", "[san
       if (e.type == EventType::Message) lines.push_back(e.text);
     }
   } rec;
-  t.state.set_sink(&rec);
+  t.match.add_sink(&rec);
   t.play(3);
   CHECK(rec.lines == std::vector<std::string>{"hello\t1\ttable\tnil\ttrue", "table and x"});
 }
