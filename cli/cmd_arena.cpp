@@ -21,6 +21,7 @@ struct ArenaOptions {
   GameOptions game;
   std::vector<std::string> agents;
   int64_t games = 100;
+  double until_interval = 0;
   int jobs = 1;
   bool json = false;
 };
@@ -49,6 +50,7 @@ int run(const ArenaOptions& o) {
   plan.definition = def;
   plan.players = player_count_for(*def, o.game.players);
   plan.games = o.games;
+  plan.until_half_width = o.until_interval / 100;
   plan.seed = o.game.seed;
   plan.jobs = o.jobs;
   plan.limits = engine_limits(o.game);
@@ -76,6 +78,8 @@ int run(const ArenaOptions& o) {
                         {"games_by_seat", by_seat},
                         {"decisions", a.decisions},
                         {"mean_decision_seconds", a.mean_decision_seconds()},
+                        {"iterations", a.iterations},
+                        {"iterations_per_second", a.search_seconds > 0 ? a.iterations / a.search_seconds : 0.0},
                         {"rating", interval_json(a.rating)}});
     }
     nlohmann::json out = {{"game", def->name},
@@ -85,6 +89,8 @@ int run(const ArenaOptions& o) {
                           {"sets", o.game.sets},
                           {"seed", plan.seed},
                           {"games", result.games},
+                          {"until_interval", o.until_interval},
+                          {"stopped_early", result.stopped_early},
                           {"jobs", result.jobs},
                           {"seconds", result.seconds},
                           {"rating_model", {{"name", "bradley-terry"},
@@ -100,8 +106,13 @@ int run(const ArenaOptions& o) {
   std::string setup = def->name;
   for (const auto& v : o.game.variants) setup += " +" + v;
   for (const auto& s : o.game.sets) setup += " --set " + s;
-  std::cout << fmt::format("Arena: {}, {} players, {} games (seed {}); every agent in every seat equally often\n\n",
+  std::cout << fmt::format("Arena: {}, {} players, {} games (seed {}); every agent in every seat equally often\n",
                            setup, plan.players, result.games, plan.seed);
+  if (o.until_interval > 0)
+    std::cout << fmt::format("{} every agent's 95% interval was within +-{:g} points{}\n",
+                             result.stopped_early ? "Stopped when" : "Played every game: not stopped early; stops when",
+                             o.until_interval, result.stopped_early ? "" : " (raise --games)");
+  std::cout << "\n";
   size_t width = 5;
   for (const auto& a : result.agents) width = std::max(width, a.label.size());
   std::cout << fmt::format("{:<{}}  {:>6}  {:>6}  {:<24}  {:<20}  {:>12}\n", "agent", width, "games", "wins",
@@ -136,6 +147,11 @@ Runner add_arena(CLI::App& app) {
   cmd->add_option("--games,-n", o->games, "number of games (rounded up to a multiple of the number of agents)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{10000000}));
+  cmd->add_option("--until-interval", o->until_interval,
+                  "stop at the first round of games after which every agent's 95% win-rate interval is within "
+                  "+-P points (e.g. 10), --games being the most; decided on the games in order, so --jobs changes "
+                  "nothing")
+      ->check(CLI::Range(0.0, 50.0));
   cmd->add_option("--jobs,-j", o->jobs, "worker threads, each with its own Lua state")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));

@@ -33,6 +33,7 @@ class CountingAgent : public Agent {
     ++decisions_;
     return inner_->choose(d);
   }
+  bool answers_at_once() const override { return inner_->answers_at_once(); }
   bool wants_events() const override { return inner_->wants_events(); }
   void observe(const nlohmann::json& event) override { inner_->observe(event); }
   bool wants_game_access() const override { return inner_->wants_game_access(); }

@@ -39,6 +39,11 @@ class Agent {
   // Returns an index in [0, decision.count()). Throws AgentFailure when it
   // cannot answer.
   virtual int choose(const Decision& decision) = 0;
+  // An agent that answers at once (no search, no waiting: random, first,
+  // scripted, a replay) says so: the rules' time budget is not paused for
+  // its decisions, since a pause costs two reads of the thread's CPU clock,
+  // a system call each, at every decision of every simulated game.
+  virtual bool answers_at_once() const { return false; }
   // Agents that want them receive every event their seat may see, as
   // JSON already redacted for that seat (see observation/event_view.hpp).
   virtual bool wants_events() const { return false; }
@@ -81,6 +86,7 @@ class RandomAgent : public Agent {
   std::string kind() const override { return "random"; }
   void begin_game(uint64_t stream_seed, Seat) override { rng_.reseed(stream_seed, kAgentStream); }
   int choose(const Decision& d) override { return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count()))); }
+  bool answers_at_once() const override { return true; }
 
  private:
   Rng rng_;
@@ -90,6 +96,7 @@ class FirstAgent : public Agent {
  public:
   std::string kind() const override { return "first"; }
   int choose(const Decision&) override { return 0; }
+  bool answers_at_once() const override { return true; }
 };
 
 // Answers from a list: each answer is an option label or a 1-based number.
@@ -101,6 +108,7 @@ class ScriptedAgent : public Agent {
   std::string kind() const override { return "scripted"; }
   void begin_game(uint64_t, int) override { next_ = 0; }
   int choose(const Decision& d) override;
+  bool answers_at_once() const override { return true; }
   size_t remaining() const { return answers_.size() - next_; }
 
  private:

@@ -16,8 +16,8 @@ std::unique_ptr<Agent> build_agent(const AgentSpec& spec, const AgentSettings& s
   }
   if (auto bot = make_bot(spec.text)) return bot;
   if (spec.kind == "mcts" || spec.kind == "ismcts") {
-    // Checked against the registry already; the search layer's own checks
-    // add what it does not implement yet (rollout=greedy).
+    // Checked against the registry already; the search layer checks again
+    // (it is also built from text, by the benchmarks).
     try {
       return make_search_agent(spec.kind, parse_search_params(spec.kind, spec.values));
     } catch (const AgentSpecError& e) {

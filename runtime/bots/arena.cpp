@@ -11,6 +11,7 @@
 #include "bots/agent_factory.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
+#include "search/search_agent.hpp"
 
 namespace rulebook {
 namespace {
@@ -30,10 +31,12 @@ class TimedAgent : public Agent {
     ++decisions;
     return i;
   }
+  bool answers_at_once() const override { return inner_->answers_at_once(); }
   bool wants_events() const override { return inner_->wants_events(); }
   void observe(const nlohmann::json& event) override { inner_->observe(event); }
   bool wants_game_access() const override { return inner_->wants_game_access(); }
   void attach(const GameAccess* game) override { inner_->attach(game); }
+  const Agent& inner() const { return *inner_; }
   int64_t decisions = 0;
   double seconds = 0;
 
@@ -41,10 +44,30 @@ class TimedAgent : public Agent {
   std::unique_ptr<Agent> inner_;
 };
 
+
+
 struct GameRecord {
   std::vector<int> lineup;        // agent per seat
   std::vector<bool> won;          // per seat
 };
+
+// Whether every agent's Wilson interval over the games [0, n) is at most
+// `half_width` wide on each side.
+bool precise_enough(const std::vector<GameRecord>& records, int64_t n, int agents, double half_width) {
+  std::vector<int64_t> games(static_cast<size_t>(agents), 0), wins(static_cast<size_t>(agents), 0);
+  for (int64_t g = 0; g < n; ++g) {
+    const GameRecord& r = records[static_cast<size_t>(g)];
+    for (size_t s = 0; s < r.lineup.size(); ++s) {
+      ++games[static_cast<size_t>(r.lineup[s])];
+      if (r.won[s]) ++wins[static_cast<size_t>(r.lineup[s])];
+    }
+  }
+  for (int a = 0; a < agents; ++a) {
+    const analysis::Interval i = analysis::wilson_interval(wins[static_cast<size_t>(a)], games[static_cast<size_t>(a)]);
+    if ((i.high - i.low) / 2 > half_width + 1e-12) return false;
+  }
+  return true;
+}
 
 // Pairwise scores of a set of games: for every two seats held by different
 // agents, the winner beats the loser; both winners or both losers tie.
@@ -122,7 +145,15 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
   struct Timing {
     int64_t decisions = 0;
     double seconds = 0;
+    int64_t iterations = 0;
+    double search_seconds = 0;
   };
+  // Sequential stopping (until_half_width): games finished, the length of
+  // the finished prefix, and where the arena stops.
+  std::mutex stop_mutex;
+  std::vector<char> finished(static_cast<size_t>(result.games), 0);
+  int64_t prefix = 0;
+  int64_t stop_at = result.games;
   std::vector<std::vector<Timing>> timing(static_cast<size_t>(result.jobs), std::vector<Timing>(static_cast<size_t>(agents)));
   std::atomic<int64_t> next{0};
   std::mutex error_mutex;
@@ -152,12 +183,28 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
         record.won.assign(static_cast<size_t>(plan.players), false);
         for (Seat winner : r.winners) record.won[static_cast<size_t>(winner)] = true;
         if (done) done->fetch_add(1, std::memory_order_relaxed);
+        if (plan.until_half_width > 0) {
+          std::lock_guard<std::mutex> lock(stop_mutex);
+          finished[static_cast<size_t>(g)] = 1;
+          while (prefix < stop_at && finished[static_cast<size_t>(prefix)]) {
+            ++prefix;
+            if (prefix % agents == 0 && precise_enough(records, prefix, agents, plan.until_half_width)) {
+              stop_at = prefix;
+              next.store(result.games);  // no more games handed out; those under way are not counted
+            }
+          }
+        }
       }
       for (int a = 0; a < agents; ++a)
         for (const auto& agent : made[static_cast<size_t>(a)])
           if (agent) {
-            timing[static_cast<size_t>(w)][static_cast<size_t>(a)].decisions += agent->decisions;
-            timing[static_cast<size_t>(w)][static_cast<size_t>(a)].seconds += agent->seconds;
+            Timing& t = timing[static_cast<size_t>(w)][static_cast<size_t>(a)];
+            t.decisions += agent->decisions;
+            t.seconds += agent->seconds;
+            if (const SearchStats* stats = search_stats(agent->inner())) {
+              t.iterations += stats->iterations;
+              t.search_seconds += stats->seconds;
+            }
           }
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_mutex);
@@ -174,6 +221,11 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (error) std::rethrow_exception(error);
+  if (stop_at < result.games) {
+    result.games = stop_at;
+    result.stopped_early = true;
+    records.resize(static_cast<size_t>(stop_at));
+  }
 
   result.agents.resize(static_cast<size_t>(agents));
   for (int a = 0; a < agents; ++a) {
@@ -185,6 +237,8 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
     for (const auto& t : timing) {
       r.decisions += t[static_cast<size_t>(a)].decisions;
       r.decision_seconds += t[static_cast<size_t>(a)].seconds;
+      r.iterations += t[static_cast<size_t>(a)].iterations;
+      r.search_seconds += t[static_cast<size_t>(a)].search_seconds;
     }
   }
   std::vector<const GameRecord*> all;

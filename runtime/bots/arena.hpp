@@ -27,6 +27,11 @@ struct ArenaPlan {
   std::vector<AgentSpec> agents;  // at least two
   int players = 2;
   int64_t games = 100;  // rounded up to a multiple of agents.size()
+  // When above 0: stop at the first multiple of agents.size() games after
+  // which every agent's 95% win-rate interval is at most this wide on each
+  // side (0.10: +-10 points), `games` being the most played. Decided on the
+  // games in order (0, 1, ...), so the result does not depend on --jobs.
+  double until_half_width = 0;
   uint64_t seed = 1;
   int jobs = 1;
   EngineLimits limits;
@@ -49,11 +54,16 @@ struct ArenaAgentResult {
   int64_t decisions = 0;
   double decision_seconds = 0;  // total wall time in choose()
   double mean_decision_seconds() const { return decisions ? decision_seconds / static_cast<double>(decisions) : 0; }
+  // Search bots (mcts, ismcts): accepted simulations and the time spent
+  // searching, for iterations per second; 0 for other kinds.
+  int64_t iterations = 0;
+  double search_seconds = 0;
   analysis::Interval rating;  // Bradley-Terry, Elo scale, mean 0; bootstrap 95%
 };
 
 struct ArenaResult {
   int64_t games = 0;
+  bool stopped_early = false;  // until_half_width was reached before `games`
   std::vector<ArenaAgentResult> agents;
   double seconds = 0;
   int jobs = 1;

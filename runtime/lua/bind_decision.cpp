@@ -247,12 +247,17 @@ int decision_choose(lua_State* L) {
     const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
     const Decision::TargetFn target = [L, seat](int i) { return option_target(L, i, seat); };
-    // The agent's thinking is not charged to the rules' time budget.
+    // The agent's thinking is not charged to the rules' time budget (an
+    // agent that answers at once is not worth the clock reads).
     struct PauseBudget {
       lua_State* L;
-      explicit PauseBudget(lua_State* s) : L(s) { sandbox_pause_run(L); }
-      ~PauseBudget() { sandbox_resume_run(L); }
-    } pause(L);
+      explicit PauseBudget(lua_State* s) : L(s) {
+        if (L) sandbox_pause_run(L);
+      }
+      ~PauseBudget() {
+        if (L) sandbox_resume_run(L);
+      }
+    } pause(agent->answers_at_once() ? nullptr : L);
     index = agent->choose(Decision(seat, prompt, n, &label, &view, &target));
     if (index < 0 || index >= n)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,

@@ -17,6 +17,7 @@ class ReplayAgent : public Agent {
   std::string kind() const override { return "replay"; }
   void begin_game(uint64_t, Seat seat) override { seat_ = seat; }
   int choose(const Decision& d) override;
+  bool answers_at_once() const override { return true; }
 
  private:
   const std::vector<AnswerRecord>* answers_;

@@ -38,7 +38,11 @@ class Determinizer::Observer : public EventSink {
 // then hands over to the search's policy at the seat's decision.
 class Determinizer::Replayer : public Agent {
  public:
+  // The answers to replay: the true game's up to `switch_at` (the seat's
+  // decision, where the determinization begins), then, in a look-ahead,
+  // the simulation's own up to where it asks.
   const std::vector<AnswerRecord>* log = nullptr;
+  size_t switch_at = 0;
   const std::vector<std::string>* labels = nullptr;
   Observer* observer = nullptr;
   SimulationPolicy* policy = nullptr;
@@ -52,10 +56,15 @@ class Determinizer::Replayer : public Agent {
   bool reached = false;  // the first replay: stops at the seat's decision
 
   std::string kind() const override { return "replay"; }
+  // The search's policy answers at once too (its time is the search's).
+  bool answers_at_once() const override { return true; }
   int choose(const Decision& d) override {
-    if (handed_over) return policy->choose(d, *state);
+    if (handed_over) {
+      if (cursor < log->size()) return (*log)[cursor++].index;  // a look-ahead retraces the simulation
+      return policy->choose(d, *state);
+    }
     if (observer->marking) observer->mark(*state);
-    if (cursor < log->size()) {
+    if (cursor < switch_at) {
       const AnswerRecord& a = (*log)[cursor++];
       if (a.seat != d.seat() || a.index >= d.count()) reject();
       return a.index;
@@ -75,6 +84,7 @@ class Determinizer::Replayer : public Agent {
     state->set_sink(nullptr);  // the rollout builds no events
     state->chance().reseed(chance_seed, kChanceStream);
     permute();
+    if (cursor < log->size()) return (*log)[cursor++].index;
     return policy->choose(d, *state);
   }
 
@@ -106,12 +116,14 @@ class Determinizer::Replayer : public Agent {
 
 Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits)
     : definition_(std::move(definition)),
+      limits_(limits),
       engine_(std::make_unique<RuleEngine>(definition_, limits)),
       sim_(std::make_unique<Match>(definition_, *engine_)),
       replayer_(std::make_unique<Replayer>()),
       observer_(std::make_unique<Observer>()) {
   replayer_->observer = observer_.get();
   replayer_->state = &sim_->state();
+  sim_->record_answers();  // a look-ahead retraces the simulation
 }
 
 Determinizer::~Determinizer() = default;
@@ -126,7 +138,9 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
   if (sim_->prepare_code() != truth.prepare_code() && !truth.prepare_code().empty())
     sim_->set_prepare(truth.prepare_code(), truth.prepare_chunk(), truth.prepare_at_first_turn());
   replayer_->log = &truth.answers();
+  replayer_->switch_at = truth.answers().size();
   replayer_->seat = seat;
+  truth_answers_ = truth.answers().size();
   replayer_->observer = observer_.get();
   observer_->seat = seat;
   observer_->observed = &observed;
@@ -206,6 +220,9 @@ Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities,
   Replayer& r = *replayer_;
   r.policy = &policy;
   r.check = false;  // the replay is the one prepare() checked
+  identities_ = &identities;
+  chance_seed_ = chance_seed;
+  oracle_ = oracle;
   r.chance_seed = chance_seed;
   r.cursor = 0;
   r.handed_over = false;
@@ -226,6 +243,77 @@ Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities,
   }
   if (!r.handed_over) return Outcome::Rejected;  // the game ended before the seat's decision
   return Outcome::Finished;
+}
+
+namespace {
+// A look-ahead: the simulation's option, then a cut at the next decision.
+class TakeThenStop : public SimulationPolicy {
+ public:
+  explicit TakeThenStop(int option) : option_(option) {}
+  int choose(const Decision&, GameState&) override {
+    if (used_) throw SearchCutoff();
+    used_ = true;
+    return option_;
+  }
+
+ private:
+  int option_;
+  bool used_ = false;
+};
+}  // namespace
+
+double Determinizer::look_ahead(int option, Seat seat) {
+  if (!identities_) throw std::logic_error("look_ahead outside a simulation");
+  if (!ahead_) {
+    ahead_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+    ahead_ = std::make_unique<Match>(definition_, *ahead_engine_);
+    ahead_replayer_ = std::make_unique<Replayer>();
+    ahead_observer_ = std::make_unique<Observer>();
+    ahead_replayer_->observer = ahead_observer_.get();
+    ahead_replayer_->state = &ahead_->state();
+  }
+  if (ahead_->prepare_code() != sim_->prepare_code())
+    ahead_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
+  // The simulation so far (the true game's answers, then its own), replayed
+  // on the same identities and chance: the same position, then `option`.
+  ahead_log_ = replayer_->log == nullptr ? std::vector<AnswerRecord>{} : *replayer_->log;
+  ahead_log_.resize(truth_answers_);
+  const auto& own = sim_->answers();
+  ahead_log_.insert(ahead_log_.end(), own.begin() + static_cast<std::ptrdiff_t>(std::min(own.size(), truth_answers_)),
+                    own.end());
+  TakeThenStop policy(option);
+  Replayer& r = *ahead_replayer_;
+  r.log = &ahead_log_;
+  r.switch_at = truth_answers_;
+  r.labels = replayer_->labels;
+  r.seat = replayer_->seat;
+  r.observer->observed = replayer_->observer->observed;
+  r.observer->marking = false;
+  r.policy = &policy;
+  r.check = false;
+  r.chance_seed = chance_seed_;
+  r.cursor = 0;
+  r.handed_over = false;
+  r.rejected = false;
+  r.identities = oracle_ ? nullptr : identities_;
+  ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));
+  ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
+  bool cut = false;
+  try {
+    ahead_->start(players_, seed_, names_);
+  } catch (const AgentFailure& e) {
+    if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
+    cut = true;
+  } catch (const ScriptError&) {
+    return 1.0 / players_;
+  }
+  (void)cut;
+  try {
+    const std::optional<double> v = ahead_->evaluation(seat);
+    return v ? *v : 1.0 / players_;
+  } catch (const std::exception&) {  // a failing evaluation tells nothing apart
+    return 1.0 / players_;
+  }
 }
 
 std::vector<double> Determinizer::rewards() {

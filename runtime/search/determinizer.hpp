@@ -85,6 +85,16 @@ class Determinizer {
   // for every seat when the game defines none.
   std::vector<double> rewards();
 
+  // During a simulation (from the policy's choose): the value for `seat`
+  // (rules.evaluate, or the outcome if the game ends) of taking `option`
+  // at the decision the simulation asks now, one decision deep. The
+  // simulation so far is replayed in a second game on the same identities
+  // and chance (forks are by replay), so a look-ahead costs a replay of
+  // the whole game: greedy rollouts (rollout=greedy) pay it for every
+  // option of every rollout decision. 1/n when the game defines no
+  // evaluation and the option does not end it.
+  double look_ahead(int option, Seat seat);
+
   Match& match() { return *sim_; }
   int players() const { return players_; }
 
@@ -93,6 +103,7 @@ class Determinizer {
   class Observer;
 
   std::shared_ptr<const GameDefinition> definition_;
+  EngineLimits limits_;
   std::unique_ptr<RuleEngine> engine_;
   std::unique_ptr<Match> sim_;
   std::unique_ptr<Replayer> replayer_;
@@ -105,6 +116,17 @@ class Determinizer {
   std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone)
   bool agrees_ = false;
   int has_evaluate_ = -1;                 // unknown / no / yes
+  // The simulation under way (look_ahead retraces it).
+  size_t truth_answers_ = 0;
+  const std::vector<int>* identities_ = nullptr;
+  uint64_t chance_seed_ = 0;
+  bool oracle_ = false;
+  // The look-ahead's own game, made on first use.
+  std::unique_ptr<RuleEngine> ahead_engine_;
+  std::unique_ptr<Match> ahead_;
+  std::unique_ptr<Replayer> ahead_replayer_;
+  std::unique_ptr<Observer> ahead_observer_;
+  std::vector<AnswerRecord> ahead_log_;
 };
 
 }  // namespace rulebook

@@ -55,16 +55,19 @@ std::vector<std::string> option_keys(const Decision& d) {
   return keys;
 }
 
-// One iteration's walk: selection and expansion in the tree, then random
-// rollout, cut after `depth` decisions.
+// One iteration's walk: selection and expansion in the tree, then the
+// rollout (random, or greedy: each option looked at one decision deep and
+// the best for the seat deciding taken), cut after `depth` decisions.
 class Iteration : public SimulationPolicy {
  public:
-  Iteration(Tree& tree, const SearchParams& p, Rng& rng) : tree_(tree), p_(p), rng_(rng) {}
+  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det)
+      : tree_(tree), p_(p), rng_(rng), det_(det) {}
 
   int choose(const Decision& d, GameState&) override {
     if (in_tree_) return select(d);
     if (p_.depth > 0 && rollout_steps_ >= p_.depth) throw SearchCutoff();
     ++rollout_steps_;
+    if (p_.rollout == "greedy") return greedy(d);
     return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
   }
 
@@ -121,6 +124,24 @@ class Iteration : public SimulationPolicy {
     return option;
   }
 
+  // The greedy rollout's step: every option one decision deep (a replay of
+  // the simulation each), the best value for the seat deciding; ties by
+  // the bot's stream.
+  int greedy(const Decision& d) {
+    std::vector<int> best;
+    double top = -1;
+    for (int i = 0; i < d.count(); ++i) {
+      const double v = det_.look_ahead(i, d.seat());
+      if (v > top + 1e-12) {
+        top = v;
+        best = {i};
+      } else if (v >= top - 1e-12) {
+        best.push_back(i);
+      }
+    }
+    return best[rng_.below(static_cast<uint32_t>(best.size()))];
+  }
+
   struct Step {
     int node, edge;
     Seat seat;
@@ -128,6 +149,7 @@ class Iteration : public SimulationPolicy {
   Tree& tree_;
   const SearchParams& p_;
   Rng& rng_;
+  Determinizer& det_;
   int node_ = 0;
   bool in_tree_ = true;
   int rollout_steps_ = 0;
@@ -190,7 +212,7 @@ class SearchAgent : public Agent {
       } else {
         identities = det.sample_identities(rng_);
       }
-      Iteration it(forest[t], p_, rng_);
+      Iteration it(forest[t], p_, rng_, det);
       const auto outcome = det.simulate(identities, rng_.next(), it, p_.oracle);
       if (outcome == Determinizer::Outcome::Rejected) {
         ++stats_.rejections;
@@ -276,7 +298,7 @@ SearchParams parse_search_params(const std::string& kind, const std::map<std::st
     } else if (key == "c") {
       if (!parse_real(value, 0, 1000, p.c)) throw bad(key, value, "a number from 0 to 1000");
     } else if (key == "rollout") {
-      if (value != "random") throw bad(key, value, "random (greedy rollouts are not available yet)");
+      if (value != "random" && value != "greedy") throw bad(key, value, "random or greedy");
       p.rollout = value;
     } else if (key == "depth") {
       if (!parse_int(value, 0, 1000000, n)) throw bad(key, value, "an integer from 0 (no cut) to 1000000");

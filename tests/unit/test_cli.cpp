@@ -486,6 +486,44 @@ TEST_CASE("cli: arena plays greedy and search bots; greedy beats random at Hai N
   CHECK(nlohmann::json::parse(search.out).at("agents").at(0).at("decisions").get<int64_t>() > 0);
 }
 
+TEST_CASE("cli: arena --until-interval stops once every interval is narrow enough, whatever --jobs", "[cli][arena]") {
+  // greedy against first at Hai Noon is lopsided: an interval of +-20
+  // points is reached long before 200 games; +-0.5 points never is.
+  const auto run = [](const std::string& extra, int64_t games = 200) {
+    return run_rulebook("arena hai-noon --players 2 --agent greedy --agent first --seed 4 --json --games " +
+                        std::to_string(games) + " " + extra);
+  };
+  const auto one = run("--until-interval 20 --jobs 1"), two = run("--until-interval 20 --jobs 2");
+  INFO(one.err);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  const auto j = nlohmann::json::parse(one.out), k = nlohmann::json::parse(two.out);
+  CHECK(j.at("stopped_early") == true);
+  const int64_t games = j.at("games");
+  CHECK(games < 200);
+  CHECK(games % 2 == 0);
+  CHECK(k.at("games") == games);  // decided on the games in order
+  for (size_t a = 0; a < 2; ++a) {
+    const auto& rate = j.at("agents").at(a).at("win_rate");
+    CHECK((rate.at("high").get<double>() - rate.at("low").get<double>()) / 2 <= 0.20 + 1e-9);
+    CHECK(k.at("agents").at(a).at("wins") == j.at("agents").at(a).at("wins"));
+  }
+  // Two games fewer and the interval was still too wide for one of them.
+  const auto shorter = run("--until-interval 20", games - 2);
+  REQUIRE(shorter.exit_code == 0);
+  CHECK(nlohmann::json::parse(shorter.out).at("stopped_early") == false);
+  const auto text = run_rulebook("arena hai-noon --players 2 --agent random --agent first --games 4 --until-interval 0.5");
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("not stopped early"));
+  // Search bots report their iterations per second.
+  const auto search = run_rulebook("arena pass-the-pandas --players 3 --agent ismcts:iterations=20 --agent random --games 2 --json");
+  REQUIRE(search.exit_code == 0);
+  const auto s = nlohmann::json::parse(search.out).at("agents");
+  CHECK(s.at(0).at("iterations").get<int64_t>() >= 20);
+  CHECK(s.at(0).at("iterations_per_second").get<double>() > 0);
+  CHECK(s.at(1).at("iterations") == 0);
+}
+
 TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind", "[cli]") {
   const std::string dir = temp_folder("loose");
   write_file(dir + "/first-heads.yaml",

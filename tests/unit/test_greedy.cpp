@@ -81,3 +81,49 @@ TEST_CASE("greedy reports a failing evaluation", "[greedy]") {
   const std::string lua = rules_with("{'a', 'b'}", "", "function rules.evaluate(game, seat) return 7 end");
   CHECK_THROWS_WITH(greedy_choice(lua, 1), Catch::Contains("rules.evaluate(game, 0) returned 7"));
 }
+
+TEST_CASE("rollout=greedy: a search whose rollouts look one decision deep sees the trap random rollouts miss",
+          "[greedy][search]") {
+  // 'trap' lets seat 1 win with one answer in ten (seat 0 wins otherwise),
+  // after a decision that changes nothing (so that the answer is played by
+  // rollouts, not the tree, at this budget); 'coin' is an even chance.
+  // Random rollouts rate the trap 0.9, greedy rollouts (seat 1 looks at
+  // each answer) 0.
+  const std::string lua =
+      "local rules = {}\n"
+      "function rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  local _, i = game:choose(0, 'pick', {'trap', 'coin'})\n"
+      "  if i == 1 then\n"
+      "    game:choose(1, 'wait', {'p', 'q', 'r', 's', 't', 'u'})\n"
+      "    local _, j = game:choose(1, 'answer', {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'})\n"
+      "    return game:finish{winners = {j == 7 and 1 or 0}}\n"
+      "  end\n"
+      "  game:finish{winners = {math.random(2) == 1 and 0 or 1}}\n"
+      "end\n"
+      "return rules\n";
+  test::TempGame game(kYaml, lua);
+  auto def = load_game(game.dir());
+  const auto first_choice = [&](const std::string& spec, uint64_t seed) {
+    Match match(def);
+    auto bot = build_agent(spec);
+    RandomAgent other;
+    match.set_agent(0, bot.get());
+    match.set_agent(1, &other);
+    match.record_answers();
+    match.play(2, seed);
+    REQUIRE(!match.answers().empty());
+    return match.answers()[0].index;
+  };
+  for (uint64_t seed : {1, 2, 3}) {
+    CHECK(first_choice("ismcts:iterations=30,c=0.3,rollout=greedy", seed) == 1);
+    CHECK(first_choice("mcts:iterations=30,c=0.3,rollout=greedy", seed) == 1);
+    // The same seed, the same choice (the look-ahead draws nothing).
+    CHECK(first_choice("ismcts:iterations=30,c=0.3,rollout=greedy", seed) ==
+          first_choice("ismcts:iterations=30,c=0.3,rollout=greedy", seed));
+  }
+  // Random rollouts fall for it at this budget (fixed seeds: the same games every run).
+  int trapped = 0;
+  for (uint64_t seed : {1, 2, 3}) trapped += first_choice("ismcts:iterations=30,c=0.3", seed) == 0;
+  CHECK(trapped >= 2);
+}
