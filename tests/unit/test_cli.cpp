@@ -524,6 +524,26 @@ TEST_CASE("cli: arena --until-interval stops once every interval is narrow enoug
   CHECK(s.at(1).at("iterations") == 0);
 }
 
+TEST_CASE("cli: a person plays Hai Noon against ismcts and greedy at the terminal, seeing only their view",
+          "[cli][arena][greedy]") {
+  // The issue's command, with small searches to keep the suite fast.
+  std::string input;
+  for (int i = 0; i < 300; ++i) input += "1\n";
+  const auto r = run_rulebook("play hai-noon --seed 2 --agent 0=human --agent 1=ismcts:iterations=20 "
+                              "--agent 2=ismcts:iterations=20 --agent 3=greedy",
+                              input);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("John, it is your decision.") && Catch::Contains("Your view:") &&
+                        Catch::Contains("Game over"));
+  // John's own hand is listed by card; the others' only counted.
+  CHECK_THAT(r.out, Catch::Contains("John's hand: 3 ["));
+  for (const std::string other : {"Susan", "Bill", "Allison"}) {
+    CHECK_THAT(r.out, Catch::Contains(other + "'s hand: 3\n"));
+    CHECK_THAT(r.out, !Catch::Contains(other + "'s hand: 3 [") && !Catch::Contains(other + "'s hand receives"));
+  }
+}
+
 TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind", "[cli]") {
   const std::string dir = temp_folder("loose");
   write_file(dir + "/first-heads.yaml",
