@@ -48,6 +48,24 @@ local cases = {
     local names = {"red", "blue"}
     for i = 1, n do sink = "the " .. names[i % 2 + 1] .. i end end},
   {"setmetatable({x=i}, mt) (a lazy label)", function(n) for i = 1, n do sink = setmt({x = i}, mt) end end},
+  {"a new list of 8, appended to (out[#out + 1] = v)", function(n)
+    for i = 1, n do
+      local out = {}
+      for k = 1, 8 do out[#out + 1] = k end
+      sink = out
+    end end},
+  {"refilling a list of 8 kept for the game", function(n)
+    local out = {}
+    for i = 1, n do
+      local m = 0
+      for k = 1, 8 do m = m + 1; out[m] = k end
+      for k = #out, m + 1, -1 do out[k] = nil end
+      sink = out
+    end end},
+  {"for _, v in ipairs(t) over 5 items", function(n)
+    for i = 1, n do for _, v in ipairs(t5) do sink = v end end end},
+  {"for k = 1, #t over 5 items", function(n)
+    for i = 1, n do for k = 1, #t5 do sink = t5[k] end end end},
 }
 
 local empty = time(cases[1][2])

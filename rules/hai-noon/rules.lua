@@ -5,6 +5,9 @@ local rules = {}
 
 -- The four sides of the board, clockwise from the top.
 rules.SIDES = {"top", "right", "bottom", "left"}
+-- (Loops run on every decision walk SIDES by index: `for _, x in ipairs(t)`
+-- calls into C on every step, see "Fast rules" in docs/writing-a-game.md.)
+local SIDES = rules.SIDES
 -- A shark on a side's edge looks inward in this direction.
 local INWARD_TO_SIDE = {south = "top", west = "right", north = "bottom", east = "left"}
 -- The divers, in the order they take their places (clockwise from the top
@@ -77,7 +80,8 @@ end
 
 -- The diver on a cell, or nil.
 function rules.diver_at(game, cell)
-  for _, c in ipairs(cell:items()) do
+  for i = 1, cell:count() do
+    local c = cell:get(i)
     if game.is_diver[c:type()] then return c end
   end
   return nil
@@ -237,7 +241,8 @@ end
 -- Public summary for every view: each side's colour.
 function rules.update_state(game)
   local colours = {}
-  for _, side in ipairs(rules.SIDES) do
+  for k = 1, #SIDES do
+    local side = SIDES[k]
     colours[side] = rules.side_colour(game, side) or "none"
   end
   game.state.side_colours = colours
@@ -263,7 +268,8 @@ end
 -- many cards lie at every side.
 function rules.colours_out(game)
   local of_side, side_of, cards_at = {}, {}, {}
-  for _, side in ipairs(rules.SIDES) do
+  for k = 1, #SIDES do
+    local side = SIDES[k]
     cards_at[side] = game.sides[side]:count()
     local colour = rules.side_colour(game, side)
     if colour then
@@ -312,7 +318,8 @@ function rules.legal_plays(game, seat)
     if not seen[t] then
       seen[t] = true
       local colour = card:attr("colour")
-      for _, side in ipairs(rules.SIDES) do
+      for k = 1, #SIDES do
+        local side = SIDES[k]
         if rules.may_place_colour(game, colour, side, out) then
           plays[#plays + 1] = setmetatable({card = card, side = side}, PLAY_LABEL)
         end
