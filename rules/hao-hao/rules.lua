@@ -45,6 +45,17 @@ function rules.scan(game)
   -- tile[i]: the tile on cell i; down[i]: it is face down; kind[i]: its
   -- type; leopard[type] and set_size[type]: that type's attributes.
   game.tile, game.down, game.kind, game.leopard, game.set_size = tile, down, kind, leopard, set_size
+  -- Face-down tiles in each row and column (rules.set_down keeps them).
+  local in_row, in_col = {}, {}
+  for y = 1, game.height do in_row[y] = 0 end
+  for x = 1, game.width do in_col[x] = 0 end
+  for i = 1, game.width * game.height do
+    if down[i] then
+      local y, x = (i - 1) // game.width + 1, (i - 1) % game.width + 1
+      in_row[y], in_col[x] = in_row[y] + 1, in_col[x] + 1
+    end
+  end
+  game.down_in_row, game.down_in_col = in_row, in_col
 end
 
 -- "a Red Panda", "an Otter"
@@ -121,10 +132,12 @@ end
 -- Legal places for Hao Hao: every face-down tile (other than `except`) with
 -- at least 2 face-down tiles in some direction. Along a row (or column)
 -- holding r face-down tiles, every one of them sees at least 2 others one
--- way when r >= 4; when r = 3 only the two ends do; never when r <= 2.
--- (This runs every turn: one pass over the rows, one over the columns.)
+-- way when r >= 4; when r = 3 only the two ends do (the 1st and the 3rd);
+-- never when r <= 2. (This runs every turn: one pass over the cells, with
+-- the counts of face-down tiles per row and column that rules.set_down
+-- keeps.)
 function rules.placements(game, except)
-  local W, H, down, ok = game.width, game.height, game.down, game.ok
+  local W, H, down = game.width, game.height, game.down
   if game.sight_needed ~= 2 then  -- the shortcut below counts on 2
     local out = {}
     for i = 1, W * H do
@@ -132,49 +145,36 @@ function rules.placements(game, except)
     end
     return out
   end
+  local rows, cols, nth_in_col = game.down_in_row, game.down_in_col, game.nth_in_col
+  for x = 1, W do nth_in_col[x] = 0 end
+  local out, n, i = game.placement_list, 0, 0
   for y = 1, H do
-    local base = (y - 1) * W
-    local r, first, last = 0, 0, 0
-    for i = base + 1, base + W do
+    local r, nth_in_row = rows[y], 0
+    for x = 1, W do
+      i = i + 1
       if down[i] then
-        r = r + 1
-        if r == 1 then first = i end
-        last = i
+        nth_in_row = nth_in_row + 1
+        local c, nth = cols[x], nth_in_col[x] + 1
+        nth_in_col[x] = nth
+        if i ~= except and (r >= 4 or c >= 4 or (r == 3 and nth_in_row ~= 2) or (c == 3 and nth ~= 2)) then
+          n = n + 1
+          out[n] = i
+        end
       end
-    end
-    if r >= 4 then
-      for i = base + 1, base + W do ok[i] = down[i] end
-    else
-      for i = base + 1, base + W do ok[i] = false end
-      if r == 3 then ok[first], ok[last] = true, true end
-    end
-  end
-  local last_row = (H - 1) * W
-  for x = 1, W do
-    local r, first, last = 0, 0, 0
-    for i = x, last_row + x, W do
-      if down[i] then
-        r = r + 1
-        if r == 1 then first = i end
-        last = i
-      end
-    end
-    if r >= 4 then
-      for i = x, last_row + x, W do
-        if down[i] then ok[i] = true end
-      end
-    elseif r == 3 then
-      ok[first], ok[last] = true, true
-    end
-  end
-  local out, n = game.placement_list, 0
-  for i = 1, W * H do
-    if ok[i] and i ~= except then
-      n = n + 1
-      out[n] = i
     end
   end
   return refilled(out, n)
+end
+
+-- Turns the tile on cell i face down (true) or up (false) in the script's
+-- picture, keeping the counts of face-down tiles per row and column.
+function rules.set_down(game, i, down)
+  if game.down[i] == down then return end
+  game.down[i] = down
+  local step = down and 1 or -1
+  local y, x = (i - 1) // game.width + 1, (i - 1) % game.width + 1
+  game.down_in_row[y] = game.down_in_row[y] + step
+  game.down_in_col[x] = game.down_in_col[x] + step
 end
 
 -- Face-down tiles seen from cell i towards dir.
@@ -271,7 +271,7 @@ function rules.setup(game)
   game.sight_needed = 2
   game.cells = game.field:cells()
   game.width, game.height = game.field:width(), game.field:height()
-  game.ok = {}
+  game.nth_in_col = {}
   game.index = {}
   game.names, game.coords = {}, {}
   for i, cell in ipairs(game.cells) do
@@ -368,12 +368,12 @@ end
 function rules.flip(game, seat, turn, i)
   local t = game.tile[i]
   t:reveal()
-  game.down[i] = false
+  rules.set_down(game, i, false)
   turn.flipped[#turn.flipped + 1] = i
   if game.talk then game:say("%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
            rules.cell_name(game, i)) end
   local seen = game.state.revealed
-  seen[#seen + 1] = game.coords[i] .. " " .. t:type()
+  seen[#seen + 1] = game.coords[i] .. " " .. game.kind[i]
   return t
 end
 
@@ -552,10 +552,10 @@ function rules.collect(game, seat, turn)
     if game.talk then game:say("Hao Hao! %s wins %d Red Panda%s", game:player_name(seat), #won, #won > 1 and "s" or "") end
     return
   end
-  local by_type, order = {}, {}
-  for _, i in ipairs(turn.flipped) do
-    local t = game.tile[i]
-    local name = t:type()
+  local by_type, order, flipped = {}, {}, turn.flipped
+  for k = 1, #flipped do
+    local i = flipped[k]
+    local name = game.kind[i]
     if not by_type[name] then by_type[name] = {}; order[#order + 1] = name end
     local list = by_type[name]
     list[#list + 1] = i
@@ -583,8 +583,9 @@ end
 -- tiles with a Snow Leopard are visible ... the player loses one tile (of
 -- their choice) that he/she has previously won."
 function rules.snow_leopards(game, seat, turn)
-  local leopards, others = {}, {}
-  for _, i in ipairs(turn.flipped) do
+  local leopards, others, flipped = {}, {}, turn.flipped
+  for k = 1, #flipped do
+    local i = flipped[k]
     if game.leopard[game.kind[i]] then leopards[#leopards + 1] = i else others[#others + 1] = i end
   end
   if #leopards == 1 then
@@ -631,17 +632,18 @@ end
 -- Step 4: tiles face down
 
 function rules.tidy(game, seat, turn)
-  local won = {}
-  for _, t in ipairs(turn.won) do won[t:id()] = true end
-  for _, i in ipairs(turn.flipped) do
+  local won, flipped = {}, turn.flipped
+  for _, t in ipairs(turn.won) do won[t] = true end  -- a component has one handle
+  for k = 1, #flipped do
+    local i = flipped[k]
     local t = game.tile[i]
-    if won[t:id()] then
+    if won[t] then
       t:move(game.won[seat])
       game.tile[i] = nil
       game.kind[i] = nil
     else
       t:hide()
-      game.down[i] = true
+      rules.set_down(game, i, true)
     end
   end
   if #turn.won > 0 then rules.public_summary(game) end
