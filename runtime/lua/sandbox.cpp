@@ -153,10 +153,20 @@ struct BudgetRun {
   lua_State* running = nullptr;  // the state running Lua for this run
   BudgetRun* outer = nullptr;    // a run this one interrupted (an engine inside an agent)
   // An agent answering a decision inside the run: its time is not the
-  // rules' (a search bot may think for seconds). Under `lock`.
+  // rules' (a search bot may think for seconds). Under `lock`. Reading a
+  // thread's CPU clock is a system call (about 1.5 us here, more than a
+  // whole turn of Pass the Pandas), so a pause notes only the monotonic
+  // clock (vDSO, tens of ns): an agent that answers within a watchdog tick
+  // is charged to the rules (microseconds); for one that thinks longer the
+  // watchdog samples the thread's CPU clock during the pause, and the
+  // resume excludes the CPU time from then on, plus the wall time from the
+  // pause to that sample (an upper bound on the CPU time in it: at most
+  // one tick too generous, never stricter).
   bool paused = false;
-  double paused_at = 0;
-  double excluded = 0;  // CPU time spent paused, over the engine's life
+  bool pause_sampled = false;
+  double paused_wall = 0;  // monotonic seconds when the pause began
+  double pause_cpu = 0;    // estimated thread CPU seconds when it began (once sampled)
+  double excluded = 0;     // CPU time spent paused, over the engine's life
   // The watchdog's own notes.
   uint64_t seen = 0;
   double start_cpu = 0;
@@ -164,6 +174,12 @@ struct BudgetRun {
 };
 
 namespace {
+
+double monotonic_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 // The innermost run on this thread, for the signal handler.
 __attribute__((tls_model("initial-exec"))) thread_local BudgetRun* t_current_run = nullptr;
@@ -235,7 +251,15 @@ class Watchdog {
       run->seen = g;
       return;
     }
-    if (run->paused) return;  // an agent is thinking: not the rules' time
+    if (run->paused) {  // an agent is thinking: not the rules' time
+      if (run->pause_sampled) return;
+      timespec ts{};
+      if (clock_gettime(run->cpu_clock, &ts) != 0) return;
+      const double cpu = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+      run->pause_cpu = cpu - std::max(0.0, monotonic_seconds() - run->paused_wall);
+      run->pause_sampled = true;
+      return;
+    }
     timespec ts{};
     if (clock_gettime(run->cpu_clock, &ts) != 0) return;
     const double cpu = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
@@ -1591,9 +1615,11 @@ double thread_cpu_seconds() {
 void sandbox_pause_run(lua_State* L) {
   BudgetRun* run = context(L)->budget_run;
   if (!run || context(L)->max_seconds <= 0) return;
+  const double now = monotonic_seconds();
   std::lock_guard<std::mutex> hold(run->lock);
   run->paused = true;
-  run->paused_at = thread_cpu_seconds();
+  run->pause_sampled = false;
+  run->paused_wall = now;
 }
 
 void sandbox_resume_run(lua_State* L) {
@@ -1601,7 +1627,8 @@ void sandbox_resume_run(lua_State* L) {
   if (!run || context(L)->max_seconds <= 0) return;
   std::lock_guard<std::mutex> hold(run->lock);
   if (!run->paused) return;
-  run->excluded += thread_cpu_seconds() - run->paused_at;
+  // Only a pause the watchdog sampled reads the CPU clock (see BudgetRun).
+  if (run->pause_sampled) run->excluded += std::max(0.0, thread_cpu_seconds() - run->pause_cpu);
   run->paused = false;
 }
 
