@@ -80,6 +80,7 @@ int run(PlayOptions& o) {
     auto* human = dynamic_cast<HumanAgent*>(seat_agents[s]);
     if (!human) continue;
     human->set_before_prompt([&narrator] { narrator.flush(); });
+    human->set_definition(def);
     human->set_undo([&, s]() -> std::string {
       UndoCheck check = check_undo(def, engine_limits(o.game), ReplayStart{players, o.game.seed, o.names},
                                    match.answers(), s);

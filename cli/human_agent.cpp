@@ -22,7 +22,7 @@ int HumanAgent::choose(const Decision& d) {
   if (view.contains("players") && view.at("players").size() > static_cast<size_t>(d.seat()))
     who = view.at("players").at(d.seat()).value("name", who);
   out_ << "\n" << who << ", it is your decision.\n";
-  print_view(out_, view);
+  print_view(out_, view, def_.get());
   for (;;) {
     out_ << d.prompt() << "\n";
     for (int i = 0; i < d.count(); ++i) out_ << "  " << (i + 1) << ") " << d.label(i) << "\n";

@@ -9,6 +9,7 @@
 
 #include "agents/agent.hpp"
 #include "agents/agent_spec.hpp"
+#include "core/game_definition.hpp"
 
 namespace rulebook::cli {
 
@@ -22,12 +23,15 @@ class HumanAgent : public Agent {
   // Offers "undo": the function returns why an undo is refused, or empty
   // when it goes ahead (choose then throws UndoRequested).
   void set_undo(std::function<std::string()> fn) { undo_ = std::move(fn); }
+  // The game played: its components are shown as its `display:` says.
+  void set_definition(std::shared_ptr<const GameDefinition> def) { def_ = std::move(def); }
 
  private:
   std::istream& in_;
   std::ostream& out_;
   std::function<void()> before_prompt_;
   std::function<std::string()> undo_;
+  std::shared_ptr<const GameDefinition> def_;
 };
 
 // Thrown out of HumanAgent::choose when the player's undo goes ahead: the

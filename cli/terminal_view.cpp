@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/component_look.hpp"
+
 namespace rulebook::cli {
 
-void print_board(std::ostream& out, const std::string& name, const nlohmann::json& cells) {
+void print_board(std::ostream& out, const std::string& name, const nlohmann::json& cells, const GameDefinition* def) {
   int width = 0, height = 0;
   for (const auto& [key, _] : cells.items()) {
     const auto comma = key.find(',');
@@ -17,6 +19,7 @@ void print_board(std::ostream& out, const std::string& name, const nlohmann::jso
   static const std::map<std::string, std::string> arrows{
       {"north", "^"}, {"east", ">"}, {"south", "v"}, {"west", "<"},
       {"northeast", "/"}, {"southeast", "\\"}, {"southwest", "/"}, {"northwest", "\\"}};
+  std::map<std::string, std::string> legend;  // glyph -> label
   out << "    " << name << ":\n      ";
   for (int x = 1; x <= width; ++x) out << fmt::format("{:<11}", x);
   out << "\n";
@@ -29,8 +32,15 @@ void print_board(std::ostream& out, const std::string& name, const nlohmann::jso
         text.clear();
         for (const auto& c : *it) {
           if (!text.empty()) text += "+";
-          if (c.contains("hidden")) text += "?";
-          else text += c.at("face").get<std::string>().substr(0, 8);
+          if (c.contains("hidden")) {
+            text += "?";
+          } else if (def && def->display.contains(c.value("type", ""))) {
+            const ComponentLook look = look_of(*def, c.at("type"), c.at("face"));
+            text += look.glyph;
+            legend[look.glyph] = look.label;
+          } else {
+            text += component_text(def, c).substr(0, 8);
+          }
           if (c.contains("facing")) text += arrows.count(c.at("facing")) ? arrows.at(c.at("facing")) : "*";
         }
       }
@@ -38,18 +48,29 @@ void print_board(std::ostream& out, const std::string& name, const nlohmann::jso
     }
     out << "\n";
   }
+  if (!legend.empty()) {
+    std::string line;
+    for (const auto& [glyph, label] : legend) line += (line.empty() ? "" : ", ") + glyph + " " + label;
+    out << "      (" << line << ")\n";
+  }
 }
 
-void print_view(std::ostream& out, const nlohmann::json& view) {
+void print_view(std::ostream& out, const nlohmann::json& view, const GameDefinition* def) {
+  const auto glance = glance_lines(view);
+  if (!glance.empty()) {
+    out << "  At a glance:\n";
+    for (const auto& line : glance) out << "    " << line << "\n";
+  }
   out << "  Your view:\n";
   if (!view.contains("zones")) return;
   for (const auto& [id, zone] : view.at("zones").items()) {
+    if (zone.at("count").get<int>() == 0) continue;  // empty zones say nothing
     out << "    " << zone.value("title", id) << ": " << zone.at("count").get<int>();
     if (zone.contains("components")) {
       out << " [";
       bool first = true;
       for (const auto& c : zone.at("components")) {
-        out << (first ? "" : ", ") << (c.contains("hidden") ? "?" : c.at("face").get<std::string>());
+        out << (first ? "" : ", ") << component_text(def, c);
         first = false;
       }
       out << "]";
@@ -57,9 +78,8 @@ void print_view(std::ostream& out, const nlohmann::json& view) {
     out << "\n";
   }
   if (view.contains("boards")) {
-    for (const auto& [name, cells] : view.at("boards").items()) print_board(out, name, cells);
+    for (const auto& [name, cells] : view.at("boards").items()) print_board(out, name, cells, def);
   }
-  if (view.contains("state")) out << "    state: " << view.at("state").dump() << "\n";
 }
 
 }  // namespace rulebook::cli

@@ -1,5 +1,6 @@
 #include "cli/web_table.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "agents/external_seat.hpp"
 #include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
+#include "cli/component_look.hpp"
 #include "cli/web_assets.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
@@ -90,6 +92,14 @@ struct WebTable::Impl : EventSink {
   std::optional<UndoCheck> undo_going;  // the game thread's: an undo that goes ahead
 
   Match* match = nullptr;  // the game thread's, while it plays
+  // The display's images, read when the table opens: served at /display/N.
+  std::vector<std::string> image_files;
+  std::vector<std::string> images;
+
+  std::string image_url(const std::string& file) const {
+    const auto it = std::find(image_files.begin(), image_files.end(), file);
+    return fmt::format("/display/{}", it - image_files.begin());
+  }
 
   Stream* stream_for_token(const std::string& token) const {
     for (const auto& s : streams)
@@ -120,8 +130,19 @@ struct WebTable::Impl : EventSink {
     for (const auto& b : def.boards)
       boards[b.name] = {{"title", b.title}, {"width", b.geometry.width()}, {"height", b.geometry.height()}};
     json types = json::object();
-    for (const auto& t : def.types)
-      types[t.name] = {{"title", t.title}, {"kind", t.kind}, {"faces", t.faces}, {"attributes", t.attributes}};
+    for (const auto& t : def.types) {
+      // How each face looks (game.yaml display:, over the defaults).
+      json looks = json::object();
+      for (const auto& face : t.faces) {
+        const ComponentLook look = look_of(def, t.name, face);
+        json l{{"label", look.label}, {"glyph", look.glyph}};
+        if (!look.colour.empty()) l["colour"] = look.colour;
+        if (!look.image.empty()) l["image"] = image_url(look.image);
+        looks[face] = std::move(l);
+      }
+      types[t.name] = {{"title", t.title}, {"kind", t.kind}, {"faces", t.faces}, {"attributes", t.attributes},
+                       {"looks", std::move(looks)}};
+    }
     json seats = json::array();
     for (size_t i = 0; i < config.kinds.size(); ++i) seats.push_back(config.kinds[i] == "human" ? "web" : config.kinds[i]);
     const bool spectator = s.seat == kSpectatorSeat;
@@ -345,6 +366,21 @@ void WebTable::Impl::routes() {
   server.Get("/watch", page("text/html; charset=utf-8", kTableHtml));
   server.Get("/table.js", page("text/javascript; charset=utf-8", kTableJs));
   server.Get("/table.css", page("text/css; charset=utf-8", kTableCss));
+  // The game's own images (game.yaml display:), by number.
+  server.Get(R"(/display/(\d+))", [this](const httplib::Request& req, httplib::Response& res) {
+    const size_t n = static_cast<size_t>(std::strtoull(req.matches[1].str().c_str(), nullptr, 10));
+    if (n >= images.size()) {
+      res.status = 404;
+      res.set_content(error_body("no such image"), "application/json");
+      return;
+    }
+    const std::string& file = image_files[n];
+    const std::string ext = file.substr(file.rfind('.') + 1);
+    const char* type = ext == "svg" ? "image/svg+xml" : ext == "png" ? "image/png" : ext == "gif" ? "image/gif"
+                       : ext == "webp" ? "image/webp" : "image/jpeg";
+    res.set_header("Cache-Control", "max-age=3600");
+    res.set_content(images[n], type);
+  });
   server.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& res) { res.status = 204; });
 
   auto fail = [](httplib::Response& res, int status, const std::string& message) {
@@ -488,6 +524,23 @@ WebTable::WebTable(WebTableConfig config) : impl_(std::make_unique<Impl>()) {
   auto spectators = std::make_unique<Stream>();
   spectators->seat = kSpectatorSeat;
   impl_->streams.push_back(std::move(spectators));
+  // Every image the display names, read once (the loader checked they exist).
+  const GameDefinition& def = *c.definition;
+  auto add_image = [&](const nlohmann::json& style) {
+    if (!style.is_object() || !style.contains("image")) return;
+    const std::string file = style["image"];
+    if (std::find(impl_->image_files.begin(), impl_->image_files.end(), file) != impl_->image_files.end()) return;
+    std::ifstream in(def.dir + "/" + file, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    impl_->image_files.push_back(file);
+    impl_->images.push_back(bytes.str());
+  };
+  for (const auto& [type, style] : def.display.items()) {
+    add_image(style);
+    if (style.contains("faces"))
+      for (const auto& [face, face_style] : style["faces"].items()) add_image(face_style);
+  }
   for (auto& s : impl_->streams) {
     s->narrator = std::make_unique<Narrator>(s->narration_text, s->seat);
     s->messages.push_back(impl_->table_message(*s).dump());

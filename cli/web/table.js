@@ -34,10 +34,15 @@ function playerName(seat) {
   return "seat " + seat;
 }
 
-// A colour from the component type's attributes, when it names one.
-function swatch(type) {
-  const t = table.hello && table.hello.types[type];
-  const colour = t && t.attributes && t.attributes.colour;
+// How a component looks: the game's display (game.yaml) for its type and
+// face, over the defaults the server filled in (title, colour attribute).
+function lookOf(c) {
+  const t = table.hello && table.hello.types[c.type];
+  return (t && t.looks && t.looks[c.face]) || { label: (t && t.title) || c.type, glyph: "" };
+}
+
+function swatch(look) {
+  const colour = look.colour;
   if (typeof colour === "string" && CSS.supports("color", colour)) return colour;
   return null;
 }
@@ -49,17 +54,25 @@ function drawComponent(c) {
     return back;
   }
   const t = (table.hello && table.hello.types[c.type]) || { title: c.type, faces: [c.face], kind: "" };
+  const look = lookOf(c);
   const e = el("div", "component " + (t.kind || ""));
   e.dataset.component = c.id;
   e.dataset.type = c.type;
-  e.appendChild(el("span", "name", t.title || c.type));
-  if (t.faces && t.faces.length > 1) e.appendChild(el("span", "face", c.face));
+  e.dataset.face = c.face;
+  if (look.image) {
+    const img = el("img", "image");
+    img.src = look.image;
+    img.alt = look.label;
+    e.appendChild(img);
+  }
+  if (look.glyph) e.appendChild(el("span", "glyph", look.glyph));
+  e.appendChild(el("span", "name", look.label));
   if (c.owner !== undefined) {
     e.appendChild(el("span", "owner", playerName(c.owner)));
     if (table.hello && c.owner === table.hello.seat) e.classList.add("mine");
   }
   if (c.facing) e.appendChild(el("span", "facing", "facing " + c.facing));
-  const colour = swatch(c.type);
+  const colour = swatch(look);
   if (colour) e.style.setProperty("--swatch", colour);
   e.title = c.type + (c.known ? " (known to you)" : "");
   return e;
@@ -139,8 +152,24 @@ function describeValue(v) {
 function drawState() {
   const list = $("state");
   list.replaceChildren();
+  // The rules' own words (rules.describe), when they give them.
+  const describe = table.view && table.view.describe;
+  if (describe) {
+    $("state-heading").hidden = describe.length === 0;
+    $("state-heading").textContent = "At a glance";
+    for (const item of describe) {
+      if (typeof item === "string") {
+        list.appendChild(el("dd", "line", item));
+      } else {
+        list.appendChild(el("dt", "", item.label));
+        list.appendChild(el("dd", "", describeValue(item.value)));
+      }
+    }
+    return;
+  }
   const state = table.view && table.view.state;
   $("state-heading").hidden = !state;
+  $("state-heading").textContent = "Game state";
   if (!state || typeof state !== "object") return;
   for (const [key, value] of Object.entries(state)) {
     list.appendChild(el("dt", "", key.replace(/_/g, " ")));

@@ -835,4 +835,39 @@ function rules.evaluate(game, seat)
   return (1 - loses) / (game:player_count() - 1)
 end
 
+-- What a player sees at a glance (the terminal and the web table show it
+-- above the board): whose each diver is, how it is and where, which sharks
+-- are hungry, what lies at each side. Public facts only: every line is the
+-- same for every seat but the word "yours".
+function rules.describe(game, seat)
+  local lines = {}
+  if not game.divers then return lines end  -- before the setup
+  local owners, dummies = game.state.owners or {}, game.state.dummies or {}
+  for _, diver in ipairs(game.divers) do
+    local colour = diver:attr("colour")
+    local owner = owners[colour]
+    local whose = "nobody's"
+    if dummies[colour] then whose = "a dummy"
+    elseif owner == seat then whose = "YOURS"
+    elseif owner ~= nil then whose = seat_name(game, owner) .. "'s" end
+    local cell = rules.diver_cell(game, diver)
+    local place = cell and ("at " .. where(game, cell)) or "camouflaged, off the board"
+    if diver:zone() == game.box then place = "beside the board" end
+    lines[#lines + 1] = {label = diver_name(diver), value = string.format("%s, %s, %s%s", whose, diver:face(), place,
+                                                                           game.caged == diver and ", caged" or "")}
+  end
+  local hungry = {}
+  for _, cell in ipairs(game.ring or {}) do
+    local shark = rules.shark_at(game, cell)
+    if shark and shark:is("hungry") then hungry[#hungry + 1] = where(game, cell) end
+  end
+  lines[#lines + 1] = {label = "hungry sharks", value = #hungry > 0 and table.concat(hungry, " ") or "none"}
+  for _, side in ipairs(rules.SIDES) do
+    local n = game.sides and game.sides[side] and game.sides[side]:count() or 0
+    local colour = rules.side_colour(game, side) or "no colour yet"
+    lines[#lines + 1] = {label = side .. " side", value = string.format("%d of 3 cards, %s", n, colour)}
+  end
+  return lines
+end
+
 return rules

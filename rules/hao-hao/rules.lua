@@ -824,4 +824,24 @@ function rules.evaluate(game, seat)
   return 1 / (1 + math.exp(-(mine - (best or mine)) / 3))
 end
 
+
+-- How the game stands, for every seat alike (the terminal and the web
+-- table show it): where Hao Hao stands and looks, each player's won tiles
+-- and special effects (counts: nobody's secret tiles).
+function rules.describe(game, seat)
+  local lines = {}
+  if not game.won then return lines end
+  local hh = game.state.hao_hao
+  if hh then
+    lines[#lines + 1] = {label = "Hao Hao", value = string.format("at (%d,%d), %s", hh.x, hh.y,
+      hh.facing == "everywhere" and "sees the whole field" or "looking " .. hh.facing)}
+  end
+  for _, s in ipairs(game:seats()) do
+    local name = game:player_name(s)
+    lines[#lines + 1] = {label = s == seat and name .. " (you)" or name,
+                         value = string.format("%d tiles won, %d special effects", game.won[s]:count(), game.held[s]:count())}
+  end
+  return lines
+end
+
 return rules

@@ -202,4 +202,22 @@ function rules.evaluate(game, seat)
   return (1 - mine / total) / (n - 1)
 end
 
+
+-- How the game stands, for every seat alike (the terminal and the web
+-- table show it): who deals, each hand's size and penalty points, the
+-- pairs laid down. Counts only: nobody's cards.
+function rules.describe(game, seat)
+  local lines = {}
+  if not game.hands or game.state.dealer == nil then return lines end
+  lines[#lines + 1] = {label = "dealer", value = game:player_name(game.state.dealer)}
+  for s = 0, game:player_count() - 1 do
+    local name = game:player_name(s)
+    lines[#lines + 1] = {label = s == seat and name .. " (you)" or name,
+                         value = string.format("%d cards in hand, %d penalty points", game.hands[s]:count(),
+                                               game.state.penalties[name] or 0)}
+  end
+  lines[#lines + 1] = {label = "pairs on the table", value = game.table:count() // 2}
+  return lines
+end
+
 return rules

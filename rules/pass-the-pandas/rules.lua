@@ -257,4 +257,23 @@ function rules.evaluate(game, seat)
   return mine / total
 end
 
+
+-- How the game stands, for every seat alike (the terminal and the web
+-- table show it): each player's dice, who rolled last and how much bamboo.
+function rules.describe(game, seat)
+  local lines = {}
+  if not game.dice then return lines end
+  for s = 0, game:player_count() - 1 do
+    local name = game:player_name(s)
+    lines[#lines + 1] = {label = s == seat and name .. " (you)" or name,
+                         value = string.format("%d dice%s", game.dice[s]:count(), game:is_eliminated(s) and ", out" or "")}
+  end
+  if game.state.last_roller ~= nil then
+    lines[#lines + 1] = string.format("%s rolled last: %d bamboo", game:player_name(game.state.last_roller),
+                                      game.state.last_bamboo or 0)
+  end
+  lines[#lines + 1] = {label = "evaporated water", value = game.evaporated:count()}
+  return lines
+end
+
 return rules

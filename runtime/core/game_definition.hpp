@@ -59,6 +59,10 @@ class GameDefinition {
   std::vector<std::string> default_names;
   nlohmann::json options = nlohmann::json::object();
   nlohmann::json option_help = nlohmann::json::object();
+  // How components look (game.yaml `display:`): per type name, a style
+  // {label, colour, glyph, image} and per face name the same. Checked when
+  // loaded: known types and faces, images inside the game's folder.
+  nlohmann::json display = nlohmann::json::object();
   nlohmann::json setup;  // the whole merged document
   std::vector<VariantInfo> variants;
   std::vector<ComponentType> types;

@@ -34,6 +34,7 @@ struct EngineImpl {
   lua_State* L = nullptr;
   int rules_ref = LUA_NOREF;
   int evaluate_ref = LUA_NOREF;    // rules.evaluate, when the rules define it
+  int describe_ref = LUA_NOREF;    // rules.describe, when the rules define it
   int upvalues_ref = LUA_NOREF;    // module-level locals, restored per game
   int driver_ref = LUA_NOREF;
   int options_ref = LUA_NOREF;
@@ -91,6 +92,10 @@ struct GameRunImpl {
   ~GameRunImpl();
   bool resume(int nargs);
   nlohmann::json view(Seat seat) const;
+  // rules.describe(game, seat), checked: the public state in words for the
+  // seat (a list of lines and {label, value} fields). Sandboxed, on its own
+  // random stream, and it may not change the game; throws ScriptError.
+  nlohmann::json describe(Seat seat) const;
 };
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }

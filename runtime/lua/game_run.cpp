@@ -136,8 +136,91 @@ nlohmann::json GameRunImpl::view(Seat seat) const {
     lua_pop(L, 2);
     if (!converted) throw ScriptError("game.state: cannot convert it to JSON: " + error);
     if (!s.empty()) v["state"] = std::move(s);
+    if (engine->describe_ref != LUA_NOREF) v["describe"] = describe(seat);
   }
   return v;
+}
+
+namespace {
+
+// What is wrong with rules.describe's answer ("" when nothing): a list
+// whose items are lines (strings) or fields {label = TEXT, value = TEXT,
+// number or boolean}.
+std::string description_error(const nlohmann::json& d) {
+  if (d.is_object() && d.empty()) return "";  // an empty table
+  if (!d.is_array()) return fmt::format("a {}", d.type_name());
+  for (size_t i = 0; i < d.size(); ++i) {
+    const auto& item = d[i];
+    if (item.is_string()) continue;
+    const bool field = item.is_object() && item.size() == 2 && item.contains("label") && item.contains("value") &&
+                       item["label"].is_string() && (item["value"].is_primitive() && !item["value"].is_null());
+    if (!field) return fmt::format("item {} is {}", i + 1, item.dump().substr(0, 60));
+  }
+  return "";
+}
+
+}  // namespace
+
+nlohmann::json GameRunImpl::describe(Seat seat) const {
+  EngineImpl& e = *engine;
+  GameRunImpl& g = const_cast<GameRunImpl&>(*this);
+  // Asked by an agent while the game's thread waits in game:choose, it
+  // runs on that thread (a protected call inside it); else on the state.
+  const bool inside = running && co && lua_status(co) == LUA_OK;
+  lua_State* L = inside ? co : e.L;
+  // Its own fixed stream, never the game's chance: describing the game
+  // changes nothing in it, the same position reads the same.
+  Rng scratch(Rng::mix(0x6465736372696265ull, static_cast<uint64_t>(seat)));
+  Rng* const random = e.ctx.random;
+  ChangeDetector detector;
+  EventSink* sink = state->sink();
+  state->set_sink(&detector);
+  lua_checkstack(L, 4);
+  lua_pushcfunction(L, sandbox_traceback);
+  const int handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.describe_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
+  lua_pushinteger(L, seat);
+  int status;
+  if (inside) {
+    const bool capped = e.ctx.memory_capped;
+    e.ctx.random = &scratch;
+    e.ctx.memory_capped = true;
+    sandbox_begin_run(L);
+    status = lua_pcall(L, 2, 1, handler);
+    sandbox_end_run(L);
+    e.ctx.memory_capped = capped;
+  } else {
+    e.ctx.game = &g;
+    e.ctx.state = state;
+    e.ctx.random = &scratch;
+    e.ctx.instructions = 0;
+    e.ctx.abort = Abort::None;
+    status = e.protected_run(2, 1, handler);
+  }
+  e.ctx.random = inside ? random : &state->chance();
+  state->set_sink(sink);
+  const std::string where = fmt::format("{}{}: rules.describe(game, {})",
+                                        e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script, seat);
+  if (status != LUA_OK) {
+    sandbox_restore_guarded(L);
+    std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error object is not a string";
+    lua_settop(L, handler - 1);
+    throw ScriptError(where + " failed: " + msg);
+  }
+  nlohmann::json d;
+  std::string error;
+  const bool converted = to_json_checked(L, -1, d, error);
+  lua_settop(L, handler - 1);
+  if (detector.changed)
+    throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it", where, to_string(detector.type)));
+  if (!converted) throw ScriptError(fmt::format("{}: cannot convert its answer to JSON: {}", where, error));
+  const std::string wrong = description_error(d);
+  if (!wrong.empty())
+    throw ScriptError(fmt::format("{} returned {}; it must return a list of lines (strings) and fields "
+                                  "({{label = TEXT, value = TEXT or number}})", where, wrong));
+  if (d.is_object()) d = nlohmann::json::array();
+  return d;
 }
 
 GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents)

@@ -152,6 +152,15 @@ void EngineImpl::load_rules() {
       throw ScriptError(fmt::format("{}: rules.evaluate must be a function (got {})", shown, luaL_typename(L, -1)));
     lua_pop(L, 1);
   }
+  // rules.describe is optional: pages and the terminal show game.state then.
+  lua_getfield(L, rules, "describe");
+  if (lua_isfunction(L, -1)) {
+    describe_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  } else {
+    if (!lua_isnil(L, -1))
+      throw ScriptError(fmt::format("{}: rules.describe must be a function (got {})", shown, luaL_typename(L, -1)));
+    lua_pop(L, 1);
+  }
   sandbox_guard(L, rules, "rules");
   upvalues_ref = sandbox_lock_upvalues(L, rules);
   rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);

@@ -201,6 +201,7 @@ class GameCheck : public EventSink {
       check_view(view, s, where);
       const auto secrets = secret_titles(*state_, s);
       if (view.contains("state")) check_strings(view.at("state"), s, secrets, where);
+      if (view.contains("describe")) check_strings(view.at("describe"), s, secrets, where);  // rules.describe
       check_identity_swap(view, s, where, s == d.seat() ? &d : nullptr);
     }
     const auto secrets = secret_titles(*state_, d.seat());
@@ -260,7 +261,7 @@ class GameCheck : public EventSink {
     if (v.is_string()) {
       const std::string secret = first_secret(v.get<std::string>(), secrets);
       if (!secret.empty())
-        fail("view", seat, where, fmt::format("game.state shows seat {} \"{}\", naming {}, which only components hidden from it are",
+        fail("view", seat, where, fmt::format("game.state or rules.describe shows seat {} \"{}\", naming {}, which only components hidden from it are",
                                               seat, v.get<std::string>(), secret));
     } else if (v.is_structured()) {
       for (const auto& item : v) check_strings(item, seat, secrets, where);

@@ -1,8 +1,11 @@
 #include "setup/definition_builder.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "setup/setup_error.hpp"
 
@@ -10,6 +13,7 @@ namespace rulebook {
 namespace {
 
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 std::string str_or(const json& j, const char* key, const std::string& fallback) {
   auto it = j.find(key);
@@ -171,6 +175,37 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       for (int i = 0; i < type.count; ++i) def.component_type.push_back(index);
       def.types.push_back(std::move(type));
     }
+  }
+  if (auto it = setup.find("display"); it != setup.end()) {
+    // Every style names a type (and faces) of this game; an image is a
+    // file of the game's own folder.
+    auto check_image = [&](const json& style, const std::string& at) {
+      if (!style.contains("image")) return;
+      const std::string image = style.at("image").get<std::string>();
+      const fs::path path(image);
+      bool inside = !image.empty() && path.is_relative();
+      for (const auto& part : path) inside = inside && part != "..";
+      if (!inside) fail(at + "/image", fmt::format("display: image '{}' must be a file of the game's folder (a relative path, no '..')", image));
+      std::error_code ec;
+      if (!fs::is_regular_file(fs::path(dir) / path, ec))
+        fail(at + "/image", fmt::format("display: image '{}' not found in {}", image, dir));
+    };
+    for (const auto& [type_name, style] : it->items()) {
+      const std::string at = "/display/" + type_name;
+      const int type = def.find_type(type_name);
+      if (type < 0) fail(at, fmt::format("display: '{}' is not a component type of this game", type_name));
+      check_image(style, at);
+      if (auto faces = style.find("faces"); faces != style.end()) {
+        const auto& known = def.types[static_cast<size_t>(type)].faces;
+        for (const auto& [face, face_style] : faces->items()) {
+          if (std::find(known.begin(), known.end(), face) == known.end())
+            fail(at + "/faces/" + face, fmt::format("display: '{}' is not a face of '{}' (its faces: {})", face,
+                                                     type_name, fmt::join(known, ", ")));
+          check_image(face_style, at + "/faces/" + face);
+        }
+      }
+    }
+    def.display = *it;
   }
   return def;
 }
