@@ -24,6 +24,20 @@ struct ChangeDetector : EventSink {
   }
 };
 
+// "rules.lua: rules.describe(game, 1)": a rule function's call, in messages.
+std::string rule_call(const EngineImpl& e, const char* function, Seat seat) {
+  return fmt::format("{}{}: rules.{}(game, {})", e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script,
+                     function, seat);
+}
+
+// A rule function's protected call failed: its error, with a traceback.
+[[noreturn]] void fail_rule_call(lua_State* L, int handler, const std::string& where) {
+  sandbox_restore_guarded(L);
+  std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error object is not a string";
+  lua_settop(L, handler - 1);
+  throw ScriptError(where + " failed: " + msg);
+}
+
 }  // namespace
 
 double outcome_share(const GameResult& result, Seat seat) {
@@ -200,14 +214,8 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   }
   e.ctx.random = inside ? random : &state->chance();
   state->set_sink(sink);
-  const std::string where = fmt::format("{}{}: rules.describe(game, {})",
-                                        e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script, seat);
-  if (status != LUA_OK) {
-    sandbox_restore_guarded(L);
-    std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error object is not a string";
-    lua_settop(L, handler - 1);
-    throw ScriptError(where + " failed: " + msg);
-  }
+  const std::string where = rule_call(e, "describe", seat);
+  if (status != LUA_OK) fail_rule_call(L, handler, where);
   nlohmann::json d;
   std::string error;
   const bool converted = to_json_checked(L, -1, d, error);
@@ -403,14 +411,8 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   const int status = e.protected_run(2, 1, handler);
   state.set_sink(sink);
   e.ctx.random = &state.chance();
-  const std::string where = fmt::format("{}{}: rules.evaluate(game, {})",
-                                        e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script, seat);
-  if (status != LUA_OK) {
-    sandbox_restore_guarded(L);
-    std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error object is not a string";
-    lua_settop(L, handler - 1);
-    throw ScriptError(where + " failed: " + msg);
-  }
+  const std::string where = rule_call(e, "evaluate", seat);
+  if (status != LUA_OK) fail_rule_call(L, handler, where);
   const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
   const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
   const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
