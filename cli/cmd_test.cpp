@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
 #include "mutation/mutation_run.hpp"
 #include "play/scenario.hpp"
@@ -32,7 +33,9 @@ int run_scenarios(const TestOptions& o) {
   for (const auto& path : o.paths) {
     for (const auto& file : find_scenarios(path)) {
       try {
-        const ScenarioOutcome r = run_scenario(file);
+        ScenarioOptions options;
+        options.make_agent = [](const std::string& spec) { return build_agent(spec); };
+        const ScenarioOutcome r = run_scenario(file, options);
         if (r.passed) {
           ++passed;
           std::cout << (colour ? "\033[32mPASS\033[0m " : "PASS ") << r.name << "  (" << file << ")\n";

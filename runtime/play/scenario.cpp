@@ -141,9 +141,20 @@ class AutomaticDecisions : public EventSink {
 // Answers for every seat from one queue.
 class ScenarioAgent : public Agent {
  public:
-  ScenarioAgent(Answers* answers, const AutomaticDecisions* automatic, Agent* fallback)
-      : answers_(answers), automatic_(automatic), fallback_(fallback) {}
+  ScenarioAgent(Answers* answers, const AutomaticDecisions* automatic, Agent* fallback, bool seat_of_its_own = false)
+      : answers_(answers), automatic_(automatic), fallback_(fallback), seat_of_its_own_(seat_of_its_own) {}
+  // A fallback of its own (one per seat) begins the game at its seat; a
+  // shared one was begun once, on seat 0's stream.
+  void begin_game(uint64_t stream_seed, Seat seat) override {
+    if (seat_of_its_own_ && fallback_) fallback_->begin_game(stream_seed, seat);
+  }
   std::string kind() const override { return "scenario"; }
+  // A fallback that plays one seat's game (a search bot) sees that seat's
+  // events and game, as at `play`.
+  bool wants_events() const override { return fallback_ && fallback_->wants_events(); }
+  void observe(const nlohmann::json& event) override { fallback_->observe(event); }
+  bool wants_game_access() const override { return fallback_ && fallback_->wants_game_access(); }
+  void attach(const GameAccess* game) override { fallback_->attach(game); }
   int choose(const Decision& d) override {
     if (!answers_->left()) {
       if (fallback_) return fallback_->choose(d);
@@ -168,6 +179,7 @@ class ScenarioAgent : public Agent {
   Answers* answers_;
   const AutomaticDecisions* automatic_;
   Agent* fallback_;
+  bool seat_of_its_own_;
 };
 
 // Scenario code (prepare, expect.lua) as a chunk named after the scenario
@@ -344,23 +356,44 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   match.add_sink(&automatic);
   const std::string fallback_kind = s.value("default_agent", "none");
   std::unique_ptr<Agent> fallback;
+  std::vector<std::unique_ptr<Agent>> seat_fallbacks;  // one per seat: bots that play one seat's game
   if (fallback_kind != "none") {
-    // The grammar of every --agent; the fallback answers for every seat, so
-    // kinds that play one seat's game (greedy, search bots) cannot serve.
+    // The grammar of every --agent. random, first and scripted answer for
+    // every seat (one agent, the stream of seat 0); greedy and the search
+    // bots play one seat's game, so each seat gets its own.
     try {
       fallback = make_bot(fallback_kind);
+      if (!fallback && options.make_agent) {
+        if (!chance.rolls.empty() || !chance.shuffles.empty())
+          throw AgentSpecError(fmt::format(
+              "'{}' cannot play a scenario with forced rolls or shuffles: its determinizations replay the game "
+              "from its seed, which the forced chance overrides (use random, first or scripted:FILE)",
+              fallback_kind));
+        for (int seat = 0; seat < players; ++seat) {
+          seat_fallbacks.push_back(options.make_agent(fallback_kind));
+          if (!seat_fallbacks.back()) break;
+        }
+        if (!seat_fallbacks.empty() && !seat_fallbacks.back()) seat_fallbacks.clear();
+      }
     } catch (const AgentSpecError& e) {
       throw SetupError(format_error(doc.locate("/default_agent"), e.what()));
     }
-    if (!fallback)
+    if (!fallback && seat_fallbacks.empty())
       throw SetupError(format_error(doc.locate("/default_agent"),
-                                    fmt::format("'{}' cannot answer for every seat of a scenario (use none, "
-                                                "random, first or scripted:FILE)", fallback_kind)));
+                                    fmt::format("'{}' cannot answer for the seats of a scenario (use none, "
+                                                "random, first, scripted:FILE, greedy, mcts or ismcts)",
+                                                fallback_kind)));
   }
   // The fallback answers for every seat: it gets the stream of seat 0.
   if (fallback) fallback->begin_game(agent_stream_seed(seed, 0), 0);
-  ScenarioAgent agent(&answers, &automatic, fallback.get());
-  match.set_agents(std::vector<Agent*>(players, &agent));
+  std::vector<std::unique_ptr<ScenarioAgent>> seat_agents;
+  std::vector<Agent*> seats;
+  for (int seat = 0; seat < players; ++seat) {
+    Agent* own = seat_fallbacks.empty() ? fallback.get() : seat_fallbacks[static_cast<size_t>(seat)].get();
+    seat_agents.push_back(std::make_unique<ScenarioAgent>(&answers, &automatic, own, !seat_fallbacks.empty()));
+    seats.push_back(seat_agents.back().get());
+  }
+  match.set_agents(seats);
 
   const json& expect = s.at("expect");
   const GameState& state = match.state();

@@ -2,6 +2,7 @@
 // Scenario files: a game played with forced chance (dice faces, deck
 // orders) and forced answers, whose outcome is checked against stated
 // expectations. Every worked example of a rulebook is one.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,6 +42,11 @@ struct ScenarioOptions {
   EngineLimits limits;
   LineCoverage* coverage = nullptr;       // record the script lines the scenario runs
   ScenarioEngineCache* cache = nullptr;   // reuse engines (ignored with coverage)
+  // Builds the agents this layer cannot (greedy, mcts, ismcts: the bots
+  // layer's build_agent) for a `default_agent`; such an agent plays one
+  // seat's game, so each seat gets its own. Null: only the kinds that
+  // answer for every seat (random, first, scripted:FILE).
+  std::function<std::unique_ptr<class Agent>(const std::string& spec)> make_agent;
 };
 
 // Runs one scenario file. Throws SetupError when the file itself is invalid.

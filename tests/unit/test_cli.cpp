@@ -544,6 +544,25 @@ TEST_CASE("cli: a person plays Hai Noon against ismcts and greedy at the termina
   }
 }
 
+TEST_CASE("cli: scenarios take search bots and greedy as their default agent, one per seat", "[cli][greedy]") {
+  const std::string dir = temp_folder("search-scenarios");
+  for (const std::string kind : {"ismcts:iterations=5", "mcts:iterations=5,depth=3", "greedy"}) {
+    write_file(dir + "/bots.yaml", "name: Bots finish the game\ngame: hai-noon\nplayers: 2\nseed: 3\n"
+                                   "default_agent: " + kind + "\nexpect:\n  finished: true\n");
+    const auto r = run_rulebook("test " + dir + "/bots.yaml");
+    INFO(kind << ": " << r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("PASS Bots finish the game"));
+  }
+  // Forced chance: their determinizations could not replay it; said so.
+  write_file(dir + "/forced.yaml", "name: Forced\ngame: pass-the-pandas\nplayers: 3\n"
+                                   "rolls: [[panda, blank, blank, blank, blank, blank]]\n"
+                                   "default_agent: ismcts\nexpect:\n  finished: true\n");
+  const auto forced = run_rulebook("test " + dir + "/forced.yaml");
+  CHECK(forced.exit_code == 2);
+  CHECK_THAT(forced.err, Catch::Contains("forced rolls or shuffles") && Catch::Contains("forced.yaml:5:16: error"));
+}
+
 TEST_CASE("cli: validate tells a scenario anywhere by its content, or by --kind", "[cli]") {
   const std::string dir = temp_folder("loose");
   write_file(dir + "/first-heads.yaml",
