@@ -12,6 +12,9 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
           # RE2: schema "pattern" matching in linear time without recursion
           # (std::regex overflows the stack on long user strings)
           libre2-dev
+          # valijson: the draft-07 JSON Schema validator (header-only, a build
+          # dependency only: the .deb's runtime dependencies do not change)
+          libvalijson-dev
           # clang with its sanitizer and libFuzzer runtimes: .ci/fuzz.sh
           clang libclang-rt-14-dev
           # cpack -G DEB: dpkg-shlibdeps computes the package's dependencies,

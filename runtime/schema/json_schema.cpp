@@ -1,6 +1,6 @@
 #include "schema/json_schema.hpp"
 
-#include <fstream>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -8,62 +8,62 @@
 
 #include <fmt/format.h>
 
-#include "schema/compiled_schema.hpp"
-#include "schema/schema_compiler.hpp"
-#include "schema/schema_validator.hpp"
+#include "json/sourced_json.hpp"
+#include "schema/schema_documents.hpp"
+#include "schema/schema_messages.hpp"
+#include "schema/uri.hpp"
 
 namespace rulebook::schema {
 
 using json = nlohmann::json;
+using detail::dir_name;
+using detail::kFileScheme;
+using detail::read_json_file;
 
 Schema::Schema(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-namespace {
-
-Schema::Impl* compile_into(std::shared_ptr<Schema::Impl>& impl, json doc, std::string base_dir,
-                           const std::string& uri) {
-  impl = std::make_shared<Schema::Impl>();
-  impl->root = detail::compile_schema(*impl, std::move(doc), std::move(base_dir), uri);
-  return impl.get();
-}
-
-std::string dir_name(const std::string& path) {
-  auto slash = path.rfind('/');
-  if (slash == std::string::npos) return "";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-}  // namespace
-
 Schema Schema::from_json(json doc, std::string base_dir) {
-  std::shared_ptr<Impl> impl;
-  compile_into(impl, std::move(doc), std::move(base_dir), "");
+  auto impl = std::make_shared<Impl>();
+  impl->base_dir = std::move(base_dir);
+  Impl& self = *impl;
+  try {
+    const std::string dir = std::filesystem::absolute(impl->base_dir.empty() ? "." : impl->base_dir).lexically_normal();
+    detail::prepare_document(doc, kFileScheme + dir + (dir.back() == '/' ? "" : "/"), impl->prepared);
+    detail::check_references(self, doc);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("invalid schema: {}", e.what()));
+  }
+  // The root's URI names it in the wrappers of its subschemas.
+  if (doc.is_object()) {
+    auto id = doc.find("$id");
+    if (id == doc.end()) {
+      impl->root_uri = "rulebook://schema";
+      doc["$id"] = impl->root_uri;
+    } else if (id->is_string() && id->get<std::string>().find("://") != std::string::npos) {
+      impl->root_uri = detail::strip_fragment(id->get<std::string>());
+    }
+  }
+  impl->doc = std::move(doc);
+  try {
+    impl->compile(impl->doc, impl->compiled);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("invalid schema: {}", e.what()));
+  }
   return Schema(std::move(impl));
 }
 
 Schema Schema::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot open schema file '{}'", path));
-  json doc;
+  json doc = read_json_file(path, "schema file");
   try {
-    doc = json::parse(in);
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("schema file '{}' is not valid JSON: {}", path, e.what()));
-  }
-  std::string dir = dir_name(path);
-  std::string name = dir.empty() ? path : path.substr(path.rfind('/') + 1);
-  std::shared_ptr<Impl> impl;
-  try {
-    compile_into(impl, std::move(doc), dir, name);
+    return from_json(std::move(doc), dir_name(path));
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(fmt::format("schema file '{}': {}", path, e.what()));
   }
-  return Schema(std::move(impl));
 }
 
+
 std::vector<Issue> Schema::validate(const json& instance) const {
-  return detail::validate_instance(impl_->root, instance);
+  return detail::validate_instance(*impl_, instance);
 }
 
 std::vector<std::string> Schema::validate_sourced(const SourcedJson& sourced) const {
@@ -74,4 +74,3 @@ std::vector<std::string> Schema::validate_sourced(const SourcedJson& sourced) co
 }
 
 }  // namespace rulebook::schema
-

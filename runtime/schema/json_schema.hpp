@@ -2,9 +2,9 @@
 // A JSON Schema (draft-07) validator whose messages are meant for a person
 // editing the YAML files the instance was read from.
 //
-// The schema is compiled once (keywords decoded, regexes compiled, every
-// $ref resolved to the compiled target) when it is built; validate() then
-// only walks the compiled graph.
+// Validation is valijson's (libvalijson-dev): the schema is compiled once
+// when it is built; validate() runs valijson and, only when the instance is
+// invalid, words its results (schema_messages.cpp).
 //
 // Supported: every draft-07 validation keyword (type, enum, const,
 // multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,

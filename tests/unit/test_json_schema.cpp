@@ -409,3 +409,28 @@ TEST_CASE("schema: Schema is cheap to copy and reusable", "[schema]") {
   CHECK(i[0].pointer == "/1/0/0");
   CHECK(i[0].message == "expected array, got integer");
 }
+
+TEST_CASE("schema: what valijson cannot do safely stays ours", "[schema]") {
+  // A cycle of in-place subschemas would recurse until the stack overflows.
+  CHECK_THROWS_WITH(Schema::from_json(json::parse(R"({"allOf": [{"$ref": "#/definitions/a"}],
+      "definitions": {"a": {"anyOf": [{"$ref": "#"}]}}})")), Catch::Contains("circular"));
+  // Recursion through a property is fine.
+  CHECK(Schema::from_json(json::parse(R"({"properties": {"next": {"$ref": "#"}}})"))
+            .validate(json::parse(R"({"next": {"next": {}}})"))
+            .empty());
+  // patternProperties is matched with std::regex inside valijson: long keys
+  // are refused before it sees them, short ones are matched as usual.
+  Schema s = Schema::from_json(json::parse(R"({"patternProperties": {"^x-[a-z]*$": {"type": "string"}}})"));
+  CHECK(s.validate(json::parse(R"({"x-ok": "a"})")).empty());
+  CHECK(s.validate(json::parse(R"({"x-ok": 1})"))[0].message == "expected string, got integer");
+  json long_key = json::object();
+  long_key["x-" + std::string(60000, 'a')] = "a";
+  auto i = s.validate(long_key);
+  REQUIRE(i.size() == 1);
+  CHECK_THAT(i[0].message, Catch::Contains("is too long (60002 bytes, at most 1000 here)"));
+  // Integers as draft-07 sees them: 1.0 is one, and so is 2^64-1.
+  Schema seed = Schema::from_json(json::parse(R"({"type": "integer", "minimum": 0, "maximum": 18446744073709551615})"));
+  CHECK(seed.validate(json(18446744073709551615ULL)).empty());
+  CHECK(seed.validate(json(7.0)).empty());
+  CHECK(seed.validate(json(1e30))[0].message == "value 1e+30 is above the maximum 18446744073709551615");
+}
