@@ -10,6 +10,7 @@
 #include "core/game_state.hpp"
 #include "core/zone.hpp"
 #include "lua/engine_impl.hpp"
+#include "lua/sandbox.hpp"
 
 namespace rulebook {
 namespace {
@@ -275,11 +276,14 @@ struct JsonWalk {
       error = fmt::format("tables nested deeper than {}", kMaxJsonDepth);
       return nullptr;
     }
-    if (!lua_checkstack(L, 4)) {
+    if (!lua_checkstack(L, 6)) {
       error = "tables nested too deep";
       return nullptr;
     }
     path.push_back(id);
+    // A frozen table (game.options, ...) holds its fields in a shadow.
+    sandbox_push_contents(L, index);
+    index = lua_gettop(L);
     const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, index));
     bool array = true;
     lua_pushnil(L);
@@ -306,6 +310,7 @@ struct JsonWalk {
         lua_pop(L, 1);
       }
     }
+    lua_pop(L, 1);  // the contents
     path.pop_back();
     return out;
   }

@@ -1344,6 +1344,22 @@ void sandbox_guard(lua_State* L, int index, const char* label) {
   lua_pop(L, 1);
 }
 
+void sandbox_push_contents(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  if (lua_getmetatable(L, index)) {
+    lua_pushstring(L, kFrozenMarker);
+    const bool frozen = lua_rawget(L, -2) != LUA_TNIL && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_pushliteral(L, "__index");
+    if (frozen && lua_rawget(L, -2) == LUA_TTABLE) {
+      lua_remove(L, -2);  // the metatable
+      return;
+    }
+    lua_pop(L, 2);
+  }
+  lua_pushvalue(L, index);
+}
+
 namespace {
 
 bool same_value(lua_State* L, int a, int b) {

@@ -28,6 +28,10 @@ bool sandbox_load_file(lua_State* L, const std::string& path, const std::string&
 // Makes a table (and the tables inside it) read-only in place: its
 // contents move to a shadow table it reads through (libraries, options).
 void sandbox_freeze(lua_State* L, int index);
+// Pushes the table whose fields the table at `index` holds: a frozen
+// table's shadow (sandbox_freeze leaves the table itself empty), else the
+// table itself. Reads raw: no metamethod of a script's runs.
+void sandbox_push_contents(lua_State* L, int index);
 // Guards a module table (and the tables inside it): contents stay in place,
 // read at plain-table speed; new fields are refused at once, and changed
 // fields are put back, and reported, by sandbox_restore_guarded, which the

@@ -206,6 +206,21 @@ TEST_CASE("bindings: finish without a summary, and play that never finishes", "[
   CHECK(t.play(3, 1).finished);
 }
 
+TEST_CASE("bindings: a read-only table converts to JSON through its contents", "[bindings]") {
+  // game.options is frozen (its fields live in a shadow table it reads
+  // through): converted as such it used to come out empty.
+  TempGame game(kYaml, script(R"(
+  game:finish{details = {options = game.options, nested = game.options.nested, list = {game.options}}}
+)"));
+  Table t(game);
+  const GameResult r = t.play(3, 1);
+  REQUIRE(r.finished);
+  CHECK(r.details.at("options").at("target") == 3);
+  CHECK(r.details.at("options").at("nested") == json{{"a", 1}});
+  CHECK(r.details.at("nested") == json{{"a", 1}});
+  CHECK(r.details.at("list").at(0).at("target") == 3);
+}
+
 TEST_CASE("bindings: turns", "[bindings]") {
   TempGame game(kYaml, script(R"(
   local d = {}
