@@ -11,6 +11,15 @@
 
 namespace rulebook::test {
 
+// game.yaml of a small game: one zone (supply) holding one six-faced die,
+// for tests that only need rules to run.
+inline std::string one_die_game_yaml(const std::string& name, const std::string& title, int max_players = 2) {
+  return "name: " + name + "\ntitle: " + title + "\nscript: rules.lua\n" +
+         "players: {min: 2, max: " + std::to_string(max_players) + ", default: 2}\n" +
+         "zones:\n  - {name: supply}\ncomponents:\n"
+         "  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 1, zone: supply}\n";
+}
+
 class TempGame {
  public:
   TempGame(const std::string& yaml, const std::string& lua,

@@ -11,15 +11,7 @@ using namespace rulebook;
 
 namespace {
 
-const char* const kYaml = R"(name: judged
-title: Judged
-script: rules.lua
-players: {min: 2, max: 3, default: 2}
-zones:
-  - {name: supply}
-components:
-  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 1, zone: supply}
-)";
+const std::string kYaml = test::one_die_game_yaml("judged", "Judged", 3);
 
 // Seat 0 chooses once; the winners are given; rules.evaluate is `evaluate`.
 std::string rules_with(const std::string& evaluate, const std::string& winners = "{0}") {

@@ -12,15 +12,7 @@ using namespace rulebook;
 
 namespace {
 
-const char* const kYaml = R"(name: choosy
-title: Choosy
-script: rules.lua
-players: {min: 2, max: 2, default: 2}
-zones:
-  - {name: supply}
-components:
-  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 1, zone: supply}
-)";
+const std::string kYaml = test::one_die_game_yaml("choosy", "Choosy");
 
 // Seat 0 picks among options; `after` runs with the chosen index `i`.
 std::string rules_with(const std::string& options, const std::string& after, const std::string& evaluate = "") {

@@ -31,15 +31,7 @@ using namespace rulebook;
 
 namespace {
 
-const char* const kYaml = R"(name: hostile
-title: Hostile
-script: rules.lua
-players: {min: 2, max: 2, default: 2}
-zones:
-  - {name: supply}
-components:
-  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 1, zone: supply}
-)";
+const std::string kYaml = test::one_die_game_yaml("hostile", "Hostile");
 
 // Rule scripts whose play function starts on line 4.
 std::string rules_with_play(const std::string& body) {
