@@ -40,12 +40,7 @@ void GreedyAgent::begin_game(uint64_t stream_seed, Seat seat) {
 
 int GreedyAgent::choose(const Decision& d) {
   if (!truth_) throw AgentFailure("the greedy agent needs a match to look ahead (it plays through Match)");
-  if (!determinizer_ || &determinizer_->match().definition() != &truth_->definition())
-    determinizer_ = std::make_unique<Determinizer>(truth_->definition_ptr());
-  Determinizer& det = *determinizer_;
-  std::vector<std::string> labels;
-  for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
-  det.prepare(*truth_, seat_, observed_, labels);
+  Determinizer& det = prepare_determinizer(determinizer_, *truth_, seat_, observed_, d);
 
   std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
   int worlds = 0;

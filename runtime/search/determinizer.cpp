@@ -341,4 +341,14 @@ std::vector<double> Determinizer::rewards() {
   return r;
 }
 
+Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
+                                   const std::vector<nlohmann::json>& observed, const Decision& d) {
+  if (!cache || &cache->match().definition() != &truth.definition())
+    cache = std::make_unique<Determinizer>(truth.definition_ptr());
+  std::vector<std::string> labels;
+  for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+  cache->prepare(truth, seat, observed, std::move(labels));
+  return *cache;
+}
+
 }  // namespace rulebook

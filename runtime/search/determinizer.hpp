@@ -129,4 +129,10 @@ class Determinizer {
   std::vector<AnswerRecord> ahead_log_;
 };
 
+// A search agent's determinizer at each of its decisions: the one in
+// `cache`, made anew when `truth` plays another game definition, prepared
+// for decision `d` of `seat` (prepare()).
+Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
+                                   const std::vector<nlohmann::json>& observed, const Decision& d);
+
 }  // namespace rulebook

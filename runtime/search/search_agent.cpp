@@ -177,12 +177,7 @@ class SearchAgent : public Agent {
     if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to search (it plays through Match)", p_.kind));
     const auto started = std::chrono::steady_clock::now();
     ++stats_.decisions;
-    if (!determinizer_ || &determinizer_->match().definition() != &truth_->definition())
-      determinizer_ = std::make_unique<Determinizer>(truth_->definition_ptr());
-    Determinizer& det = *determinizer_;
-    std::vector<std::string> labels;
-    for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
-    det.prepare(*truth_, seat_, observed_, labels);
+    Determinizer& det = prepare_determinizer(determinizer_, *truth_, seat_, observed_, d);
     const std::vector<std::string> root_keys = option_keys(d);
 
     // PIMC (mcts on hidden information): a few trees, each on one fixed
