@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include <unistd.h>
@@ -48,6 +49,43 @@ class TempGame {
 
  private:
   std::filesystem::path dir_;
+};
+
+// A bundled game with a defect, for the tests of `rulebook check`: a copy
+// of rules/GAME (its game.yaml without the `check:` section, and rules.lua)
+// whose only variants are those of tests/fixtures/FIXTURE/variants, small
+// scripts replacing named rule functions. The fixture keeps only the defect,
+// so the copy follows the bundled game as it changes.
+class DefectiveGame : public TempGame {
+ public:
+  DefectiveGame(const std::string& game, const std::string& fixture)
+      : TempGame(without_check(read(rules_dir(game) / "game.yaml")), read(rules_dir(game) / "rules.lua")) {
+    const auto variants = std::filesystem::path(RULEBOOK_TESTS_DIR) / "fixtures" / fixture / "variants";
+    for (const auto& entry : std::filesystem::directory_iterator(variants))
+      write("variants/" + entry.path().filename().string(), read(entry.path()));
+  }
+
+ private:
+  static std::filesystem::path rules_dir(const std::string& game) {
+    return std::filesystem::path(RULEBOOK_TESTS_DIR) / ".." / "rules" / game;
+  }
+  static std::string read(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  // The variant combinations it lists name the game's own variants.
+  static std::string without_check(const std::string& yaml) {
+    std::istringstream in(yaml);
+    std::string out, line;
+    bool skipping = false;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line[0] != ' ' && line[0] != '#') skipping = line.rfind("check:", 0) == 0;
+      if (!skipping) out += line + "\n";
+    }
+    return out;
+  }
 };
 
 }  // namespace rulebook::test

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "temp_game.hpp"
 
 using rulebook::test::run_rulebook;
 
@@ -14,22 +15,25 @@ TEST_CASE("cli: check passes a sound game and fails a leaky one", "[cli][check]"
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.find("PASS pass-the-pandas  (16 configurations, 16 games)") != std::string::npos);
 
-  auto leak = run_rulebook("check tests/fixtures/leak-public-hand --games 1");
+  const rulebook::test::DefectiveGame game("hai-noon", "leak-public-hand");
+  auto leak = run_rulebook("check " + game.dir() + " --games 1");
   CHECK(leak.exit_code == 1);
-  CHECK(leak.out.find("FAIL tests/fixtures/leak-public-hand") != std::string::npos);
-  CHECK(leak.out.find("view: tests/fixtures/leak-public-hand, 2 players, variants none, seed 1, seat 0: "
+  CHECK(leak.out.find("FAIL " + game.dir()) != std::string::npos);
+  CHECK(leak.out.find("view: " + game.dir() + ", 2 players, variants leak-public-hand, seed 1, seat 0: "
                       "the view of seat 0 shows component") != std::string::npos);
+  CHECK(leak.out.find("variants none") == std::string::npos);  // Hai Noon itself passes
   CHECK(leak.out.find("at decision 1 (seat 0: \"Play a card to a side\")") != std::string::npos);
-  CHECK(leak.out.find("reproduce: rulebook play tests/fixtures/leak-public-hand --players 2 --seed 1 --view 0\n") !=
-        std::string::npos);
+  const std::string reproduce = "rulebook play " + game.dir() + " --players 2 --variant leak-public-hand --seed 1 --view 0";
+  CHECK(leak.out.find("reproduce: " + reproduce + "\n") != std::string::npos);
 
   // The command it prints plays that game.
-  auto again = run_rulebook("play tests/fixtures/leak-public-hand --players 2 --seed 1 --view 0");
+  auto again = run_rulebook(reproduce.substr(std::string("rulebook ").size()));
   CHECK(again.exit_code == 0);
 }
 
 TEST_CASE("cli: check --json prints one object", "[cli][check]") {
-  auto r = run_rulebook("check --json --games 1 tests/fixtures/leak-private-decision pass-the-pandas");
+  const rulebook::test::DefectiveGame game("hai-noon", "leak-private-decision");
+  auto r = run_rulebook("check --json --games 1 " + game.dir() + " pass-the-pandas");
   CHECK(r.exit_code == 1);
   const auto j = nlohmann::json::parse(r.out);  // one object, nothing else
   CHECK(j.at("ok") == false);

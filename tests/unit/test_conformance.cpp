@@ -2,9 +2,9 @@
 // `rulebook check` (runtime/play/conformance.*): random games of every
 // player count and variant set finish; logs replay; a reused Lua state
 // plays like a fresh one; no view, event, message or decision shows a seat
-// anything it may not know. And the test of that test: copies of Hai Noon
-// with a deliberate leak or nondeterminism (tests/fixtures/) fail it, with
-// the right check named.
+// anything it may not know. And the test of that test: Hai Noon with a
+// deliberate leak (a variant of tests/fixtures/ on a copy of it), and a game
+// with a nondeterminism, fail it, with the right check named.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -70,25 +70,30 @@ TEST_CASE("conformance: configurations are player counts times variant sets", "[
 }
 
 TEST_CASE("conformance: a hand made public fails the view check", "[conformance]") {
+  const test::DefectiveGame game("hai-noon", "leak-public-hand");
   ConformanceOptions options;
   options.games = 1;
-  const ConformanceReport r = check_conformance(fixture("leak-public-hand"), options);
+  const ConformanceReport r = check_conformance(game.dir(), options);
   CHECK(checks_failed(r) == std::vector<std::string>{"view"});
   REQUIRE(!r.failures.empty());
+  // Only with the leak: Hai Noon itself (variants none) passes.
+  for (const auto& f : r.failures) CHECK(f.variants == std::vector<std::string>{"leak-public-hand"});
   const auto& f = r.failures.front();
   CHECK(f.players == 2);
   CHECK(f.seed == 1);
   CHECK(f.seat == 0);
   CHECK(f.where == "decision 1 (seat 0: \"Play a card to a side\")");
-  CHECK(f.reproduce == "rulebook play " + fixture("leak-public-hand") + " --players 2 --seed 1 --view 0");
+  CHECK(f.reproduce == "rulebook play " + game.dir() + " --players 2 --variant leak-public-hand --seed 1 --view 0");
 }
 
 TEST_CASE("conformance: a private decision shown fails the decision check", "[conformance]") {
+  const test::DefectiveGame game("hai-noon", "leak-private-decision");
   ConformanceOptions options;
   options.games = 1;
-  const ConformanceReport r = check_conformance(fixture("leak-private-decision"), options);
+  const ConformanceReport r = check_conformance(game.dir(), options);
   CHECK(checks_failed(r) == std::vector<std::string>{"decision"});
   REQUIRE(!r.failures.empty());
+  for (const auto& f : r.failures) CHECK(f.variants == std::vector<std::string>{"leak-private-decision"});
   CHECK(r.failures.front().where.find("(choice)") != std::string::npos);
   CHECK(r.failures.front().message.find("hidden from it") != std::string::npos);
 }
