@@ -7,25 +7,6 @@
 #include "search/determinizer.hpp"
 
 namespace rulebook {
-namespace {
-
-// Answers the seat's decision with one option, then cuts the game off at
-// the next decision: what is scored is the position one decision deep.
-class OneStep : public SimulationPolicy {
- public:
-  explicit OneStep(int option) : option_(option) {}
-  int choose(const Decision&, GameState&) override {
-    if (used_) throw SearchCutoff();
-    used_ = true;
-    return option_;
-  }
-
- private:
-  int option_;
-  bool used_ = false;
-};
-
-}  // namespace
 
 GreedyAgent::GreedyAgent(int samples) : samples_(samples) {}
 GreedyAgent::~GreedyAgent() = default;
@@ -50,7 +31,7 @@ int GreedyAgent::choose(const Decision& d) {
     std::vector<double> scores(value.size(), 0.0);
     bool accepted = true;
     for (int i = 0; i < d.count() && accepted; ++i) {
-      OneStep policy(i);
+      OneStepPolicy policy(i);
       const auto outcome = det.simulate(identities, chance, policy);
       if (outcome == Determinizer::Outcome::Rejected || outcome == Determinizer::Outcome::Failed) {
         accepted = false;

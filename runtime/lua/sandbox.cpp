@@ -604,18 +604,18 @@ int bounded_sort(lua_State* L) {
 // isolation check of `rulebook check` catches what it changes.
 int safe_setmetatable(lua_State* L) {
   if (lua_type(L, 2) == LUA_TTABLE) {
-    lua_pushliteral(L, "__gc");
-    const bool has_gc = lua_rawget(L, 2) != LUA_TNIL;
-    lua_pop(L, 1);
-    luaL_argcheck(L, !has_gc, 2,
-                  "a metatable with '__gc' is not allowed in rule scripts (finalizers would run "
-                  "outside the budget)");
-    lua_pushliteral(L, "__mode");
-    const bool has_mode = lua_rawget(L, 2) != LUA_TNIL;
-    lua_pop(L, 1);
-    luaL_argcheck(L, !has_mode, 2,
-                  "a metatable with '__mode' is not allowed in rule scripts (a weak table would make "
-                  "the game depend on when memory is collected)");
+    static const struct { const char* field; const char* message; } refused[] = {
+        {"__gc", "a metatable with '__gc' is not allowed in rule scripts (finalizers would run "
+                 "outside the budget)"},
+        {"__mode", "a metatable with '__mode' is not allowed in rule scripts (a weak table would make "
+                   "the game depend on when memory is collected)"},
+    };
+    for (const auto& r : refused) {
+      lua_pushstring(L, r.field);
+      const bool present = lua_rawget(L, 2) != LUA_TNIL;
+      lua_pop(L, 1);
+      luaL_argcheck(L, !present, 2, r.message);
+    }
     // The common case (a table that has no metatable yet) is done here, as
     // the original would; anything else, errors included, goes to it.
     if (lua_type(L, 1) == LUA_TTABLE) {

@@ -245,23 +245,6 @@ Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities,
   return Outcome::Finished;
 }
 
-namespace {
-// A look-ahead: the simulation's option, then a cut at the next decision.
-class TakeThenStop : public SimulationPolicy {
- public:
-  explicit TakeThenStop(int option) : option_(option) {}
-  int choose(const Decision&, GameState&) override {
-    if (used_) throw SearchCutoff();
-    used_ = true;
-    return option_;
-  }
-
- private:
-  int option_;
-  bool used_ = false;
-};
-}  // namespace
-
 double Determinizer::look_ahead(int option, Seat seat) {
   if (!identities_) throw std::logic_error("look_ahead outside a simulation");
   if (!ahead_) {
@@ -281,7 +264,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   const auto& own = sim_->answers();
   ahead_log_.insert(ahead_log_.end(), own.begin() + static_cast<std::ptrdiff_t>(std::min(own.size(), truth_answers_)),
                     own.end());
-  TakeThenStop policy(option);
+  OneStepPolicy policy(option);
   Replayer& r = *ahead_replayer_;
   r.log = &ahead_log_;
   r.switch_at = truth_answers_;

@@ -51,6 +51,23 @@ struct SearchCutoff : AgentFailure {
   SearchCutoff() : AgentFailure("search rollout cut off") {}
 };
 
+// Answers the first decision with one option and cuts the game off at the
+// next: what is scored is the position one decision deep (greedy, and the
+// look-ahead of greedy rollouts).
+class OneStepPolicy : public SimulationPolicy {
+ public:
+  explicit OneStepPolicy(int option) : option_(option) {}
+  int choose(const Decision&, GameState&) override {
+    if (used_) throw SearchCutoff();
+    used_ = true;
+    return option_;
+  }
+
+ private:
+  int option_;
+  bool used_ = false;
+};
+
 class Determinizer {
  public:
   enum class Outcome { Finished, Cutoff, Rejected, Failed };
