@@ -109,6 +109,12 @@ int missing_rule_function(lua_State* L) {
   return 0;
 }
 
+// rules[name], in a protected call: the table's __index may raise or loop.
+int read_rule_field(lua_State* L) {
+  lua_getfield(L, 1, lua_tostring(L, 2));
+  return 1;
+}
+
 }  // namespace
 
 void EngineImpl::load_rules() {
@@ -143,24 +149,22 @@ void EngineImpl::load_rules() {
     lua_pushvalue(L, rules);
     if (protected_run(1, 0, handler) != LUA_OK) fail("");
   }
-  // rules.evaluate is optional: a game without it is scored by outcomes.
-  lua_getfield(L, rules, "evaluate");
-  if (lua_isfunction(L, -1)) {
-    evaluate_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  } else {
+  // Optional rule functions: registry references, or LUA_NOREF when absent.
+  auto optional_rule = [&](const char* name) {
+    lua_pushcfunction(L, read_rule_field);
+    lua_pushvalue(L, rules);
+    lua_pushstring(L, name);
+    if (protected_run(2, 1, handler) != LUA_OK) fail("");
+    if (lua_isfunction(L, -1)) return luaL_ref(L, LUA_REGISTRYINDEX);
     if (!lua_isnil(L, -1))
-      throw ScriptError(fmt::format("{}: rules.evaluate must be a function (got {})", shown, luaL_typename(L, -1)));
+      throw ScriptError(fmt::format("{}: rules.{} must be a function (got {})", shown, name, luaL_typename(L, -1)));
     lua_pop(L, 1);
-  }
-  // rules.describe is optional: pages and the terminal show game.state then.
-  lua_getfield(L, rules, "describe");
-  if (lua_isfunction(L, -1)) {
-    describe_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  } else {
-    if (!lua_isnil(L, -1))
-      throw ScriptError(fmt::format("{}: rules.describe must be a function (got {})", shown, luaL_typename(L, -1)));
-    lua_pop(L, 1);
-  }
+    return LUA_NOREF;
+  };
+  // rules.evaluate: a game without it is scored by outcomes.
+  evaluate_ref = optional_rule("evaluate");
+  // rules.describe: pages and the terminal show game.state without it.
+  describe_ref = optional_rule("describe");
   sandbox_guard(L, rules, "rules");
   upvalues_ref = sandbox_lock_upvalues(L, rules);
   rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);

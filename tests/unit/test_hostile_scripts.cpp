@@ -148,6 +148,20 @@ TEST_CASE("hostile: finalizers are refused", "[hostile]") {
   CHECK_THAT(v.err + v.out, Catch::Contains("'__gc' is not allowed"));
 }
 
+TEST_CASE("hostile: a rules table whose __index raises is an error, not a crash", "[hostile]") {
+  // The optional rule functions (evaluate, describe) are read through the
+  // table's metatable, in a protected call.
+  test::TempGame game(kYaml,
+                      "local rules = {}\n"
+                      "function rules.setup(game) end\n"
+                      "function rules.play(game) game:finish{} end\n"
+                      "return setmetatable(rules, {__index = function(t, k) error('no rule ' .. k) end})\n");
+  const Run r = play(game.dir());
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("rules.lua:4: no rule evaluate"));
+}
+
 TEST_CASE("hostile: weak tables are refused", "[hostile]") {
   // When a weak table loses an entry depends on the whole history of the Lua
   // state: simulate (one state, many games) would play a seed differently
