@@ -8,11 +8,15 @@ rules.SIDES = {"top", "right", "bottom", "left"}
 -- (Loops run on every decision walk SIDES by index: `for _, x in ipairs(t)`
 -- calls into C on every step, see "Fast rules" in docs/writing-a-game.md.)
 local SIDES = rules.SIDES
--- A shark on a side's edge looks inward in this direction.
-local INWARD_TO_SIDE = {south = "top", west = "right", north = "bottom", east = "left"}
 -- The divers, in the order they take their places (clockwise from the top
 -- left of the centre square) and the order seats get them.
 rules.DIVERS = {"diver_pink", "diver_blue", "diver_green", "diver_black"}
+local IS_DIVER = {}
+for _, t in ipairs(rules.DIVERS) do IS_DIVER[t] = true end
+-- The side a diver's place looks at in each direction (north of the
+-- centre square is the top side).
+local OUTWARD_TO_SIDE = {north = "top", east = "right", south = "bottom", west = "left"}
+local DIRECTIONS = {"north", "east", "south", "west"}
 
 ---------------------------------------------------------------------------
 -- Small helpers
@@ -55,7 +59,7 @@ local SWAP_LABEL = lazy_label(function(s)
                        sa:face(), where(s.game, s.a), sb:face(), where(s.game, s.b))
 end)
 local TURN_LABEL = lazy_label(function(o)
-  return string.format("the %s shark at %s", o.shark:face(), where(o.game, o.cell))
+  return string.format("the %s shark at %s", rules.shark_at(o.game, o.cell):face(), where(o.game, o.cell))
 end)
 local CAMOUFLAGE_LABEL = lazy_label(function(o) return "camouflage the " .. diver_name(o.diver) end)
 local RETURN_LABEL = lazy_label(function(o) return "return to " .. where(o.game, o.cell) end)
@@ -71,6 +75,18 @@ local function seat_name(game, seat)
   return game:player_name(seat)
 end
 
+-- A card's or a diver's colour. Colours never change, so each is read once
+-- a game: a table read costs a tenth of a call into the runtime ("Fast
+-- rules" in docs/writing-a-game.md).
+function rules.colour_of(game, c)
+  local colour = game.colours[c]
+  if colour == nil then
+    colour = c:attr("colour")
+    game.colours[c] = colour
+  end
+  return colour
+end
+
 -- The cell a diver is on, or nil when it is off the board (camouflaged).
 function rules.diver_cell(game, diver)
   local z = diver:zone()
@@ -82,7 +98,7 @@ end
 function rules.diver_at(game, cell)
   for i = 1, cell:count() do
     local c = cell:get(i)
-    if game.is_diver[c:type()] then return c end
+    if IS_DIVER[c:type()] then return c end
   end
   return nil
 end
@@ -92,19 +108,20 @@ function rules.shark_at(game, cell)
 end
 
 function rules.is_dummy(game, diver)
-  return game.state.dummies[diver:attr("colour")] == true
+  return game.state.dummies[rules.colour_of(game, diver)] == true
 end
 
 function rules.owner_of(game, diver)
-  return game.state.owners[diver:attr("colour")]
+  return game.state.owners[rules.colour_of(game, diver)]
 end
 
 -- A seat's divers still in the game (not dummies), on or off the board.
 -- (rules.owner_of and rules.is_dummy, with each diver's colour read once.)
 function rules.divers_of(game, seat)
-  local list, owners, dummies = {}, game.state.owners, game.state.dummies
-  for _, d in ipairs(game.divers) do
-    local colour = d:attr("colour")
+  local list, owners, dummies, divers = {}, game.state.owners, game.state.dummies, game.divers
+  for k = 1, #divers do
+    local d = divers[k]
+    local colour = rules.colour_of(game, d)
     if owners[colour] == seat and dummies[colour] ~= true then list[#list + 1] = d end
   end
   return list
@@ -131,31 +148,47 @@ end
 
 -- Which ring cells are "the two sharks of a side": the cells of that edge
 -- that border the centre square, each with the centre cell it borders.
--- Follows from the board's geometry: a ring cell with a neighbour that is
--- not on the ring borders a diver's place.
+-- Follows from the board's geometry: one step from a diver's place onto
+-- the ring, towards that side.
 function rules.find_geometry(game)
   local sea = game.sea
   game.cell_name = {}
-  game.ring = sea:path("ring")
-  local on_ring = {}
-  for _, cell in ipairs(game.ring) do on_ring[cell] = true end
-  game.centre = {}
-  for _, cell in ipairs(sea:cells()) do
-    if not on_ring[cell] then game.centre[#game.centre + 1] = cell end
+  local ring = sea:path("ring")
+  game.ring = ring
+  local on_ring = {}  -- cell -> its place along the ring
+  for k = 1, #ring do on_ring[ring[k]] = k end
+  -- The centre clockwise from its top left, as the divers take their
+  -- places; its top left is the first cell off the ring, row by row.
+  local cells, cx, cy = sea:cells(), nil, nil
+  for k = 1, #cells do
+    if not on_ring[cells[k]] then
+      local _
+      _, cx, cy = cells[k]:cell()
+      break
+    end
   end
-  -- The centre clockwise from its top left, as the divers take their places.
-  local _, cx, cy = game.centre[1]:cell()
-  game.centre = {sea:cell(cx, cy), sea:cell(cx + 1, cy), sea:cell(cx + 1, cy + 1), sea:cell(cx, cy + 1)}
-  game.side_sharks = {top = {}, right = {}, bottom = {}, left = {}}
-  for _, cell in ipairs(game.ring) do
-    for _, dir in ipairs(sea:directions()) do
-      local inner = sea:step(cell, dir)
-      if inner and not on_ring[inner] then
-        local list = game.side_sharks[INWARD_TO_SIDE[dir]]
-        list[#list + 1] = {shark = cell, diver = inner}
+  local centre = {sea:cell(cx, cy), sea:cell(cx + 1, cy), sea:cell(cx + 1, cy + 1), sea:cell(cx, cy + 1)}
+  game.centre = centre
+  -- Each side's pairs in the ring's (clockwise) order; `beside_centre`:
+  -- the ring cells next to a diver's place.
+  local side_sharks, beside_centre = {top = {}, right = {}, bottom = {}, left = {}}, {}
+  for i = 1, #centre do
+    for k = 1, #DIRECTIONS do
+      local dir = DIRECTIONS[k]
+      local outer = sea:step(centre[i], dir)
+      if outer and on_ring[outer] then
+        local list = side_sharks[OUTWARD_TO_SIDE[dir]]
+        local at = #list + 1
+        while at > 1 and on_ring[list[at - 1].shark] > on_ring[outer] do
+          list[at] = list[at - 1]
+          at = at - 1
+        end
+        list[at] = {shark = outer, diver = centre[i]}
+        beside_centre[outer] = true
       end
     end
   end
+  game.side_sharks, game.beside_centre = side_sharks, beside_centre
 end
 
 -- "Ihr wählt je 1 Taucher": seat by seat. With 2 players each has two
@@ -165,7 +198,7 @@ function rules.assign_divers(game)
   game.state.owners = {}
   game.state.dummies = {}
   for i, d in ipairs(game.divers) do
-    local colour = d:attr("colour")
+    local colour = rules.colour_of(game, d)
     if n == 4 then
       game.state.owners[colour] = i - 1
     elseif n == 3 then
@@ -188,13 +221,11 @@ function rules.place_tiles(game)
   end
   local sharks = game:components("shark")
   local start = game.options.sharks_start
+  -- The divers fill the centre square: the sharks next to a diver are
+  -- those bordering it.
   for i, cell in ipairs(game.ring) do
     local shark = sharks[i]
-    local next_to_diver = false
-    for _, nb in ipairs(game.sea:neighbours(cell)) do
-      if rules.diver_at(game, nb) then next_to_diver = true end
-    end
-    local face = next_to_diver and "full" or "hungry"
+    local face = game.beside_centre[cell] and "full" or "hungry"
     if start == "hungry" or start == "full" then face = start end
     shark:move(cell)
     shark:set_face(face)
@@ -210,6 +241,8 @@ function rules.deal(game)
 end
 
 function rules.setup(game)
+  -- Narration nobody reads costs its arguments: `if game.talk then` skips them.
+  game.talk = game:listening()
   game.sea = game:board("sea")
   game.box = game:zone("box")
   game.deck = game:zone("deck")
@@ -222,10 +255,11 @@ function rules.setup(game)
     game.sides[side] = game:zone("side_" .. side)
     game.harpoons[side] = game:zone("harpoons_" .. side)
   end
-  game.divers, game.is_diver = {}, {}
+  game.colours = {}
+  game.types_offered, game.plays_asked = {}, 0
+  game.divers = {}
   for _, t in ipairs(rules.DIVERS) do
     game.divers[#game.divers + 1] = game:components(t)[1]
-    game.is_diver[t] = true
   end
   game.cage = game:components("cage")[1]
   game.caged = nil
@@ -238,15 +272,32 @@ function rules.setup(game)
   rules.update_state(game)
 end
 
--- Public summary for every view: each side's colour.
+-- Reads what lies at the sides, after every change the rules make there
+-- (rules.play_card, rules.shark_attack, the scenario helpers), into
+-- `game.out` (see rules.colours_out) and the public summary for every
+-- view: each side's colour and the cage's. The tables are filled again in
+-- place, not built anew.
 function rules.update_state(game)
-  local colours = {}
+  local out, sides, summary = game.out, game.sides, game.state.side_colours
+  if not out then
+    out = {of_side = {}, cards_at = {}}
+    game.out = out
+  end
+  if not summary then
+    summary = {}
+    game.state.side_colours = summary
+  end
+  local of_side, cards_at = out.of_side, out.cards_at
   for k = 1, #SIDES do
     local side = SIDES[k]
-    colours[side] = rules.side_colour(game, side) or "none"
+    local cards = sides[side]
+    local n = cards:count()
+    local colour = n > 0 and rules.side_colour(game, side, n)
+    of_side[side] = colour or false
+    cards_at[side] = n
+    summary[side] = colour or "none"
   end
-  game.state.side_colours = colours
-  game.state.cage = game.caged and game.caged:attr("colour") or "none"
+  game.state.cage = game.caged and rules.colour_of(game, game.caged) or "none"
 end
 
 ---------------------------------------------------------------------------
@@ -254,30 +305,21 @@ end
 ---------------------------------------------------------------------------
 
 -- The colour lying on a side: that of its cards other than jokers (all the
--- same), or nil for an empty side or one holding only jokers.
-function rules.side_colour(game, side)
+-- same), or nil for an empty side or one holding only jokers. (`count`, the
+-- number of cards there, when the caller knows it.)
+function rules.side_colour(game, side, count)
   local cards = game.sides[side]
-  for i = 1, cards:count() do
-    local colour = cards:get(i):attr("colour")
+  for i = 1, count or cards:count() do
+    local colour = rules.colour_of(game, cards:get(i))
     if colour ~= "joker" then return colour end
   end
   return nil
 end
 
--- The colour of every side, the side of every colour lying out, and how
--- many cards lie at every side.
+-- The colour of every side (false for none) and how many cards lie at
+-- every side, as rules.update_state last read them.
 function rules.colours_out(game)
-  local of_side, side_of, cards_at = {}, {}, {}
-  for k = 1, #SIDES do
-    local side = SIDES[k]
-    cards_at[side] = game.sides[side]:count()
-    local colour = rules.side_colour(game, side)
-    if colour then
-      of_side[side] = colour
-      side_of[colour] = side
-    end
-  end
-  return {of_side = of_side, side_of = side_of, cards_at = cards_at}
+  return game.out
 end
 
 -- May a card of this colour lie at this side (ignoring the first-round
@@ -291,14 +333,15 @@ end
 function rules.colour_fits(game, colour, side, out)
   if colour == "joker" then return true end
   out = out or rules.colours_out(game)
-  local here = out.of_side[side]
+  local of_side = out.of_side
+  local here = of_side[side]
   if here then return here == colour end
-  local there = out.side_of[colour]
-  return there == nil or there == side
+  -- not while this colour lies at another side
+  return of_side.top ~= colour and of_side.right ~= colour and of_side.bottom ~= colour and of_side.left ~= colour
 end
 
 function rules.may_place(game, card, side, out)
-  return rules.may_place_colour(game, card:attr("colour"), side, out)
+  return rules.may_place_colour(game, rules.colour_of(game, card), side, out)
 end
 
 -- The same for a card of this colour (its colour read once for all sides).
@@ -311,13 +354,19 @@ end
 
 -- Every legal (card, side) play of a hand; identical cards are offered once.
 function rules.legal_plays(game, seat)
-  local plays, seen = {}, {}
+  local plays = {}
   local out = rules.colours_out(game)
-  for _, card in ipairs(game.hands[seat]:items()) do
+  local hand = game.hands[seat]
+  -- seen[type] == asked: a card of that type was offered this time (one
+  -- table for the game, never cleared: `asked` counts the calls)
+  local seen, asked = game.types_offered, game.plays_asked + 1
+  game.plays_asked = asked
+  for i = 1, hand:count() do
+    local card = hand:get(i)
     local t = card:type()
-    if not seen[t] then
-      seen[t] = true
-      local colour = card:attr("colour")
+    if seen[t] ~= asked then
+      seen[t] = asked
+      local colour = rules.colour_of(game, card)
       for k = 1, #SIDES do
         local side = SIDES[k]
         if rules.may_place_colour(game, colour, side, out) then
@@ -329,9 +378,10 @@ function rules.legal_plays(game, seat)
   -- "In der ersten Runde müsst ihr, sofern es die Kartenhand erlaubt,
   -- jeweils an eine leere Seite anlegen."
   if game:first_round() then
-    local empty = {}
-    for _, p in ipairs(plays) do
-      if game.sides[p.side]:empty() then empty[#empty + 1] = p end
+    local empty, cards_at = {}, out.cards_at
+    for k = 1, #plays do
+      local p = plays[k]
+      if cards_at[p.side] == 0 then empty[#empty + 1] = p end
     end
     if #empty > 0 then plays = empty end
   end
@@ -369,7 +419,7 @@ function rules.action_diver_swims(game, seat, card, side)
     end
   end
   if #moves == 0 then
-    game:say("%s has no diver on the board to swim", seat_name(game, seat))
+    if game.talk then game:say("%s has no diver on the board to swim", seat_name(game, seat)) end
     return
   end
   local m = game:choose(seat, "Which way does your diver swim?", moves)
@@ -394,16 +444,22 @@ function rules.action_cage_harpoon(game, seat, card, side)
   local t = game:choose(seat, "Put the cage on which diver?", targets)
   game.caged = t.diver
   game.cage:move(rules.diver_cell(game, t.diver))
-  game:say("The cage now stands on the %s", diver_name(t.diver))
+  if game.talk then game:say("The cage now stands on the %s", diver_name(t.diver)) end
 end
 
 -- HAI SCHWIMMT WEITER: "Du lässt 1 beliebigen Hai mit einem angrenzenden
 -- Hai seinen Platz tauschen." Adjacent = next to each other on the ring.
+-- (The pairs of neighbouring places never change: their options are made
+-- once a game; a label names the sharks there when it is read.)
 function rules.action_shark_swims(game, seat, card, side)
-  local swaps = {}
-  for i, a in ipairs(game.ring) do
-    local b = game.ring[i % #game.ring + 1]
-    swaps[#swaps + 1] = setmetatable({game = game, a = a, b = b}, SWAP_LABEL)
+  local swaps = game.swap_options
+  if not swaps then
+    swaps = {}
+    local ring = game.ring
+    for i = 1, #ring do
+      swaps[i] = setmetatable({game = game, a = ring[i], b = ring[i % #ring + 1]}, SWAP_LABEL)
+    end
+    game.swap_options = swaps
   end
   local s = game:choose(seat, "Which two sharks swap places?", swaps)
   local sa, sb = rules.shark_at(game, s.a), rules.shark_at(game, s.b)
@@ -412,24 +468,26 @@ function rules.action_shark_swims(game, seat, card, side)
 end
 
 -- HAI UMDREHEN: "Du drehst 1 beliebigen Hai auf die andere Seite."
+-- (One option per place on the ring, made once a game.)
 function rules.action_turn_shark(game, seat, card, side)
-  local options = {}
-  for _, cell in ipairs(game.ring) do
-    local shark = rules.shark_at(game, cell)
-    options[#options + 1] = setmetatable({game = game, shark = shark, cell = cell}, TURN_LABEL)
+  local options = game.turn_options
+  if not options then
+    options = {}
+    for i, cell in ipairs(game.ring) do options[i] = setmetatable({game = game, cell = cell}, TURN_LABEL) end
+    game.turn_options = options
   end
   local o = game:choose(seat, "Turn which shark over?", options)
-  o.shark:turn_over()
+  rules.shark_at(game, o.cell):turn_over()
 end
 
 -- ALLE HAIE SCHWIMMEN WEITER: "Jeder Hai schwimmt im Uhrzeigersinn um 1
 -- Platz weiter."
 function rules.action_all_sharks(game, seat, card, side)
   game:say("Every shark swims one place clockwise")
-  local sharks = {}
-  for i, cell in ipairs(game.ring) do sharks[i] = rules.shark_at(game, cell) end
-  for i, shark in ipairs(sharks) do
-    shark:move(game.sea:along("ring", game.ring[i], 1))
+  local ring, sharks = game.ring, {}
+  for i = 1, #ring do sharks[i] = rules.shark_at(game, ring[i]) end
+  for i = 1, #ring do
+    sharks[i]:move(ring[i % #ring + 1])  -- the next place along the ring
   end
 end
 
@@ -442,14 +500,17 @@ function rules.action_camouflage(game, seat, card, side)
     if rules.diver_cell(game, d) then options[#options + 1] = setmetatable({diver = d}, CAMOUFLAGE_LABEL) end
   end
   if #options == 0 then
-    game:say("%s has no diver on the board to camouflage", seat_name(game, seat))
+    if game.talk then game:say("%s has no diver on the board to camouflage", seat_name(game, seat)) end
     return
   end
   local o = game:choose(seat, "Camouflage which diver?", options)
   local from = rules.diver_cell(game, o.diver)
   rules.move_diver(game, o.diver, game.camouflaged)
-  game.state.camouflaged[o.diver:attr("colour")] = where(game, from)
-  game:say("The %s is camouflaged and leaves the board until %s's next turn", diver_name(o.diver), seat_name(game, seat))
+  game.state.camouflaged[rules.colour_of(game, o.diver)] = where(game, from)
+  if game.talk then
+    game:say("The %s is camouflaged and leaves the board until %s's next turn", diver_name(o.diver),
+             seat_name(game, seat))
+  end
 end
 
 -- JOKER: the card has no action of its own; it only fills a side.
@@ -474,6 +535,7 @@ end
 ---------------------------------------------------------------------------
 
 function rules.return_from_camouflage(game, seat)
+  if game.camouflaged:empty() then return end
   for _, d in ipairs(rules.divers_of(game, seat)) do
     if d:zone() == game.camouflaged then
       local free = rules.free_places(game)
@@ -483,8 +545,8 @@ function rules.return_from_camouflage(game, seat)
       end
       local o = game:choose(seat, "Where does your diver come back?", options)
       rules.move_diver(game, d, o.cell)
-      game.state.camouflaged[d:attr("colour")] = nil
-      game:say("The %s is back on the board at %s", diver_name(d), where(game, o.cell))
+      game.state.camouflaged[rules.colour_of(game, d)] = nil
+      if game.talk then game:say("The %s is back on the board at %s", diver_name(d), where(game, o.cell)) end
     end
   end
 end
@@ -547,7 +609,9 @@ function rules.harpoon_reactions(game, seat, side, attacks)
         if o.card then
           o.card:move(game.harpoons[side])
           saved[o.diver] = true
-          game:say("%s fires a harpoon to defend the %s", seat_name(game, owner), diver_name(o.diver))
+          if game.talk then
+            game:say("%s fires a harpoon to defend the %s", seat_name(game, owner), diver_name(o.diver))
+          end
         end
       end
     end
@@ -558,7 +622,7 @@ end
 -- A full shark turns hungry: "Handelt es sich um einen 'satten' Hai, wird
 -- dieser auf die 'hungrige' Seite gedreht."
 function rules.shark_wakes(game, shark, cell)
-  game:say("The full shark at %s turns hungry", where(game, cell))
+  if game.talk then game:say("The full shark at %s turns hungry", where(game, cell)) end
   shark:set_face("hungry")
 end
 
@@ -567,11 +631,17 @@ end
 -- dem Angriff verletzt, endet nach diesem Angriff das Spiel."
 function rules.bite(game, attack, shark, cell, diver)
   if diver:is("healthy") then
-    game:say("The hungry shark at %s bites the %s, who is injured; the shark is full", where(game, cell), diver_name(diver))
+    if game.talk then
+      game:say("The hungry shark at %s bites the %s, who is injured; the shark is full", where(game, cell),
+               diver_name(diver))
+    end
     diver:set_face("injured")
     shark:set_face("full")
   else
-    game:say("The hungry shark at %s bites the injured %s again; the shark is full", where(game, cell), diver_name(diver))
+    if game.talk then
+      game:say("The hungry shark at %s bites the injured %s again; the shark is full", where(game, cell),
+               diver_name(diver))
+    end
     shark:set_face("full")
     rules.diver_eaten(game, attack, diver)
   end
@@ -581,7 +651,7 @@ end
 -- attack; with 2 players "Das Spiel endet sofort, wenn der erste Taucher
 -- zur Beute wird": at once, before the side's other shark acts.
 function rules.diver_eaten(game, attack, diver)
-  game:say("The %s is the sharks' prey!", diver_name(diver))
+  if game.talk then game:say("The %s is the sharks' prey!", diver_name(diver)) end
   attack.eaten[#attack.eaten + 1] = diver
   if game:player_count() == 2 then rules.end_game(game, attack.eaten) end
 end
@@ -591,15 +661,19 @@ end
 -- bleibt der Hai hungrig."
 function rules.resolve_attack(game, attack, a)
   if attack.saved[a.diver] then
-    game:say("The harpoon drives off the shark at %s: the %s is unharmed, the shark stays hungry",
-             where(game, a.cell), diver_name(a.diver))
+    if game.talk then
+      game:say("The harpoon drives off the shark at %s: the %s is unharmed, the shark stays hungry",
+               where(game, a.cell), diver_name(a.diver))
+    end
   elseif game.caged == a.diver then
     -- "wird der Käfig zerstört und kommt zurück neben das Spielfeld. Dem
     -- Taucher passiert nichts, der Hai bleibt aber weiterhin hungrig."
     game.cage:move(game.box)
     game.caged = nil
-    game:say("The shark at %s destroys the cage: the %s is unharmed, the shark stays hungry",
-             where(game, a.cell), diver_name(a.diver))
+    if game.talk then
+      game:say("The shark at %s destroys the cage: the %s is unharmed, the shark stays hungry",
+               where(game, a.cell), diver_name(a.diver))
+    end
   else
     rules.bite(game, attack, a.shark, a.cell, a.diver)
   end
@@ -634,11 +708,15 @@ function rules.shark_attack(game, seat, side)
     if s.wake then
       rules.shark_wakes(game, s.shark, s.cell)
     elseif s.empty then
-      game:say("The hungry shark at %s finds nobody at %s (camouflage) and stays hungry",
-               where(game, s.cell), where(game, s.place))
+      if game.talk then
+        game:say("The hungry shark at %s finds nobody at %s (camouflage) and stays hungry",
+                 where(game, s.cell), where(game, s.place))
+      end
     elseif s.dummy then
-      game:say("The hungry shark at %s cannot hurt the dummy %s and stays hungry",
-               where(game, s.cell), diver_name(s.dummy))
+      if game.talk then
+        game:say("The hungry shark at %s cannot hurt the dummy %s and stays hungry",
+                 where(game, s.cell), diver_name(s.dummy))
+      end
     else
       rules.resolve_attack(game, attack, s.attack)
     end
@@ -707,7 +785,7 @@ function rules.turn(game, seat)
   -- "In seltenen Fällen kann es passieren, dass du zu Beginn deines Zuges
   -- keine Karten auf der Hand hast. Dann führst du nur Phase 2 durch."
   if game.hands[seat]:empty() then
-    game:say("%s has no cards and only draws", seat_name(game, seat))
+    if game.talk then game:say("%s has no cards and only draws", seat_name(game, seat)) end
   else
     local card, side = rules.choose_play(game, seat)
     if card then
@@ -716,7 +794,7 @@ function rules.turn(game, seat)
       -- ein Haiangriff."
       if game.sides[side]:count() >= 3 then rules.shark_attack(game, seat, side) end
     else
-      game:say("%s cannot place any card and only draws", seat_name(game, seat))
+      if game.talk then game:say("%s cannot place any card and only draws", seat_name(game, seat)) end
     end
   end
   -- (A player knocked out during their own turn, in a variant, draws no more.)
