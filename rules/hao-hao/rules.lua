@@ -5,16 +5,21 @@
 -- Model: the field is a board; each cell holds at most one animal tile (a
 -- hidden tile is face down, a public one face up) and maybe Hao Hao, a piece
 -- facing a direction. Cells are numbered 1..width*height row by row in this
--- script (game.cells[i] is the zone, game.tile[i] the tile or nil).
+-- script (game.cells[i] is the zone, game.tile[i] the tile or nil,
+-- game.index[zone] is i).
 local rules = {}
 
 local DIRECTIONS = {"north", "east", "south", "west"}
+-- Coordinates as text without a number-to-string conversion in a game.
+local NUMERALS = {}
+for n = 1, 64 do NUMERALS[n] = tostring(n) end
 
--- The lists of cells these rules return (placements, anywhere, a line of
--- sight, directions) are one table per game each, filled again on every
--- call instead of built anew: read a list before asking for the same kind
+-- The lists these rules return (placements, anywhere, a line of sight,
+-- directions) are one table per game each, filled again on every call
+-- instead of built anew: read a list before asking for the same kind
 -- again ("Fast rules" in docs/writing-a-game.md). `refilled` drops what is
--- left of the previous fill past the n entries just written.
+-- left of the previous fill past the n entries just written. Lists of
+-- places hold the cells' zones, so that game:choose takes them as they are.
 local function refilled(list, n)
   for k = #list, n + 1, -1 do list[k] = nil end
   return list
@@ -28,23 +33,36 @@ end
 -- rules keep it up to date from then on.
 function rules.scan(game)
   local tile, down, kind, leopard, set_size = {}, {}, {}, {}, {}
+  local on_field, kinds, tiles = {}, {}, 0
   game.hh_cell = nil
   for i, cell in ipairs(game.cells) do
     down[i] = false
     for _, c in ipairs(cell:items()) do
-      if c:kind() == "piece" then game.hh_cell = i
-      elseif c:kind() == "tile" then
+      local what = c:kind()
+      if what == "piece" then game.hh_cell = i
+      elseif what == "tile" then
+        local t = c:type()
         tile[i] = c
         down[i] = not c:is_public()
-        kind[i] = c:type()
-        leopard[c:type()] = c:attr("leopard") or false
-        set_size[c:type()] = c:attr("set")
+        kind[i] = t
+        tiles = tiles + 1
+        if not on_field[t] then
+          on_field[t] = 0
+          kinds[#kinds + 1] = t
+          leopard[t] = c:attr("leopard") or false
+          set_size[t] = c:attr("set")
+        end
+        on_field[t] = on_field[t] + 1
       end
     end
   end
   -- tile[i]: the tile on cell i; down[i]: it is face down; kind[i]: its
-  -- type; leopard[type] and set_size[type]: that type's attributes.
+  -- type; leopard[type] and set_size[type]: that type's attributes;
+  -- on_field[type]: how many of its tiles are on the field (kinds: those
+  -- types), tiles_left: how many tiles in all (rules.tidy keeps them).
   game.tile, game.down, game.kind, game.leopard, game.set_size = tile, down, kind, leopard, set_size
+  game.on_field, game.kinds, game.tiles_left = on_field, kinds, tiles
+  game.revealed_text = {}
   -- Face-down tiles in each row and column (rules.set_down keeps them).
   local in_row, in_col = {}, {}
   for y = 1, game.height do in_row[y] = 0 end
@@ -65,7 +83,30 @@ function rules.a(title)
 end
 
 function rules.cell_name(game, i)
-  return game.names[i]
+  local name = game.names[i]
+  if not name then
+    name = game.cells[i]:title()
+    game.names[i] = name
+  end
+  return name
+end
+
+-- Cell i's coordinates (cells are numbered row by row).
+function rules.xy(game, i)
+  return (i - 1) % game.width + 1, (i - 1) // game.width + 1
+end
+
+-- "x,y type" for cell i, as the state's list of tiles revealed this turn
+-- names it (made once per cell and type: rules.swap forgets the two it
+-- changes).
+function rules.revealed(game, i)
+  local text = game.revealed_text[i]
+  if not text then
+    local x, y = rules.xy(game, i)
+    text = (NUMERALS[x] or tostring(x)) .. "," .. (NUMERALS[y] or tostring(y)) .. " " .. game.kind[i]
+    game.revealed_text[i] = text
+  end
+  return text
 end
 
 -- A cell holding a face-down tile.
@@ -82,34 +123,39 @@ function rules.line(game, i, dir)
   local line = lines[dir]
   if not line then
     line = {}
-    for k, c in ipairs(game.field:line(game.cells[i], dir)) do line[k] = game.index[c:id()] end
+    for k, c in ipairs(game.field:line(game.cells[i], dir)) do line[k] = game.index[c] end
     lines[dir] = line
   end
   return line
 end
 
 function rules.sight_from(game, i, dir)
-  local seen, n, down, line = game.seen_list, 0, game.down, rules.line(game, i, dir)
+  local seen, n, down, cells, line = game.seen_list, 0, game.down, game.cells, rules.line(game, i, dir)
   for k = 1, #line do
     local j = line[k]
     if down[j] then
       n = n + 1
-      seen[n] = j
+      seen[n] = cells[j]
     end
   end
   return refilled(seen, n)
 end
 
--- Every face-down tile except the one Hao Hao rests on ("anywhere").
-function rules.anywhere(game)
-  local out, n, down, here = game.anywhere_list, 0, game.down, game.hh_cell
-  for i = 1, game.width * game.height do
-    if down[i] and i ~= here then
+-- Every face-down tile but the one on cell `except` (nil: none).
+function rules.face_down_cells(game, except)
+  local out, n, down, cells = game.anywhere_list, 0, game.down, game.cells
+  for i = 1, #cells do
+    if down[i] and i ~= except then
       n = n + 1
-      out[n] = i
+      out[n] = cells[i]
     end
   end
   return refilled(out, n)
+end
+
+-- Every face-down tile except the one Hao Hao rests on ("anywhere").
+function rules.anywhere(game)
+  return rules.face_down_cells(game, game.hh_cell)
 end
 
 -- Is any tile left to flip "anywhere"? (The same test, with no list.)
@@ -138,10 +184,11 @@ end
 -- keeps.)
 function rules.placements(game, except)
   local W, H, down = game.width, game.height, game.down
+  local cells = game.cells
   if game.sight_needed ~= 2 then  -- the shortcut below counts on 2
     local out = {}
     for i = 1, W * H do
-      if down[i] and i ~= except and #rules.directions(game, i) > 0 then out[#out + 1] = i end
+      if down[i] and i ~= except and #rules.directions(game, i) > 0 then out[#out + 1] = cells[i] end
     end
     return out
   end
@@ -158,7 +205,7 @@ function rules.placements(game, except)
         nth_in_col[x] = nth
         if i ~= except and (r >= 4 or c >= 4 or (r == 3 and nth_in_row ~= 2) or (c == 3 and nth ~= 2)) then
           n = n + 1
-          out[n] = i
+          out[n] = cells[i]
         end
       end
     end
@@ -169,12 +216,12 @@ end
 -- Turns the tile on cell i face down (true) or up (false) in the script's
 -- picture, keeping the counts of face-down tiles per row and column.
 function rules.set_down(game, i, down)
-  if game.down[i] == down then return end
-  game.down[i] = down
-  local step = down and 1 or -1
-  local y, x = (i - 1) // game.width + 1, (i - 1) % game.width + 1
-  game.down_in_row[y] = game.down_in_row[y] + step
-  game.down_in_col[x] = game.down_in_col[x] + step
+  local downs = game.down
+  if downs[i] == down then return end
+  downs[i] = down
+  local step, x, y = down and 1 or -1, (i - 1) % game.width + 1, (i - 1) // game.width + 1
+  local rows, cols = game.down_in_row, game.down_in_col
+  rows[y], cols[x] = rows[y] + step, cols[x] + step
 end
 
 -- Face-down tiles seen from cell i towards dir.
@@ -199,18 +246,9 @@ function rules.directions(game, i)
   return refilled(dirs, n)
 end
 
--- The cells of `list` as options: one table per game, filled again for each
--- decision (game:choose reads it only while it asks).
-function rules.cell_options(game, list)
-  local options, cells, n = game.cell_choice, game.cells, #list
-  for k = 1, n do options[k] = cells[list[k]] end
-  return refilled(options, n)
-end
-
--- Asks for one of the cells in `list`; returns its index.
+-- Asks for one of the cells (zones) in `list`; returns its index.
 function rules.choose_cell(game, seat, prompt, list)
-  local _, k = game:choose(seat, prompt, rules.cell_options(game, list))
-  return list[k]
+  return game.index[game:choose(seat, prompt, list)]
 end
 
 -- Puts Hao Hao on cell i facing dir (dir nil: he sees all).
@@ -223,8 +261,13 @@ function rules.put_hao_hao(game, i, dir)
   else
     game.state.sees_all = true
   end
-  local x, y = game.field:xy(game.cells[i])
-  game.state.hao_hao = {x = x, y = y, facing = dir or "everywhere"}
+  local where = game.state.hao_hao  -- filled in place after the first time
+  if not where then
+    where = {}
+    game.state.hao_hao = where
+  end
+  where.x, where.y = rules.xy(game, i)
+  where.facing = dir or "everywhere"
 end
 
 -- Places Hao Hao by the rules: a face-down tile facing at least 2 face-down
@@ -239,10 +282,7 @@ function rules.place_by_rules(game, seat, except, prompt)
     if game.talk then game:say("%s puts Hao Hao on %s, looking %s", game:player_name(seat), rules.cell_name(game, i), dir) end
     return true
   end
-  local anywhere = {}
-  for i = 1, #game.cells do
-    if i ~= except and rules.face_down(game, i) then anywhere[#anywhere + 1] = i end
-  end
+  local anywhere = rules.face_down_cells(game, except)
   if #anywhere == 0 then return false end
   local i = rules.choose_cell(game, seat, prompt .. " (he sees all the tiles now)", anywhere)
   rules.put_hao_hao(game, i, nil)
@@ -255,8 +295,10 @@ end
 -- Set-up
 
 function rules.setup(game)
-  game.cell_choice = {}
   game.placement_list, game.anywhere_list, game.seen_list, game.direction_list = {}, {}, {}, {}
+  game.others_list = {}
+  -- The turn's record, one table for the game (rules.turn clears it).
+  game.turn = {flipped = {}, won = {}, red_panda = false, missed = false}
   game.field = game:board("field")
   game.bag = game:zone("bag")
   game.box = game:zone("box")
@@ -272,14 +314,9 @@ function rules.setup(game)
   game.cells = game.field:cells()
   game.width, game.height = game.field:width(), game.field:height()
   game.nth_in_col = {}
-  game.index = {}
-  game.names, game.coords = {}, {}
-  for i, cell in ipairs(game.cells) do
-    game.index[cell:id()] = i
-    game.names[i] = cell:title()
-    local x, y = game.field:xy(cell)
-    game.coords[i] = x .. "," .. y
-  end
+  game.index = {}  -- a zone has one handle: cells are keys
+  game.names = {}  -- made when first needed (rules.cell_name)
+  for i, cell in ipairs(game.cells) do game.index[cell] = i end
   game.lines = {}
   for i = 1, #game.cells do game.lines[i] = {} end
   game.talk = game:listening()
@@ -328,23 +365,22 @@ end
 
 -- Public per-player counts, in every view.
 function rules.public_summary(game)
-  local won, held = {}, {}
+  local won, held = game.state.won_tiles, game.state.effect_tiles  -- filled in place after the set-up
+  if not won then
+    won, held = {}, {}
+    game.state.won_tiles, game.state.effect_tiles = won, held
+  end
   for _, seat in ipairs(game:seats()) do
     won[seat + 1] = game.won[seat]:count()
     held[seat + 1] = game.held[seat]:count()
   end
-  game.state.won_tiles = won
-  game.state.effect_tiles = held
 end
 
 -- "Before the game begins, each player takes a secret look at a tile of
 -- their choice on the field of play."
 function rules.secret_looks(game)
   local seat = game:first_seat()
-  local all = {}
-  for i = 1, #game.cells do
-    if rules.face_down(game, i) then all[#all + 1] = i end
-  end
+  local all = rules.face_down_cells(game, nil)
   for _ = 1, game:player_count() do
     local i = rules.choose_cell(game, seat, "Take a secret look at a tile", all)
     game.tile[i]:peek(seat)
@@ -373,8 +409,8 @@ function rules.flip(game, seat, turn, i)
   if game.talk then game:say("%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
            rules.cell_name(game, i)) end
   local seen = game.state.revealed
-  seen[#seen + 1] = game.coords[i] .. " " .. game.kind[i]
-  return t
+  seen[#seen + 1] = rules.revealed(game, i)
+  return t, i
 end
 
 function rules.flip_anywhere(game, seat, turn, prompt)
@@ -389,13 +425,13 @@ end
 -- Step 1: "The player must flip over a first tile that is in front of Hao
 -- Hao's sight line ... The tile that Hao Hao stands cannot be turned over."
 function rules.reveal(game, seat, turn)
-  local first = rules.flip(game, seat, turn,
-                           rules.choose_cell(game, seat, "Flip a tile in Hao Hao's line of sight",
-                                             rules.line_of_sight(game)))
-  if first:type() == "red_panda" then
+  local _, first = rules.flip(game, seat, turn,
+                              rules.choose_cell(game, seat, "Flip a tile in Hao Hao's line of sight",
+                                                rules.line_of_sight(game)))
+  if game.kind[first] == "red_panda" then
     return rules.red_panda_hunt(game, seat, turn)
   end
-  local more = rules.extra_flips(game, first)
+  local more = rules.extra_flips(game, game.kind[first])
   for k = 1, more do
     rules.flip_anywhere(game, seat, turn, rules.flip_another_prompt(k, more))
   end
@@ -415,11 +451,11 @@ function rules.flip_another_prompt(k, more)
   return prompt or string.format("Flip another tile anywhere (%d of %d)", k, more)
 end
 
--- How many more tiles the first tile asks for: a 2 one, a 3 two, a Snow
--- Leopard one.
-function rules.extra_flips(game, first)
-  if first:attr("leopard") then return 1 end
-  local set = first:attr("set")
+-- How many more tiles a first tile of this type asks for: a 2 one, a 3
+-- two, a Snow Leopard one.
+function rules.extra_flips(game, kind)
+  if game.leopard[kind] then return 1 end
+  local set = game.set_size[kind]
   if set == 2 then return 1 end
   if set == 3 then return 2 end
   return 0
@@ -438,8 +474,8 @@ function rules.red_panda_hunt(game, seat, turn)
       if game.talk then game:say("%s stops with %d Red Panda%s", game:player_name(seat), #turn.flipped, #turn.flipped > 1 and "s" or "") end
       return
     end
-    local t = rules.flip_anywhere(game, seat, turn, "Flip a tile, hoping for a Red Panda")
-    if t:type() ~= "red_panda" then
+    local _, i = rules.flip_anywhere(game, seat, turn, "Flip a tile, hoping for a Red Panda")
+    if game.kind[i] ~= "red_panda" then
       turn.missed = true
       if game.talk then game:say("Not a Red Panda: %s loses the tiles of this turn", game:player_name(seat)) end
       return
@@ -546,34 +582,38 @@ end
 -- found in the search for a triplet counts"); Red Pandas only by the hunt;
 -- Snow Leopards are never won.
 function rules.collect(game, seat, turn)
-  local won = turn.won
+  local won, flipped, tile, kind = turn.won, turn.flipped, game.tile, game.kind
   if turn.red_panda then
-    for _, i in ipairs(turn.flipped) do won[#won + 1] = game.tile[i] end
+    for k = 1, #flipped do won[#won + 1] = tile[flipped[k]] end
     if game.talk then game:say("Hao Hao! %s wins %d Red Panda%s", game:player_name(seat), #won, #won > 1 and "s" or "") end
     return
   end
-  local by_type, order, flipped = {}, {}, turn.flipped
+  -- Each animal flipped, in the order it first came up, with its tiles in
+  -- the order they were flipped (a turn flips a few tiles: two loops over
+  -- them cost less than a table per animal).
   for k = 1, #flipped do
-    local i = flipped[k]
-    local name = game.kind[i]
-    if not by_type[name] then by_type[name] = {}; order[#order + 1] = name end
-    local list = by_type[name]
-    list[#list + 1] = i
-  end
-  for _, name in ipairs(order) do
-    local list = by_type[name]
-    local t = game.tile[list[1]]
-    if rules.winnable(game, t, #list) then
-      for _, i in ipairs(list) do won[#won + 1] = game.tile[i] end
+    local name = kind[flipped[k]]
+    local first, count = true, 0
+    for j = 1, #flipped do
+      if kind[flipped[j]] == name then
+        if j < k then first = false end
+        count = count + 1
+      end
+    end
+    if first and rules.winnable(game, name, count) then
+      for j = k, #flipped do
+        if kind[flipped[j]] == name then won[#won + 1] = tile[flipped[j]] end
+      end
       if game.talk then game:say("Hao Hao! %s wins a %s of %s tiles", game:player_name(seat),
-               #list == 3 and "triplet" or "pair", t:title()) end
+               count == 3 and "triplet" or "pair", tile[flipped[k]]:title()) end
     end
   end
 end
 
-function rules.winnable(game, tile, count)
-  if tile:attr("leopard") then return false end
-  local set = tile:attr("set")
+-- May `count` face-up tiles of this type be won?
+function rules.winnable(game, kind, count)
+  if game.leopard[kind] then return false end
+  local set = game.set_size[kind]
   if set == 2 or set == 3 then return count >= 2 end
   return false
 end
@@ -583,19 +623,28 @@ end
 -- tiles with a Snow Leopard are visible ... the player loses one tile (of
 -- their choice) that he/she has previously won."
 function rules.snow_leopards(game, seat, turn)
-  local leopards, others, flipped = {}, {}, turn.flipped
+  local flipped, leopard, kind = turn.flipped, game.leopard, game.kind
+  local leopards, l = 0, nil
   for k = 1, #flipped do
-    local i = flipped[k]
-    if game.leopard[game.kind[i]] then leopards[#leopards + 1] = i else others[#others + 1] = i end
+    if leopard[kind[flipped[k]]] then
+      leopards = leopards + 1
+      l = l or flipped[k]
+    end
   end
-  if #leopards == 1 then
-    if #others == 0 then return end
-    local l = leopards[1]
-    local o = rules.choose_cell(game, seat, "The Snow Leopard swaps places with", others)
+  if leopards == 1 then
+    local others, n = game.others_list, 0
+    for k = 1, #flipped do
+      if flipped[k] ~= l then
+        n = n + 1
+        others[n] = game.cells[flipped[k]]
+      end
+    end
+    if n == 0 then return end
+    local o = rules.choose_cell(game, seat, "The Snow Leopard swaps places with", refilled(others, n))
     rules.swap(game, l, o)
     if game.talk then game:say("The Snow Leopard pounces: %s escapes to %s and the Snow Leopard takes %s",
              game.tile[l]:title(), rules.cell_name(game, l), rules.cell_name(game, o)) end
-  elseif #leopards >= 2 then
+  elseif leopards >= 2 then
     local pile = game.won[seat]
     if pile:empty() then
       if game.talk then game:say("Two Snow Leopards! %s has no tile to lose", game:player_name(seat)) end
@@ -615,9 +664,10 @@ function rules.swap(game, a, b)
   tb:move(game.cells[a])
   game.tile[a], game.tile[b] = tb, ta
   game.kind[a], game.kind[b] = game.kind[b], game.kind[a]
+  game.revealed_text[a], game.revealed_text[b] = nil, nil
   local seen = game.state.revealed
-  seen[#seen + 1] = game.coords[a] .. " " .. tb:type()
-  seen[#seen + 1] = game.coords[b] .. " " .. ta:type()
+  seen[#seen + 1] = rules.revealed(game, a)
+  seen[#seen + 1] = rules.revealed(game, b)
 end
 
 ------------------------------------------------------------------------
@@ -632,13 +682,15 @@ end
 -- Step 4: tiles face down
 
 function rules.tidy(game, seat, turn)
-  local won, flipped = {}, turn.flipped
-  for _, t in ipairs(turn.won) do won[t] = true end  -- a component has one handle
+  local won, flipped = turn.won, turn.flipped
   for k = 1, #flipped do
     local i = flipped[k]
     local t = game.tile[i]
-    if won[t] then
+    if rules.contains(won, t) then
       t:move(game.won[seat])
+      local name = game.kind[i]
+      game.on_field[name] = game.on_field[name] - 1
+      game.tiles_left = game.tiles_left - 1
       game.tile[i] = nil
       game.kind[i] = nil
     else
@@ -646,14 +698,27 @@ function rules.tidy(game, seat, turn)
       rules.set_down(game, i, true)
     end
   end
-  if #turn.won > 0 then rules.public_summary(game) end
+  if #won > 0 then rules.public_summary(game) end
+end
+
+-- Is x in the list? (A turn wins a few tiles: a walk costs less than a set.)
+function rules.contains(list, x)
+  for k = 1, #list do
+    if list[k] == x then return true end
+  end
+  return false
 end
 
 -- One whole turn; returns true when the game is over.
 function rules.turn(game, seat)
-  game.state.revealed = {}
+  -- The tiles revealed this turn, for every view (cleared in place).
+  local revealed = game.state.revealed
+  if revealed then refilled(revealed, 0) else game.state.revealed = {} end
   rules.start_of_turn(game, seat)
-  local turn = {seat = seat, flipped = {}, won = {}, red_panda = false, missed = false}
+  local turn = game.turn
+  turn.seat, turn.red_panda, turn.missed = seat, false, false
+  refilled(turn.flipped, 0)
+  refilled(turn.won, 0)
   rules.reveal(game, seat, turn)
   if not turn.missed then
     rules.collect(game, seat, turn)
@@ -689,8 +754,8 @@ function rules.extra_reveals_possible(game)
   local limit = game.options.effect_limit[tostring(game:player_count())]
   local total = #game:components("extra_reveal")
   local leopards = 0
-  for i = 1, game.width * game.height do
-    if game.kind[i] and game.leopard[game.kind[i]] then leopards = leopards + 1 end
+  for _, name in ipairs(game.kinds) do
+    if game.leopard[name] then leopards = leopards + game.on_field[name] end
   end
   local best = 0
   for _, seat in ipairs(game:seats()) do
@@ -718,20 +783,21 @@ end
 -- extra flips it asks for (two for a 3, one for a 2 or a Snow Leopard), and
 -- the Extra reveal tiles one player can play in that turn.
 function rules.dead_field(game)
-  local seen, others, kind, leopard, here = {}, 0, game.kind, game.leopard, game.hh_cell
+  local kinds, on_field, leopard = game.kinds, game.on_field, game.leopard
   local first = 2  -- a Snow Leopard and the tile it asks for
-  for i = 1, game.width * game.height do
-    local name = kind[i]
-    if name then
-      if i ~= here then others = others + 1 end
+  for k = 1, #kinds do
+    local name = kinds[k]
+    local n = on_field[name]
+    if n > 0 then
       if name == "red_panda" then return false end
       if not leopard[name] then
-        if seen[name] then return false end
-        seen[name] = true
+        if n >= 2 then return false end
         if game.set_size[name] == 3 then first = 3 end
       end
     end
   end
+  -- the face-down tiles besides Hao Hao's
+  local others = game.tiles_left - (game.hh_cell and game.kind[game.hh_cell] and 1 or 0)
   return others > first + rules.extra_reveals_possible(game)
 end
 
