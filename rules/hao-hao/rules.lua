@@ -297,8 +297,6 @@ end
 function rules.setup(game)
   game.placement_list, game.anywhere_list, game.seen_list, game.direction_list = {}, {}, {}, {}
   game.others_list = {}
-  -- The turn's record, one table for the game (rules.turn clears it).
-  game.turn = {flipped = {}, won = {}, red_panda = false, missed = false}
   game.field = game:board("field")
   game.bag = game:zone("bag")
   game.box = game:zone("box")
@@ -711,14 +709,9 @@ end
 
 -- One whole turn; returns true when the game is over.
 function rules.turn(game, seat)
-  -- The tiles revealed this turn, for every view (cleared in place).
-  local revealed = game.state.revealed
-  if revealed then refilled(revealed, 0) else game.state.revealed = {} end
+  game.state.revealed = {}
   rules.start_of_turn(game, seat)
-  local turn = game.turn
-  turn.seat, turn.red_panda, turn.missed = seat, false, false
-  refilled(turn.flipped, 0)
-  refilled(turn.won, 0)
+  local turn = {seat = seat, flipped = {}, won = {}, red_panda = false, missed = false}
   rules.reveal(game, seat, turn)
   if not turn.missed then
     rules.collect(game, seat, turn)
