@@ -162,6 +162,7 @@ int run_mutation(const TestOptions& o) {
   mutation::MutationOptions options;
   options.jobs = o.jobs;
   options.limits.max_instructions = o.max_instructions;
+  options.make_agent = [](const std::string& spec) { return build_agent(spec); };
   const bool colour = !o.json && use_colour(1);
   const bool show_progress = !o.json && use_colour(2);
   if (show_progress)

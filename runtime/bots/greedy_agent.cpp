@@ -2,8 +2,6 @@
 
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "search/determinizer.hpp"
 
 namespace rulebook {
@@ -11,17 +9,8 @@ namespace rulebook {
 GreedyAgent::GreedyAgent(int samples) : samples_(samples) {}
 GreedyAgent::~GreedyAgent() = default;
 
-void GreedyAgent::attach(const GameAccess* game) { truth_ = dynamic_cast<const Match*>(game); }
-
-void GreedyAgent::begin_game(uint64_t stream_seed, Seat seat) {
-  rng_.reseed(stream_seed, kAgentStream);
-  seat_ = seat;
-  observed_.clear();
-}
-
 int GreedyAgent::choose(const Decision& d) {
-  if (!truth_) throw AgentFailure("the greedy agent needs a match to look ahead (it plays through Match)");
-  Determinizer& det = prepare_determinizer(determinizer_, *truth_, seat_, observed_, d);
+  Determinizer& det = determinizer_for(d, "greedy", "look ahead");
 
   std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
   int worlds = 0;

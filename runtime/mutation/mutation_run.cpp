@@ -150,7 +150,7 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
     LineCoverage coverage;
     ScenarioOutcome outcome;
     try {
-      outcome = run_scenario((work.dir(0) / relative[i]).string(), ScenarioOptions{options.limits, &coverage, nullptr, nullptr});
+      outcome = run_scenario((work.dir(0) / relative[i]).string(), ScenarioOptions{options.limits, &coverage, nullptr, options.make_agent});
     } catch (const SetupError&) {
       throw;
     } catch (const std::exception& e) {
@@ -212,7 +212,7 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
             std::string failure;
             try {
               const ScenarioOutcome o =
-                  run_scenario((dir / relative[i]).string(), ScenarioOptions{options.limits, nullptr, &engines, nullptr});
+                  run_scenario((dir / relative[i]).string(), ScenarioOptions{options.limits, nullptr, &engines, options.make_agent});
               if (!o.passed) failure = o.failures.empty() ? "failed" : o.failures.front();
             } catch (const std::exception& e) {
               failure = e.what();

@@ -5,6 +5,7 @@
 // mutant only runs the scenarios that reach it, and a mutant that no
 // scenario reaches is "not covered" without running anything.
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ struct MutationOptions {
   EngineLimits limits{20'000'000, 256u * 1024 * 1024};
   // Called after each mutant (from worker threads, one at a time).
   std::function<void(const MutantResult&, size_t done, size_t total)> progress;
+  // Builds the agents of scenarios' `default_agent` that this layer cannot
+  // (greedy, mcts, ismcts), as ScenarioOptions::make_agent; called from
+  // worker threads, so it must be safe to call concurrently. Null: those
+  // scenarios are refused, as by run_scenario without it.
+  std::function<std::unique_ptr<class Agent>(const std::string& spec)> make_agent;
 };
 
 struct MutationReport {

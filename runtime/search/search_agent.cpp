@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "search/determinizer.hpp"
+#include "search/seat_agent.hpp"
 
 namespace rulebook {
 namespace {
@@ -156,28 +157,18 @@ class Iteration : public SimulationPolicy {
   std::vector<Step> path_;
 };
 
-class SearchAgent : public Agent {
+class SearchAgent : public SeatSearchAgent {
  public:
   explicit SearchAgent(SearchParams p) : p_(std::move(p)) {}
   std::string kind() const override {
     return p_.oracle ? p_.kind + ":oracle=1 (cheating: searches the true state)" : p_.kind;
   }
-  bool wants_events() const override { return true; }
-  void observe(const nlohmann::json& event) override { observed_.push_back(event); }
-  bool wants_game_access() const override { return true; }
-  void attach(const GameAccess* game) override { truth_ = dynamic_cast<const Match*>(game); }
-  void begin_game(uint64_t stream_seed, Seat seat) override {
-    rng_.reseed(stream_seed, kAgentStream);
-    seat_ = seat;
-    observed_.clear();
-  }
   const SearchStats& stats() const { return stats_; }
 
   int choose(const Decision& d) override {
-    if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to search (it plays through Match)", p_.kind));
     const auto started = std::chrono::steady_clock::now();
     ++stats_.decisions;
-    Determinizer& det = prepare_determinizer(determinizer_, *truth_, seat_, observed_, d);
+    Determinizer& det = determinizer_for(d, p_.kind, "search");
     const std::vector<std::string> root_keys = option_keys(d);
 
     // PIMC (mcts on hidden information): a few trees, each on one fixed
@@ -187,7 +178,7 @@ class SearchAgent : public Agent {
     std::vector<Tree> forest(static_cast<size_t>(trees));
     std::vector<std::vector<int>> fixed(static_cast<size_t>(trees));
     std::vector<bool> drawn(static_cast<size_t>(trees), false);
-    const std::vector<int> oracle = p_.oracle ? det.true_identities(*truth_) : std::vector<int>{};
+    const std::vector<int> oracle = p_.oracle ? det.true_identities(truth()) : std::vector<int>{};
 
     long accepted = 0, tries = 0;
     const long max_tries = 20L * p_.iterations + 200;
@@ -242,11 +233,6 @@ class SearchAgent : public Agent {
 
  private:
   SearchParams p_;
-  Rng rng_;
-  Seat seat_ = 0;
-  const Match* truth_ = nullptr;
-  std::vector<nlohmann::json> observed_;
-  std::unique_ptr<Determinizer> determinizer_;
   SearchStats stats_;
 };
 

@@ -9,6 +9,7 @@
 #include "mutation/lua_lexer.hpp"
 #include "mutation/lua_parser.hpp"
 #include "mutation/mutator.hpp"
+#include "temp_game.hpp"
 
 using namespace rulebook::mutation;
 using rulebook::test::run_rulebook;
@@ -184,4 +185,32 @@ TEST_CASE("cli: test --mutate reports killed, timed out, survived and not covere
   CHECK(text.out.find("NOT COVERED tests/fixtures/mutation-game/rules.lua:20:") != std::string::npos);
   CHECK(text.out.find("mutation score: 50.0% (18 of 36)") != std::string::npos);
   CHECK(run_rulebook("test --jobs 2 " + fixture).exit_code == 2);  // --jobs only with --mutate
+}
+
+TEST_CASE("cli: test --mutate runs scenarios whose default agent is a search bot or greedy", "[mutation][cli][search]") {
+  // Seat 0's choice decides the game; the bots take the prize, and a
+  // mutant that hands the prize to the other seat is noticed.
+  const rulebook::test::TempGame game(rulebook::test::one_die_game_yaml("prize", "Prize"),
+                            "local rules = {}\n"
+                            "function rules.play(game)\n"
+                            "  game:begin_turn(0)\n"
+                            "  local pick = game:choose(0, 'Take', {'nothing', 'the prize'})\n"
+                            "  game:choose(1, 'Then', {'x', 'y'})\n"
+                            "  game:finish{winners = {pick == 'the prize' and 0 or 1}}\n"
+                            "end\n"
+                            "return rules\n");
+  for (const std::string kind : {"ismcts:iterations=20", "mcts:iterations=20", "greedy"}) {
+    INFO(kind);
+    game.write("scenarios/bot.yaml", "name: The bot takes the prize\nplayers: 2\nnames: [Ann, Bob]\n"
+                                     "default_agent: " + kind + "\nexpect:\n  winners: [Ann]\n");
+    const auto r = run_rulebook("test --mutate --json " + game.dir());
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out).at("games").at(0);
+    CHECK(report.at("killed").get<int>() > 0);
+    bool prize_killed = false;
+    for (const auto& m : report.at("mutants"))
+      if (m.at("line") == 6 && m.at("change") == "`==` -> `~=`") prize_killed = m.at("status") == "killed";
+    CHECK(prize_killed);
+  }
 }
