@@ -3,11 +3,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "lua/rule_engine.hpp"
+#include "search/determinizer.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
@@ -19,6 +21,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("rulebook ") + RULEBOOK_VERSION + "\n" + lua_version(),
                        "print the version and the Lua version");
   set_data_root(cli::find_data_root());
+  // A game's sampling hint that a search bot had to turn off or overrule:
+  // said once per message (the bot then samples generically).
+  set_search_warning_handler([](const std::string& warning) {
+    static std::set<std::string> said;
+    if (said.insert(warning).second) std::cerr << "rulebook: warning: " << warning << "\n";
+  });
   std::map<CLI::App*, cli::Runner> runners;
   auto add = [&](cli::Runner (*fn)(CLI::App&)) {
     auto runner = fn(app);

@@ -903,4 +903,33 @@ function rules.describe(game, seat)
   return lines
 end
 
+-- A sampling hint for search bots (docs/lua-api.md, rules.deal_unseen).
+-- The tiles left in the box are the types options.remove names (the game
+-- says so as it starts), but the runtime only knows that nobody has seen
+-- them: its samples would lay those types on the field and keep others in
+-- the box. `unseen` arrives with identities drawn at random; each animal
+-- tile in the box whose type was not removed trades identities with an
+-- unseen tile of a removed type elsewhere.
+function rules.deal_unseen(game, seat, unseen)
+  local removed = {}
+  for _, name in ipairs(game.options.remove) do removed[name] = true end
+  local dealt, wrong_in_box, wrong_outside = {}, {}, {}
+  for k, c in ipairs(unseen) do
+    dealt[k] = c
+    if c:attr("animal") ~= nil then
+      local boxed = c:zone() == game.box
+      if boxed and not removed[c:type()] then
+        wrong_in_box[#wrong_in_box + 1] = k
+      elseif not boxed and removed[c:type()] then
+        wrong_outside[#wrong_outside + 1] = k
+      end
+    end
+  end
+  for i = 1, math.min(#wrong_in_box, #wrong_outside) do
+    local a, b = wrong_in_box[i], wrong_outside[i]
+    dealt[a], dealt[b] = unseen[b], unseen[a]
+  end
+  return dealt
+end
+
 return rules

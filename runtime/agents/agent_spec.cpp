@@ -69,6 +69,8 @@ std::vector<AgentParam> search_params(bool mcts) {
                                "(0: play to the end)", 1e6),
       flag("oracle", "1: search the true state instead of the seat's view -- CHEATING, for measuring "
                      "the value of information"),
+      choice("hint", {"0", "1"}, "1", "1: sample with the game's hint (rules.deal_unseen) when it gives one, "
+                                      "checked; 0: generic sampling only, to measure what the hint brings"),
   };
   if (mcts)
     params.push_back(integer("determinizations", 1, "10", "trees, one per determinization, on games with "

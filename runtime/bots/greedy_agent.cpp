@@ -15,13 +15,13 @@ int GreedyAgent::choose(const Decision& d) {
   std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
   int worlds = 0;
   for (int tries = 0; worlds < samples_ && tries < 50 * samples_; ++tries) {
-    const std::vector<int> identities = det.sample_identities(rng_);
+    const Sample sample = det.sample(rng_);
     const uint64_t chance = rng_.next();
     std::vector<double> scores(value.size(), 0.0);
     bool accepted = true;
     for (int i = 0; i < d.count() && accepted; ++i) {
       OneStepPolicy policy(i);
-      const auto outcome = det.simulate(identities, chance, policy);
+      const auto outcome = det.simulate(sample, chance, policy);
       if (outcome == Determinizer::Outcome::Rejected || outcome == Determinizer::Outcome::Failed) {
         accepted = false;
         break;

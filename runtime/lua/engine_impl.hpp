@@ -35,6 +35,7 @@ struct EngineImpl {
   int rules_ref = LUA_NOREF;
   int evaluate_ref = LUA_NOREF;    // rules.evaluate, when the rules define it
   int describe_ref = LUA_NOREF;    // rules.describe, when the rules define it
+  int deal_unseen_ref = LUA_NOREF; // rules.deal_unseen (a sampling hint for search bots), when defined
   int upvalues_ref = LUA_NOREF;    // module-level locals, restored per game
   int driver_ref = LUA_NOREF;
   int options_ref = LUA_NOREF;

@@ -426,4 +426,67 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   return value;
 }
 
+std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen, uint64_t stream_seed) {
+  GameRunImpl& g = *impl_;
+  EngineImpl& e = *g.engine;
+  if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to deal");
+  if (e.deal_unseen_ref == LUA_NOREF) throw std::logic_error("the rules define no deal_unseen");
+  if (seat < 0 || seat >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
+  lua_State* L = e.L;
+  GameState& state = *g.state;
+  // The bot's stream, never the game's chance: a deal is one draw of the
+  // search, the same draw deals alike.
+  Rng scratch(Rng::mix(0x6465616c756e7365ull, stream_seed));
+  e.ctx.game = &g;
+  e.ctx.state = &state;
+  e.ctx.random = &scratch;
+  e.ctx.instructions = 0;
+  e.ctx.abort = Abort::None;
+  ChangeDetector detector;
+  EventSink* sink = state.sink();
+  state.set_sink(&detector);
+  lua_checkstack(L, 8);
+  lua_pushcfunction(L, sandbox_traceback);
+  const int handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.deal_unseen_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
+  lua_pushinteger(L, seat);
+  lua_createtable(L, static_cast<int>(unseen.size()), 0);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.components_ref);
+  for (size_t k = 0; k < unseen.size(); ++k) {
+    lua_rawgeti(L, -1, unseen[k] + 1);
+    lua_rawseti(L, -3, static_cast<lua_Integer>(k) + 1);
+  }
+  lua_pop(L, 1);  // the handles
+  const int status = e.protected_run(3, 1, handler);
+  state.set_sink(sink);
+  e.ctx.random = &state.chance();
+  const std::string where = rule_call(e, "deal_unseen", seat);
+  if (status != LUA_OK) fail_rule_call(L, handler, where);
+  // A list of exactly #unseen component handles.
+  std::vector<int> dealt;
+  std::string wrong;
+  if (!lua_istable(L, -1)) {
+    wrong = fmt::format("a {}", luaL_typename(L, -1));
+  } else if (lua_rawlen(L, -1) != unseen.size()) {
+    wrong = fmt::format("a list of {} items for {} unseen components", lua_rawlen(L, -1), unseen.size());
+  } else {
+    for (size_t k = 0; k < unseen.size() && wrong.empty(); ++k) {
+      lua_rawgeti(L, -1, static_cast<lua_Integer>(k) + 1);
+      const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
+      if (h && h->kind == HandleKind::Component) dealt.push_back(h->index);
+      else wrong = fmt::format("item {} is a {}, not a component", k + 1, luaL_typename(L, -1));
+      lua_pop(L, 1);
+    }
+  }
+  lua_settop(L, handler - 1);
+  if (detector.changed)
+    throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it", where,
+                                  to_string(detector.type)));
+  if (!wrong.empty())
+    throw ScriptError(fmt::format("{} returned {}; it must return the unseen components, each once, in a new order",
+                                  where, wrong));
+  return dealt;
+}
+
 }  // namespace rulebook

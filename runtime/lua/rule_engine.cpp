@@ -165,6 +165,8 @@ void EngineImpl::load_rules() {
   evaluate_ref = optional_rule("evaluate");
   // rules.describe: pages and the terminal show game.state without it.
   describe_ref = optional_rule("describe");
+  // rules.deal_unseen: search bots sample generically without it.
+  deal_unseen_ref = optional_rule("deal_unseen");
   sandbox_guard(L, rules, "rules");
   upvalues_ref = sandbox_lock_upvalues(L, rules);
   rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -275,6 +277,7 @@ void RuleEngine::check_prepare(const std::string& code, const std::string& chunk
 }
 
 bool RuleEngine::has_evaluation() const { return impl_->evaluate_ref != LUA_NOREF; }
+bool RuleEngine::has_deal_unseen() const { return impl_->deal_unseen_ref != LUA_NOREF; }
 
 void EngineImpl::load_game_chunk(const std::string& code, const std::string& chunk_name) {
   // The parameters share the code's first line, so that the chunk's line

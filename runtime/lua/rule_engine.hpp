@@ -123,6 +123,15 @@ class GameRun {
   // game). Throws ScriptError when evaluate fails, returns anything but a
   // number in [0, 1], or changes the game.
   std::optional<double> evaluation(Seat seat);
+  // The game's sampling hint for search bots: rules.deal_unseen(game, seat,
+  // unseen) with `unseen` as component handles, on this run's state as it
+  // stands (a search bot's determinized game, stopped at the seat's
+  // decision). Returns the components it answered, in its order (the
+  // caller checks that they are a permutation of `unseen`). Runs in the
+  // sandbox under the budget, with math.random drawn from `stream_seed`;
+  // throws ScriptError when it fails, returns anything but a list of
+  // #unseen components, or changes the game.
+  std::vector<int> deal_unseen(Seat seat, const std::vector<int>& unseen, uint64_t stream_seed);
 
  private:
   friend class RuleEngine;
@@ -145,6 +154,8 @@ class RuleEngine {
   std::map<std::string, std::vector<std::string>> api_methods() const;
   // The rules define rules.evaluate(game, seat) (see GameRun::evaluation).
   bool has_evaluation() const;
+  // The rules define rules.deal_unseen(game, seat, unseen) (GameRun::deal_unseen).
+  bool has_deal_unseen() const;
   // Compiles scenario code for GameRun::set_prepare; throws ScriptError.
   void check_prepare(const std::string& code, const std::string& chunk_name);
 

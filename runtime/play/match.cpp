@@ -166,5 +166,8 @@ nlohmann::json Match::evaluate(const std::string& expression, const std::string&
 }
 
 std::optional<double> Match::evaluation(Seat seat) { return run().evaluation(seat); }
+std::vector<int> Match::deal_unseen(Seat seat, const std::vector<int>& unseen, uint64_t stream_seed) {
+  return run().deal_unseen(seat, unseen, stream_seed);
+}
 
 }  // namespace rulebook

@@ -2,13 +2,26 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "observation/event_view.hpp"
 
 namespace rulebook {
+
+namespace {
+std::mutex warning_mutex;
+std::function<void(const std::string&)> warning_handler;
+}  // namespace
+
+void set_search_warning_handler(std::function<void(const std::string&)> handler) {
+  std::lock_guard<std::mutex> lock(warning_mutex);
+  warning_handler = std::move(handler);
+}
 
 // The event sink of the simulated game while it replays the true one: it
 // either notes every component the seat can see (the first replay of a
@@ -131,6 +144,7 @@ Determinizer::~Determinizer() = default;
 void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                            std::vector<std::string> labels) {
   const GameState& t = truth.state();
+  seat_ = seat;
   players_ = t.player_count();
   seed_ = t.seed();
   names_.clear();
@@ -183,8 +197,114 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
     groups[{type.kind, type.zone}].push_back(id);
   }
   groups_.clear();
-  for (auto& [key, ids] : groups)
+  group_of_.assign(static_cast<size_t>(t.component_count()), -1);
+  int group = 0;
+  for (auto& [key, ids] : groups) {
+    for (int id : ids) group_of_[static_cast<size_t>(id)] = group;
+    ++group;
     if (ids.size() > 1) groups_.push_back(std::move(ids));
+  }
+
+  // The game's sampling hint deals on the decision's game: replayed once
+  // here (the true answers and identities, no events), stopped at the
+  // seat's decision; sample() permutes it generically before each deal.
+  deal_ready_ = false;
+  if (hint_wanted_ && !hint_off_ && engine_->has_deal_unseen() && !unobserved_.empty()) {
+    if (!deal_) {
+      deal_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+      deal_ = std::make_unique<Match>(definition_, *deal_engine_);
+      deal_replayer_ = std::make_unique<Replayer>();
+      deal_replayer_->state = &deal_->state();
+    }
+    if (deal_->prepare_code() != sim_->prepare_code())
+      deal_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
+    Replayer& d = *deal_replayer_;
+    d.log = &truth.answers();
+    d.switch_at = truth.answers().size();
+    d.seat = seat;
+    d.labels = &labels_;
+    d.observer = observer_.get();  // not marking now, and no check: only read for that
+    d.policy = nullptr;
+    d.identities = nullptr;
+    d.check = false;
+    d.cursor = 0;
+    d.handed_over = false;
+    d.rejected = false;
+    d.reached = false;
+    deal_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), deal_replayer_.get()));
+    deal_->set_start_identities({});
+    try {
+      deal_->start(players_, seed_, names_);
+    } catch (const AgentFailure&) {
+    } catch (const ScriptError&) {
+    }
+    deal_ready_ = d.reached;
+  }
+}
+
+void Determinizer::hint_problem(const std::string& what, bool turn_off) {
+  if (hint_.problem.empty()) hint_.problem = what;
+  if (turn_off) {
+    hint_off_ = true;
+    deal_ready_ = false;
+    ++hint_.failures;
+  }
+  std::lock_guard<std::mutex> lock(warning_mutex);
+  if (warning_handler) warning_handler(what);
+}
+
+Sample Determinizer::sample(Rng& rng) {
+  Sample s{sample_identities(rng), {}};
+  if (hint_off_ || !deal_ready_) return s;
+  const uint64_t stream = rng.next();
+  // The hint sees the generic draw, never the identities the seat did not
+  // observe: apply it to the decision's game, deal, and put them back.
+  GameState& state = deal_->state();
+  const int n = state.component_count();
+  std::vector<std::pair<int, int>> was;
+  was.reserve(static_cast<size_t>(n));
+  for (int id = 0; id < n; ++id) was.emplace_back(state.component(id).type, state.component(id).face);
+  auto give = [&](const std::vector<int>& from) {
+    for (int id = 0; id < n; ++id) {
+      Component& c = state.mutable_component(id);
+      c.type = was[static_cast<size_t>(from[static_cast<size_t>(id)])].first;
+      c.face = was[static_cast<size_t>(from[static_cast<size_t>(id)])].second;
+    }
+  };
+  give(s.identities);
+  std::vector<int> dealt;
+  std::string problem;
+  try {
+    dealt = deal_->deal_unseen(seat_, unobserved_, stream);
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  std::vector<int> same(static_cast<size_t>(n));
+  for (int id = 0; id < n; ++id) same[static_cast<size_t>(id)] = id;
+  give(same);
+  // A permutation of the unseen components, each trading identities only
+  // within its kind and start zone.
+  const std::string where = fmt::format("{}: rules.deal_unseen(game, {})", definition_->name, seat_);
+  std::vector<char> used(static_cast<size_t>(n), 0);
+  for (size_t k = 0; k < dealt.size() && problem.empty(); ++k) {
+    const int to = unobserved_[k], from = dealt[k];
+    if (from < 0 || from >= n || group_of_[static_cast<size_t>(from)] < 0)
+      problem = fmt::format("{} answered component {}, which is not among the unseen components", where, from);
+    else if (used[static_cast<size_t>(from)]++)
+      problem = fmt::format("{} answered component {} twice: it must answer each unseen component once", where, from);
+    else if (group_of_[static_cast<size_t>(from)] != group_of_[static_cast<size_t>(to)])
+      problem = fmt::format("{} gave component {} the identity of component {}, of another kind or start zone", where,
+                            to, from);
+  }
+  if (!problem.empty()) {
+    hint_problem(problem + "; the hint is turned off and the bot samples generically", true);
+    return s;
+  }
+  s.dealt = s.identities;
+  for (size_t k = 0; k < dealt.size(); ++k)
+    s.dealt[static_cast<size_t>(unobserved_[k])] = s.identities[static_cast<size_t>(dealt[k])];
+  ++hint_.dealt;
+  return s;
 }
 
 std::vector<int> Determinizer::sample_identities(Rng& rng) const {
@@ -217,32 +337,72 @@ std::vector<int> Determinizer::true_identities(const Match& truth) const {
 
 Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities, uint64_t chance_seed,
                                              SimulationPolicy& policy, bool oracle) {
+  return run(identities, chance_seed, policy, oracle, false);
+}
+
+Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chance_seed, SimulationPolicy& policy) {
+  if (!sample.dealt.empty()) {
+    const Outcome outcome = run(sample.dealt, chance_seed, policy, true, true);
+    if (outcome != Outcome::Rejected) return outcome;
+    ++hint_.rejected;
+    if (hint_.rejected == 1)
+      hint_problem(fmt::format("{}: rules.deal_unseen(game, {}) dealt the unseen components so that a replay "
+                               "showed seat {} something it did not see; that deal was not used (generic sampling "
+                               "instead)",
+                               definition_->name, seat_, seat_),
+                   false);
+    // A hint whose deals are mostly rejected only costs replays.
+    if (hint_.rejected >= 20 && 2 * hint_.rejected > hint_.dealt)
+      hint_problem(fmt::format("{}: rules.deal_unseen: {} of its {} deals were rejected; the hint is turned off",
+                               definition_->name, hint_.rejected, hint_.dealt),
+                   true);
+  }
+  return run(sample.identities, chance_seed, policy, false, false);
+}
+
+bool Determinizer::replays_alike(const std::vector<int>& identities) {
+  struct Stop : SimulationPolicy {
+    int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
+  } stop;
+  return run(identities, 0, stop, true, true) == Outcome::Cutoff;
+}
+
+Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint64_t chance_seed,
+                                        SimulationPolicy& policy, bool at_start, bool checked) {
   Replayer& r = *replayer_;
   r.policy = &policy;
-  r.check = false;  // the replay is the one prepare() checked
+  r.check = checked;  // else the replay is the one prepare() checked
   identities_ = &identities;
   chance_seed_ = chance_seed;
-  oracle_ = oracle;
+  oracle_ = at_start;
   r.chance_seed = chance_seed;
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
-  r.identities = oracle ? nullptr : &identities;
+  r.identities = at_start ? nullptr : &identities;
+  if (checked) {
+    observer_->marking = false;
+    observer_->mismatch = false;
+    observer_->next = 0;
+    sim_->add_sink(observer_.get());
+  }
   sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
-  sim_->set_start_identities(oracle ? identities : std::vector<int>{});
+  sim_->set_start_identities(at_start ? identities : std::vector<int>{});
+  Outcome outcome = Outcome::Finished;
   try {
     sim_->start(players_, seed_, names_);
+    if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
   } catch (const SearchCutoff&) {
-    return Outcome::Cutoff;
+    outcome = Outcome::Cutoff;
   } catch (const AgentFailure& e) {
-    if (r.rejected) return Outcome::Rejected;
-    if (std::string(e.what()).find("cut off") != std::string::npos) return Outcome::Cutoff;
-    return Outcome::Failed;
+    if (r.rejected) outcome = Outcome::Rejected;
+    else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
+    else outcome = Outcome::Failed;
   } catch (const ScriptError&) {
-    return r.handed_over ? Outcome::Failed : Outcome::Rejected;
+    outcome = r.handed_over ? Outcome::Failed : Outcome::Rejected;
   }
-  if (!r.handed_over) return Outcome::Rejected;  // the game ended before the seat's decision
-  return Outcome::Finished;
+  if (checked) sim_->clear_sinks();
+  return outcome;
 }
 
 double Determinizer::look_ahead(int option, Seat seat) {
@@ -325,9 +485,10 @@ std::vector<double> Determinizer::rewards() {
 }
 
 Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
-                                   const std::vector<nlohmann::json>& observed, const Decision& d) {
+                                   const std::vector<nlohmann::json>& observed, const Decision& d, bool hint) {
   if (!cache || &cache->match().definition() != &truth.definition())
     cache = std::make_unique<Determinizer>(truth.definition_ptr());
+  cache->use_hint(hint);
   std::vector<std::string> labels;
   for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
   cache->prepare(truth, seat, observed, std::move(labels));

@@ -25,6 +25,7 @@
 // are). The no-peek tests prove it by swapping hidden identities in the
 // true game.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,31 @@ class SimulationPolicy {
   // `state` is the determinized game's state.
   virtual int choose(const Decision& d, GameState& state) = 0;
 };
+
+// One determinization: the generic draw, and the game's own deal when it
+// gives a sampling hint (rules.deal_unseen).
+struct Sample {
+  // Component i takes, at the seat's decision, the identity component
+  // identities[i] has there (a permutation among components of the same
+  // kind and start zone that the seat never observed).
+  std::vector<int> identities;
+  // The hint's deal, in the same form, played from the start of the game
+  // and checked (the replay must show the seat exactly what it saw); empty
+  // when the game gives no hint or it was turned off.
+  std::vector<int> dealt;
+};
+
+// What the sampling hint did, for diagnostics (SearchStats).
+struct HintStats {
+  long dealt = 0;     // samples the hint dealt
+  long rejected = 0;  // of which the checked replay showed the seat something else (generic instead)
+  long failures = 0;  // hint calls that failed or answered wrongly (the hint is then turned off)
+  std::string problem;  // the first failure or rejection, in words
+};
+
+// Called with a warning (a sampling hint turned off or rejected): the CLI
+// prints it on stderr. Null by default.
+void set_search_warning_handler(std::function<void(const std::string&)> handler);
 
 struct SearchCutoff : AgentFailure {
   SearchCutoff() : AgentFailure("search rollout cut off") {}
@@ -86,6 +112,19 @@ class Determinizer {
   // drawn from `rng`: a function of the definition and the unobserved set
   // only, never of the true identities.
   std::vector<int> sample_identities(Rng& rng) const;
+  // One determinization: sample_identities, and, when the game defines
+  // rules.deal_unseen(game, seat, unseen), the game's own deal of the
+  // unseen components. The hint is called on the decision's game with the
+  // generic draw already applied, so it never sees a true identity the
+  // seat has not observed; its answer must be a permutation of `unseen`
+  // within each kind and start zone (else the hint is turned off for the
+  // rest of the game, with a warning). Draws nothing more from `rng` when
+  // the game has no hint.
+  Sample sample(Rng& rng);
+  const HintStats& hint_stats() const { return hint_; }
+  // Whether sample() may use the game's hint (from the next prepare() on);
+  // on by default. `ismcts:hint=0` turns it off, to measure what it brings.
+  void use_hint(bool on) { hint_wanted_ = on; }
   // The true game's own identities: for oracle bots, which cheat.
   std::vector<int> true_identities(const Match& truth) const;
 
@@ -95,6 +134,15 @@ class Determinizer {
   // given at the start instead.
   Outcome simulate(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy,
                    bool oracle = false);
+  // A sample: the hint's deal when there is one, played from the start and
+  // rejected unless its replay shows the seat exactly what it saw (then the
+  // generic draw is played instead, and the rejection counted); else the
+  // generic draw.
+  Outcome simulate(const Sample& sample, uint64_t chance_seed, SimulationPolicy& policy);
+  // The rejection test the issue first proposed, as a diagnostic: whether a
+  // replay from the start with `identities` given to the components from
+  // the start shows the seat every event it saw and the same options.
+  bool replays_alike(const std::vector<int>& identities);
   // Whether the replay showed the seat exactly what it saw (prepare()).
   bool agrees() const { return agrees_; }
   // After Finished: each seat's share of the win (1/k for k winners).
@@ -131,6 +179,7 @@ class Determinizer {
   std::vector<std::string> labels_;
   std::vector<int> unobserved_;
   std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone)
+  std::vector<int> group_of_;             // component id -> its group among unobserved, -1 observed
   bool agrees_ = false;
   int has_evaluate_ = -1;                 // unknown / no / yes
   // The simulation under way (look_ahead retraces it).
@@ -144,12 +193,25 @@ class Determinizer {
   std::unique_ptr<Replayer> ahead_replayer_;
   std::unique_ptr<Observer> ahead_observer_;
   std::vector<AnswerRecord> ahead_log_;
+  // The hint's game: the decision replayed once per decision, stopped there.
+  std::unique_ptr<RuleEngine> deal_engine_;
+  std::unique_ptr<Match> deal_;
+  std::unique_ptr<Replayer> deal_replayer_;
+  bool deal_ready_ = false;  // deal_ stands at this decision
+  bool hint_off_ = false;    // the hint failed once: generic sampling for good
+  bool hint_wanted_ = true;
+  Seat seat_ = 0;
+  HintStats hint_;
+  void hint_problem(const std::string& what, bool turn_off);
+  Outcome run(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy, bool at_start,
+              bool checked);
 };
 
 // A search agent's determinizer at each of its decisions: the one in
 // `cache`, made anew when `truth` plays another game definition, prepared
 // for decision `d` of `seat` (prepare()).
 Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
-                                   const std::vector<nlohmann::json>& observed, const Decision& d);
+                                   const std::vector<nlohmann::json>& observed, const Decision& d,
+                                   bool hint = true);
 
 }  // namespace rulebook

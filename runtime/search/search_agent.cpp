@@ -168,7 +168,7 @@ class SearchAgent : public SeatSearchAgent {
   int choose(const Decision& d) override {
     const auto started = std::chrono::steady_clock::now();
     ++stats_.decisions;
-    Determinizer& det = determinizer_for(d, p_.kind, "search");
+    Determinizer& det = determinizer_for(d, p_.kind, "search", p_.hint);
     const std::vector<std::string> root_keys = option_keys(d);
 
     // PIMC (mcts on hidden information): a few trees, each on one fixed
@@ -176,7 +176,7 @@ class SearchAgent : public SeatSearchAgent {
     const bool hidden = !det.unobserved().empty() && !p_.oracle;
     const int trees = p_.kind == "mcts" && hidden ? std::max(1, std::min(p_.determinizations, p_.iterations)) : 1;
     std::vector<Tree> forest(static_cast<size_t>(trees));
-    std::vector<std::vector<int>> fixed(static_cast<size_t>(trees));
+    std::vector<Sample> fixed(static_cast<size_t>(trees));
     std::vector<bool> drawn(static_cast<size_t>(trees), false);
     const std::vector<int> oracle = p_.oracle ? det.true_identities(truth()) : std::vector<int>{};
 
@@ -188,18 +188,19 @@ class SearchAgent : public SeatSearchAgent {
         break;
       ++tries;
       const size_t t = static_cast<size_t>(accepted % trees);
-      std::vector<int> identities;
+      Sample sample;
       if (p_.oracle) {
-        identities = oracle;
+        sample.identities = oracle;
       } else if (trees > 1) {
         // A tree keeps the first determinization its replay accepts.
-        if (!drawn[t]) fixed[t] = det.sample_identities(rng_);
-        identities = fixed[t];
+        if (!drawn[t]) fixed[t] = det.sample(rng_);
+        sample = fixed[t];
       } else {
-        identities = det.sample_identities(rng_);
+        sample = det.sample(rng_);
       }
       Iteration it(forest[t], p_, rng_, det);
-      const auto outcome = det.simulate(identities, rng_.next(), it, p_.oracle);
+      const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
+                                     : det.simulate(sample, rng_.next(), it);
       if (outcome == Determinizer::Outcome::Rejected) {
         ++stats_.rejections;
         continue;
@@ -213,6 +214,7 @@ class SearchAgent : public SeatSearchAgent {
       ++accepted;
     }
     stats_.iterations += accepted;
+    stats_.hint = det.hint_stats();
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
     // The most visited option at the root, over every tree.
@@ -258,7 +260,7 @@ bool parse_real(const std::string& s, double lo, double hi, double& out) {
 }  // namespace
 
 const std::vector<std::string>& search_param_names() {
-  static const std::vector<std::string> names{"iterations", "seconds", "c", "rollout", "depth", "oracle",
+  static const std::vector<std::string> names{"iterations", "seconds", "c", "rollout", "depth", "oracle", "hint",
                                               "determinizations"};
   return names;
 }
@@ -287,6 +289,9 @@ SearchParams parse_search_params(const std::string& kind, const std::map<std::st
     } else if (key == "oracle") {
       if (value != "0" && value != "1") throw bad(key, value, "0 or 1");
       p.oracle = value == "1";
+    } else if (key == "hint") {
+      if (value != "0" && value != "1") throw bad(key, value, "0 or 1");
+      p.hint = value == "1";
     } else if (key == "determinizations" && kind == "mcts") {
       if (!parse_int(value, 1, 100000, n)) throw bad(key, value, "an integer from 1 to 100000");
       p.determinizations = static_cast<int>(n);

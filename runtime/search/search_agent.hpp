@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agents/agent.hpp"
+#include "search/determinizer.hpp"
 
 namespace rulebook {
 
@@ -22,6 +23,7 @@ struct SearchParams {
   std::string rollout = "random";  // random | greedy
   int depth = 0;                   // cut rollouts after N decisions, 0 = play to the end
   bool oracle = false;             // search on the true state: cheating, for measuring
+  bool hint = true;                // use the game's sampling hint (rules.deal_unseen) when it has one
   int determinizations = 10;       // mcts on hidden information: trees (PIMC)
 };
 
@@ -41,6 +43,7 @@ struct SearchStats {
   long failures = 0;     // simulations a script error or budget stopped
   long fallbacks = 0;    // decisions answered at random: no determinization accepted
   double seconds = 0;    // wall time spent deciding
+  HintStats hint;        // the game's sampling hint (rules.deal_unseen), this game definition's
 };
 const SearchStats* search_stats(const Agent& agent);
 

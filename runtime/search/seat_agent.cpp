@@ -17,9 +17,10 @@ void SeatSearchAgent::begin_game(uint64_t stream_seed, Seat seat) {
 
 void SeatSearchAgent::attach(const GameAccess* game) { truth_ = dynamic_cast<const Match*>(game); }
 
-Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::string& name, const char* what) {
+Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::string& name, const char* what,
+                                                bool hint) {
   if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to {} (it plays through Match)", name, what));
-  return prepare_determinizer(determinizer_, *truth_, seat_, observed_, d);
+  return prepare_determinizer(determinizer_, *truth_, seat_, observed_, d, hint);
 }
 
 }  // namespace rulebook

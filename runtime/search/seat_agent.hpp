@@ -31,8 +31,9 @@ class SeatSearchAgent : public Agent {
  protected:
   // The determinizer prepared for decision `d` of this seat. Throws
   // AgentFailure ("the NAME agent needs a match to WHAT (it plays through
-  // Match)") when the agent plays outside a Match.
-  Determinizer& determinizer_for(const Decision& d, const std::string& name, const char* what);
+  // Match)") when the agent plays outside a Match. `hint`: whether it may
+  // use the game's sampling hint (rules.deal_unseen).
+  Determinizer& determinizer_for(const Decision& d, const std::string& name, const char* what, bool hint = true);
   const Match& truth() const { return *truth_; }
 
   Rng rng_;

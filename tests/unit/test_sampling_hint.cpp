@@ -1,0 +1,198 @@
+// The optional sampling hint, rules.deal_unseen(game, seat, unseen): a
+// game may deal the components its seat never observed itself (Hao Hao
+// keeps the removed types in the box); the runtime checks every deal and
+// falls back to generic sampling, with a warning, when a hint answers
+// wrongly, fails, changes the game or deals something the seat's replay
+// contradicts.
+#include <catch2/catch.hpp>
+
+#include <mutex>
+#include <set>
+
+#include "play/match.hpp"
+#include "search/determinizer.hpp"
+#include "search/search_agent.hpp"
+#include "setup/game_loader.hpp"
+#include "temp_game.hpp"
+
+using namespace rulebook;
+using nlohmann::json;
+
+namespace {
+
+struct Enough : AgentFailure {
+  Enough() : AgentFailure("enough decisions") {}
+};
+
+struct Stop : SimulationPolicy {
+  int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
+};
+
+// What a determinizer made of seat 0's sixth decision in a two-player
+// game (seat 1 random, seed 3): `samples` samples, each checked by the
+// rejection test (a replay from the start shows the seat what it saw).
+struct Probed {
+  HintStats hint;
+  int samples = 0, dealt = 0, dealt_alike = 0, generic_alike = 0, accepted = 0;
+  int box_right = 0;  // dealt samples whose box holds only the removed types
+};
+
+Probed probe(const std::string& game, const std::vector<std::string>& variants, bool hint = true, int samples = 12) {
+  LoadOptions options;
+  options.variants = variants;
+  auto def = load_game(game, options);
+  struct Seat0 : Agent {
+    Probed out;
+    bool hint = true;
+    int samples = 0, n = 0;
+    std::vector<json> events;
+    const Match* truth = nullptr;
+    RandomAgent random;
+    std::string kind() const override { return "probe"; }
+    bool wants_events() const override { return true; }
+    void observe(const json& e) override { events.push_back(e); }
+    bool wants_game_access() const override { return true; }
+    void attach(const GameAccess* g) override { truth = dynamic_cast<const Match*>(g); }
+    void begin_game(uint64_t s, Seat) override { random.begin_game(s, 0); }
+    int choose(const Decision& d) override {
+      if (++n < 6) return random.choose(d);
+      std::vector<std::string> labels;
+      for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+      Determinizer det(truth->definition_ptr());
+      det.use_hint(hint);
+      det.prepare(*truth, 0, events, labels);
+      REQUIRE(det.agrees());
+      // The box's components and the removed types (the test may look).
+      const GameState& t = truth->state();
+      std::vector<int> box;
+      for (int slot = 0; slot < static_cast<int>(t.definition().zone_def_of.size()); ++slot)
+        if (t.zone_id(slot) == "box") box = t.zone(slot);
+      std::set<std::string> removed;
+      for (const auto& name : t.definition().options.at("remove")) removed.insert(name.get<std::string>());
+      Rng rng(9);
+      for (int k = 0; k < samples; ++k) {
+        const Sample s = det.sample(rng);
+        ++out.samples;
+        if (det.replays_alike(s.identities)) ++out.generic_alike;
+        if (!s.dealt.empty()) {
+          ++out.dealt;
+          if (det.replays_alike(s.dealt)) ++out.dealt_alike;
+          bool right = true;
+          for (int id : box) {
+            const auto& type = t.definition().types[static_cast<size_t>(
+                t.definition().component_type[static_cast<size_t>(s.dealt[static_cast<size_t>(id)])])];
+            if (type.kind == "tile" && type.zone == "bag" && !removed.count(type.name)) right = false;
+          }
+          if (right) ++out.box_right;
+        }
+        Stop stop;
+        if (det.simulate(s, 1, stop) == Determinizer::Outcome::Cutoff) ++out.accepted;
+      }
+      out.hint = det.hint_stats();
+      throw Enough();
+    }
+  } seat0;
+  seat0.hint = hint;
+  seat0.samples = samples;
+  Match match(def);
+  match.set_agent(0, &seat0);
+  match.set_agent(1, std::make_unique<RandomAgent>());
+  CHECK_THROWS_AS(match.play(2, 3), AgentFailure);
+  CHECK(seat0.n == 6);
+  return seat0.out;
+}
+
+// Warnings the search layer gives, collected for one test.
+struct Warnings {
+  std::mutex mutex;
+  std::vector<std::string> said;
+  Warnings() {
+    set_search_warning_handler([this](const std::string& w) {
+      std::lock_guard<std::mutex> lock(mutex);
+      said.push_back(w);
+    });
+  }
+  ~Warnings() { set_search_warning_handler(nullptr); }
+  std::string all() {
+    std::string text;
+    for (const auto& w : said) text += w + "\n";
+    return text;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Hao Hao's sampling hint keeps the removed types in the box, and its deals pass the rejection test",
+          "[search][hint]") {
+  const Probed with = probe("hao-hao", {});
+  CHECK(with.samples == 12);
+  CHECK(with.dealt == 12);
+  CHECK(with.box_right == 12);     // without the hint, the box gets any type
+  CHECK(with.dealt_alike == 12);   // every deal agrees with everything the seat saw
+  CHECK(with.accepted == 12);
+  CHECK(with.hint.rejected == 0);
+  CHECK(with.hint.failures == 0);
+  CHECK(with.hint.problem.empty());
+  // Generic samples of the same decision mostly fail that test (the box
+  // holds other types, so other tiles reach the field than the seat saw).
+  CHECK(with.generic_alike < 6);
+  // ismcts:hint=0: generic samples only.
+  const Probed without = probe("hao-hao", {}, false);
+  CHECK(without.dealt == 0);
+  CHECK(without.accepted == 12);
+}
+
+TEST_CASE("a wrong sampling hint is turned off or overruled, with a warning, and the bot samples generically",
+          "[search][hint]") {
+  const test::DefectiveGame game("hao-hao", "bad-hints");
+  struct Case {
+    std::string variant, warning;
+    bool turned_off;
+  };
+  const std::vector<Case> cases{
+      {"hint-not-a-permutation", "twice: it must answer each unseen component once", true},
+      {"hint-other-kind", "of another kind or start zone", true},
+      {"hint-fails", "no deal today", true},
+      {"hint-changes-game", "changed the game", true},
+      {"hint-wrong-answer", "returned a number; it must return the unseen components", true},
+      {"hint-shows-more", "showed seat 0 something it did not see; that deal was not used", false},
+  };
+  for (const auto& c : cases) {
+    INFO(c.variant);
+    Warnings warnings;
+    const Probed p = probe(game.dir(), {c.variant});
+    INFO(warnings.all());
+    CHECK(p.accepted == 12);  // every sample still played: generic instead
+    CHECK_THAT(warnings.all(), Catch::Contains(c.warning) && Catch::Contains("rules.deal_unseen(game, 0)"));
+    CHECK_THAT(p.hint.problem, Catch::Contains(c.warning));
+    if (c.turned_off) {
+      CHECK(p.hint.failures == 1);
+      CHECK(p.dealt == 0);  // off from the first deal on
+    } else {
+      CHECK(p.hint.failures == 0);
+      CHECK(p.dealt == 12);
+      CHECK(p.dealt_alike == 0);
+      CHECK(p.hint.rejected == 12);
+    }
+  }
+}
+
+TEST_CASE("search bots use the sampling hint in play, and still choose alike when hidden identities are swapped",
+          "[search][hint][no-peek]") {
+  // The no-peek test of test_search.cpp covers Hao Hao with its hint;
+  // here: the hint is really used in play, and a game plays to the end.
+  auto def = load_game("hao-hao");
+  Match match(def);
+  auto bot = make_search_agent("ismcts:iterations=20,depth=5");
+  Agent* b = bot.get();
+  match.set_agent(0, std::move(bot));
+  match.set_agent(1, std::make_unique<RandomAgent>());
+  match.set_turn_limit(12);
+  match.play(2, 5);
+  const SearchStats* stats = search_stats(*b);
+  REQUIRE(stats);
+  CHECK(stats->decisions > 0);
+  CHECK(stats->hint.dealt >= stats->iterations);  // every iteration on a deal
+  CHECK(stats->hint.rejected == 0);
+  CHECK(stats->rejections == 0);
+}
