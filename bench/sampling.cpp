@@ -15,19 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "cpu_clock.hpp"
 #include "play/match.hpp"
 #include "search/determinizer.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
+using rulebook::bench::thread_cpu;
 
 namespace {
-
-double thread_cpu() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 struct Stop : SimulationPolicy {
   int choose(const Decision&, GameState&) override { throw SearchCutoff(); }

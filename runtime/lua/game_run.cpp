@@ -24,6 +24,29 @@ struct ChangeDetector : EventSink {
   }
 };
 
+// A read-only rule function's call on a game that is not running
+// (rules.evaluate, rules.deal_unseen): the game's context with a budget of
+// its own and `random` behind math.random, and a detector for changes.
+// end() puts back the game's sink and chance.
+struct ReadOnlyCall {
+  EngineImpl& e;
+  GameState& state;
+  ChangeDetector detector;
+  EventSink* sink;
+  ReadOnlyCall(EngineImpl& engine, GameRunImpl& g, Rng& random) : e(engine), state(*g.state), sink(g.state->sink()) {
+    e.ctx.game = &g;
+    e.ctx.state = &state;
+    e.ctx.random = &random;
+    e.ctx.instructions = 0;
+    e.ctx.abort = Abort::None;
+    state.set_sink(&detector);
+  }
+  void end() {
+    state.set_sink(sink);
+    e.ctx.random = &state.chance();
+  }
+};
+
 // "rules.lua: rules.describe(game, 1)": a rule function's call, in messages.
 std::string rule_call(const EngineImpl& e, const char* function, Seat seat) {
   return fmt::format("{}{}: rules.{}(game, {})", e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script,
@@ -391,35 +414,26 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   if (!g.running && g.result.finished) return outcome_share(g.result, seat);
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
   lua_State* L = e.L;
-  GameState& state = *g.state;
   // Its own fixed stream, never the game's chance nor its seed (a bot's
   // fork must not learn it): the same position always gets the same value.
   Rng scratch(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(seat)));
-  e.ctx.game = &g;
-  e.ctx.state = &state;
-  e.ctx.random = &scratch;
-  e.ctx.instructions = 0;
-  e.ctx.abort = Abort::None;
-  ChangeDetector detector;
-  EventSink* sink = state.sink();
-  state.set_sink(&detector);
+  ReadOnlyCall call(e, g, scratch);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
   lua_pushinteger(L, seat);
   const int status = e.protected_run(2, 1, handler);
-  state.set_sink(sink);
-  e.ctx.random = &state.chance();
+  call.end();
   const std::string where = rule_call(e, "evaluate", seat);
   if (status != LUA_OK) fail_rule_call(L, handler, where);
   const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
   const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
   const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
   lua_settop(L, handler - 1);
-  if (detector.changed)
+  if (call.detector.changed)
     throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it",
-                                  where, to_string(detector.type)));
+                                  where, to_string(call.detector.type)));
   if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0)
     throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
                                   "(the seat's estimated share of the win)", where, got));
@@ -433,18 +447,10 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
   if (e.deal_unseen_ref == LUA_NOREF) throw std::logic_error("the rules define no deal_unseen");
   if (seat < 0 || seat >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
   lua_State* L = e.L;
-  GameState& state = *g.state;
   // The bot's stream, never the game's chance: a deal is one draw of the
   // search, the same draw deals alike.
   Rng scratch(Rng::mix(0x6465616c756e7365ull, stream_seed));
-  e.ctx.game = &g;
-  e.ctx.state = &state;
-  e.ctx.random = &scratch;
-  e.ctx.instructions = 0;
-  e.ctx.abort = Abort::None;
-  ChangeDetector detector;
-  EventSink* sink = state.sink();
-  state.set_sink(&detector);
+  ReadOnlyCall call(e, g, scratch);
   lua_checkstack(L, 8);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
@@ -459,8 +465,7 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
   }
   lua_pop(L, 1);  // the handles
   const int status = e.protected_run(3, 1, handler);
-  state.set_sink(sink);
-  e.ctx.random = &state.chance();
+  call.end();
   const std::string where = rule_call(e, "deal_unseen", seat);
   if (status != LUA_OK) fail_rule_call(L, handler, where);
   // A list of exactly #unseen component handles.
@@ -480,9 +485,9 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
     }
   }
   lua_settop(L, handler - 1);
-  if (detector.changed)
+  if (call.detector.changed)
     throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it", where,
-                                  to_string(detector.type)));
+                                  to_string(call.detector.type)));
   if (!wrong.empty())
     throw ScriptError(fmt::format("{} returned {}; it must return the unseen components, each once, in a new order",
                                   where, wrong));

@@ -170,19 +170,7 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
   observer_->mismatch = false;
   observer_->next = 0;
   observer_->seen.assign(static_cast<size_t>(t.component_count()), 0);
-  replayer_->policy = nullptr;
-  replayer_->identities = nullptr;
-  replayer_->check = false;
-  replayer_->cursor = 0;
-  replayer_->handed_over = false;
-  replayer_->reached = false;
-  sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
-  sim_->set_start_identities({});
-  try {
-    sim_->start(players_, seed_, names_);
-  } catch (const AgentFailure&) {
-  } catch (const ScriptError&) {
-  }
+  replay_to_decision(*sim_, *replayer_);
   observer_->mark(sim_->state());
   observer_->marking = false;
   sim_->clear_sinks();  // the other replays build no events
@@ -224,22 +212,26 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
     d.seat = seat;
     d.labels = &labels_;
     d.observer = observer_.get();  // not marking now, and no check: only read for that
-    d.policy = nullptr;
-    d.identities = nullptr;
-    d.check = false;
-    d.cursor = 0;
-    d.handed_over = false;
-    d.rejected = false;
-    d.reached = false;
-    deal_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), deal_replayer_.get()));
-    deal_->set_start_identities({});
-    try {
-      deal_->start(players_, seed_, names_);
-    } catch (const AgentFailure&) {
-    } catch (const ScriptError&) {
-    }
-    deal_ready_ = d.reached;
+    deal_ready_ = replay_to_decision(*deal_, d);
   }
+}
+
+bool Determinizer::replay_to_decision(Match& match, Replayer& r) {
+  r.policy = nullptr;
+  r.identities = nullptr;
+  r.check = false;
+  r.cursor = 0;
+  r.handed_over = false;
+  r.rejected = false;
+  r.reached = false;
+  match.set_agents(std::vector<Agent*>(static_cast<size_t>(players_), &r));
+  match.set_start_identities({});
+  try {
+    match.start(players_, seed_, names_);
+  } catch (const AgentFailure&) {
+  } catch (const ScriptError&) {
+  }
+  return r.reached;
 }
 
 void Determinizer::hint_problem(const std::string& what, bool turn_off) {

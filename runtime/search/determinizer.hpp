@@ -203,6 +203,9 @@ class Determinizer {
   Seat seat_ = 0;
   HintStats hint_;
   void hint_problem(const std::string& what, bool turn_off);
+  // Replays the true answers on the definition's identities with `r` in
+  // every seat, up to the seat's decision (no policy: it stops there).
+  bool replay_to_decision(Match& match, Replayer& r);
   Outcome run(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy, bool at_start,
               bool checked);
 };

@@ -16,6 +16,14 @@ using rulebook::test::run_rulebook;
 
 namespace {
 
+// The status of the mutant at `line` making `change`, in a --json report
+// of one game ("absent" when there is none).
+std::string mutant_status(const nlohmann::json& report, int line, const std::string& change) {
+  for (const auto& m : report.at("mutants"))
+    if (m.at("line") == line && m.at("change") == change) return m.at("status").get<std::string>();
+  return "absent";
+}
+
 std::vector<std::string> texts(const std::string& src) {
   std::vector<std::string> out;
   for (const auto& t : tokenize(src, "test.lua"))
@@ -159,11 +167,7 @@ TEST_CASE("cli: test --mutate reports killed, timed out, survived and not covere
   auto r = run_rulebook("test --mutate --json --jobs 2 --max-instructions 1000000 " + fixture);
   REQUIRE(r.exit_code == 0);
   const auto report = nlohmann::json::parse(r.out).at("games").at(0);
-  auto find = [&](int line, const std::string& change) {
-    for (const auto& m : report.at("mutants"))
-      if (m.at("line") == line && m.at("change") == change) return m.at("status").get<std::string>();
-    return std::string("absent");
-  };
+  auto find = [&](int line, const std::string& change) { return mutant_status(report, line, change); };
   CHECK(find(12, "`==` -> `~=`") == "killed");
   CHECK(find(12, "2 -> 1") == "survived");  // 4 % 1 == 4 % 2: nothing tells them apart
   CHECK(find(15, "1 -> 2") == "not covered");
@@ -209,11 +213,7 @@ TEST_CASE("cli: test --mutate runs scenarios whose default agent is a search bot
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     const auto report = nlohmann::json::parse(r.out).at("games").at(0);
-    auto status = [&](int line, const std::string& change) {
-      for (const auto& m : report.at("mutants"))
-        if (m.at("line") == line && m.at("change") == change) return m.at("status").get<std::string>();
-      return std::string("absent");
-    };
+    auto status = [&](int line, const std::string& change) { return mutant_status(report, line, change); };
     CHECK(status(6, "0 -> 1") == "killed");  // Bob wins whatever the bot takes
     // The bots search the mutated rules too: when the mutant makes
     // "nothing" the winning option, they take it, and Ann still wins.

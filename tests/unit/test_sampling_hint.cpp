@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 
+#include "capturing_agent.hpp"
 #include "play/match.hpp"
 #include "search/determinizer.hpp"
 #include "search/search_agent.hpp"
@@ -41,19 +42,10 @@ Probed probe(const std::string& game, const std::vector<std::string>& variants, 
   LoadOptions options;
   options.variants = variants;
   auto def = load_game(game, options);
-  struct Seat0 : Agent {
+  struct Seat0 : test::CapturingAgent {
     Probed out;
     bool hint = true;
     int samples = 0, n = 0;
-    std::vector<json> events;
-    const Match* truth = nullptr;
-    RandomAgent random;
-    std::string kind() const override { return "probe"; }
-    bool wants_events() const override { return true; }
-    void observe(const json& e) override { events.push_back(e); }
-    bool wants_game_access() const override { return true; }
-    void attach(const GameAccess* g) override { truth = dynamic_cast<const Match*>(g); }
-    void begin_game(uint64_t s, Seat) override { random.begin_game(s, 0); }
     int choose(const Decision& d) override {
       if (++n < 6) return random.choose(d);
       std::vector<std::string> labels;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "bots/greedy_agent.hpp"
+#include "capturing_agent.hpp"
 #include "observation/event_view.hpp"
 #include "play/match.hpp"
 #include "search/determinizer.hpp"
@@ -202,13 +203,7 @@ TEST_CASE("determinizations agree with what the seat saw and hide nothing else",
     auto def = load_game(game);
     const int players = std::min(def->max_players, std::max(def->min_players, 3));
     // Seat 0 plays 3 decisions at random, then the determinizer is asked.
-    struct Capture : Agent {
-      std::string kind() const override { return "capture"; }
-      bool wants_events() const override { return true; }
-      void observe(const json& e) override { events.push_back(e); }
-      bool wants_game_access() const override { return true; }
-      void attach(const GameAccess* g) override { truth = dynamic_cast<const Match*>(g); }
-      void begin_game(uint64_t s, Seat) override { random.begin_game(s, 0); }
+    struct Capture : test::CapturingAgent {
       int choose(const Decision& d) override {
         if (++n == 4) {
           std::vector<std::string> labels;
@@ -238,9 +233,6 @@ TEST_CASE("determinizations agree with what the seat saw and hide nothing else",
         }
         return random.choose(d);
       }
-      std::vector<json> events;
-      const Match* truth = nullptr;
-      RandomAgent random;
       int n = 0, accepted = 0, differing = 0;
       size_t unobserved = 0;
       bool agrees = false;
