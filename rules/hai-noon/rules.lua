@@ -276,8 +276,9 @@ end
 -- (rules.play_card, rules.shark_attack, the scenario helpers), into
 -- `game.out` (see rules.colours_out) and the public summary for every
 -- view: each side's colour and the cage's. The tables are filled again in
--- place, not built anew.
-function rules.update_state(game)
+-- place, not built anew. `only`: the one side that changed, when the
+-- caller knows it (the others are as the last call read them).
+function rules.update_state(game, only)
   local out, sides, summary = game.out, game.sides, game.state.side_colours
   if not out then
     out = {of_side = {}, cards_at = {}}
@@ -290,12 +291,13 @@ function rules.update_state(game)
   local of_side, cards_at = out.of_side, out.cards_at
   for k = 1, #SIDES do
     local side = SIDES[k]
-    local cards = sides[side]
-    local n = cards:count()
-    local colour = n > 0 and rules.side_colour(game, side, n)
-    of_side[side] = colour or false
-    cards_at[side] = n
-    summary[side] = colour or "none"
+    if not only or side == only then
+      local n = sides[side]:count()
+      local colour = n > 0 and rules.side_colour(game, side, n)
+      of_side[side] = colour or false
+      cards_at[side] = n
+      summary[side] = colour or "none"
+    end
   end
   game.state.cage = game.caged and rules.colour_of(game, game.caged) or "none"
 end
@@ -523,7 +525,7 @@ end
 -- Aktion durchführen."
 function rules.play_card(game, seat, card, side)
   card:move(game.sides[side], "bottom")
-  rules.update_state(game)
+  rules.update_state(game, side)
   rules["action_" .. card:attr("action")](game, seat, card, side)
   rules.update_state(game)
 end
@@ -724,7 +726,7 @@ function rules.shark_attack(game, seat, side)
   -- "Die 3 Aktionskarten, die den Angriff ausgelöst haben, werden auf den
   -- Ablagestapel gelegt."
   game.sides[side]:move_all(game.discard)
-  rules.update_state(game)
+  rules.update_state(game, side)
   rules.attack_over(game, seat, attack)
 end
 
