@@ -37,8 +37,10 @@ end
 -- `rolled` table, filled again each turn (no new table per turn).
 function rules.roll(game, seat, pool)
   local rolled = game.rolled
-  rolled.dice = pool:roll()
-  rolled.panda, rolled.bamboo, rolled.water, rolled.blank = pool:count("panda", "bamboo", "water", "blank")
+  -- One call rolls the dice and counts the faces (pool:roll() then
+  -- pool:count(...) would be two).
+  rolled.dice, rolled.panda, rolled.bamboo, rolled.water, rolled.blank =
+    pool:roll("panda", "bamboo", "water", "blank")
   return rolled
 end
 
@@ -115,14 +117,31 @@ end
 -- "The game is over if any player has no dice left at either the end of
 -- their own turn, or at the end of another player's turn." Seats with no
 -- dice, starting with the player whose turn it was.
+--
+-- Only two players can lose dice on a turn: the roller (water, pandas,
+-- an exchange) and the player who rolled before them (the bamboo
+-- challenge); everybody else only receives. So given `previous`, the one
+-- who rolled before, only those two are looked at; without it (nil: the
+-- round's first turn, or a caller that does not know), every seat is.
 local no_one = {}
 
-function rules.players_out(game, seat)
+local function is_out(game, seat)
+  return game.dice[seat]:empty() and not game:is_eliminated(seat)
+end
+
+function rules.players_out(game, seat, previous)
   local out = no_one
+  if previous ~= nil then
+    if is_out(game, seat) then out = {seat} end
+    if previous ~= seat and is_out(game, previous) then
+      if out == no_one then out = {previous} else out[2] = previous end
+    end
+    return out
+  end
   local n = game:player_count()
   for i = 0, n - 1 do
     local other = (seat + i) % n
-    if game.dice[other]:empty() and not game:is_eliminated(other) then
+    if is_out(game, other) then
       if out == no_one then out = {} end
       out[#out + 1] = other
     end
@@ -153,8 +172,9 @@ function rules.play_round(game, first)
   local seat = first
   while true do
     game:begin_turn(seat)
+    local previous = game.state.last_roller  -- who the bamboo challenge may take from
     rules.turn(game, seat)
-    local out = rules.players_out(game, seat)
+    local out = rules.players_out(game, seat, previous)
     for k = 1, #out do
       local s = out[k]
       placings[#placings + 1] = s

@@ -6,6 +6,7 @@
 
 #include "temp_game.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -575,6 +576,47 @@ TEST_CASE("bindings: dice roll from the game's chance stream", "[bindings]") {
   // Same seed, same game; another seed, other dice.
   CHECK(t.play(3, 5).details == d);
   CHECK(t.play(3, 6).details.at("rolls") != d.at("rolls"));
+}
+
+TEST_CASE("bindings: pool:roll(face, ...) rolls and counts the faces in one call", "[bindings]") {
+  TempGame game(kYaml, script(R"(
+  local d = {}
+  local pool = game:zone("pool", 0)
+  game:zone("supply"):move_matching("die", pool)
+  -- A face no die has: an error, and nothing rolled.
+  local ok, err = pcall(function() return pool:roll("six", "sevens") end)
+  d.ok, d.error = ok, err
+  d.counts = {pool:roll("one", "six", "two", "six")}
+  d.recounted = {pool:count("one", "six", "two", "six")}
+  local faces = {}
+  for _, c in ipairs(pool:items()) do faces[#faces + 1] = c:face() end
+  d.faces = faces
+  d.plain = {pool:roll()}
+  d.empty = {game:zone("pool", 1):roll("six")}
+  game:finish{details = d}
+)"));
+  Table t(game);
+  const GameResult r = t.play(3, 5);
+  const json& d = r.details;
+  CHECK(d.at("ok") == false);
+  CHECK_THAT(d.at("error").get<std::string>(), Catch::Contains("bad argument #2 to 'roll'") &&
+                                                   Catch::Contains("no component has a face 'sevens'"));
+  // The failed call drew nothing: the pool's roll is the stream's first
+  // four draws, bottom to top (dice 3, 2, 1, 0), as for pool:roll().
+  const std::vector<std::string> names{"one", "two", "three", "four", "five", "six"};
+  Rng chance;
+  chance.reseed(5, kChanceStream);
+  std::vector<std::string> faces(4);
+  for (int i = 3; i >= 0; --i) faces[static_cast<size_t>(i)] = names[chance.below(6)];
+  CHECK(strings(d.at("faces")) == faces);
+  auto showing = [&](const std::string& face) { return static_cast<int>(std::count(faces.begin(), faces.end(), face)); };
+  // The number of dice, then one count per face asked for (a face asked
+  // twice is counted twice), the same as pool:count() says afterwards.
+  const json expected = json::array({4, showing("one"), showing("six"), showing("two"), showing("six")});
+  CHECK(d.at("counts") == expected);
+  CHECK(d.at("recounted") == json::array({showing("one"), showing("six"), showing("two"), showing("six")}));
+  CHECK(d.at("plain") == json::array({4}));
+  CHECK(d.at("empty") == json::array({0, 0}));
 }
 
 TEST_CASE("bindings: zones and decks", "[bindings]") {
