@@ -11,6 +11,11 @@ using nlohmann::json;
 GameState::GameState(const GameDefinition& def) : def_(&def) {
   components_.resize(def.component_count());
   zones_.resize(def.zone_count());
+  // Each type's starting zone, found by name once instead of once per
+  // component at every reset.
+  start_slot_.assign(def.types.size(), -1);
+  for (size_t t = 0; t < def.types.size(); ++t)
+    if (!def.types[t].zone.empty()) start_slot_[t] = def.zone_slot(def.find_zone_def(def.types[t].zone), 0);
 }
 
 void GameState::reset(int players, uint64_t seed, std::vector<std::string> names) {
@@ -31,7 +36,7 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
     c.type = def_->component_type[id];
     c.face = t.initial_face;
     if (!t.zone.empty()) {
-      int slot = def_->zone_slot(def_->find_zone_def(t.zone), 0);
+      const int slot = start_slot_[static_cast<size_t>(c.type)];
       c.zone = slot;
       zones_[slot].push_back(id);
       // The start zone's policy applies as if the component had moved in.

@@ -106,6 +106,7 @@ class GameState {
   const GameDefinition* def_;
   std::vector<Component> components_;
   std::vector<std::vector<int>> zones_;
+  std::vector<int> start_slot_;  // by component type: its starting zone's slot (-1: none)
   std::vector<Player> players_;
   TurnOrder turns_;
   Rng chance_;

@@ -21,23 +21,15 @@ int die_roll(lua_State* L) {
 // rolls, the same events), for rules that read the faces at once.
 int zone_roll(lua_State* L) {
   const int zone = check_zone(L, 1);
-  const int n = lua_gettop(L);
   // Every face is checked before anything is rolled: a misspelt face
-  // leaves the game as it was. The first few are kept, not looked up twice.
-  constexpr int kKept = 8;
-  FaceId kept[kKept];
-  for (int i = 2; i <= n; ++i) {
-    const FaceId face = check_face_id(L, i);
-    if (i - 2 < kKept) kept[i - 2] = face;
-  }
+  // leaves the game as it was.
+  FaceId faces[kMaxCountedFaces];
+  const int count = check_face_ids(L, 2, faces, kMaxCountedFaces);
   GameState& state = state_of(L);
   roll_dice(state, zone);
   lua_pushinteger(L, state.zone_size(zone));
-  if (n < 2) return 1;
-  luaL_checkstack(L, n, "too many faces");
-  for (int i = 2; i <= n; ++i)
-    lua_pushinteger(L, state.count_showing(zone, i - 2 < kKept ? kept[i - 2] : face_id_of(L, i)));
-  return n;
+  push_face_counts(L, zone, 2, faces, count, kMaxCountedFaces);
+  return count + 1;
 }
 
 const luaL_Reg kDieMethods[] = {{"roll", die_roll}, {nullptr, nullptr}};

@@ -50,9 +50,10 @@ int zone_count(lua_State* L) {
     lua_pushinteger(L, state.zone_size(zone));
     return 1;
   }
-  luaL_checkstack(L, n, "too many faces");
-  for (int i = 2; i <= n; ++i) lua_pushinteger(L, state.count_showing(zone, check_face_id(L, i)));
-  return n - 1;
+  FaceId faces[kMaxCountedFaces];
+  const int count = check_face_ids(L, 2, faces, kMaxCountedFaces);
+  push_face_counts(L, zone, 2, faces, count, kMaxCountedFaces);
+  return count;
 }
 
 int zone_empty(lua_State* L) {

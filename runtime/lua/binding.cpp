@@ -161,14 +161,17 @@ void check_move_options(lua_State* L, int arg, MoveOptions& out) {
 FaceId face_id_of(lua_State* L, int arg) {
   // Lua interns short strings, so the face names a script passes come back
   // as the same few pointers: a tiny pointer-keyed cache avoids the table
-  // lookup. A hit is confirmed with strcmp, since a freed string's address
-  // may be reused by another.
+  // lookup. The names are the keys of the engine's faces table, so each
+  // lives as long as the engine: a string at the address of one of them is
+  // that name, and a hit needs no strcmp. Only those addresses are cached
+  // (a name too long to be interned is another string each time: it is
+  // looked up in the table).
   size_t len = 0;
   const char* text = lua_tolstring(L, arg, &len);
   if (!text) return -1;
   EngineImpl& e = engine(L);
-  auto& slot = e.face_cache[(reinterpret_cast<uintptr_t>(text) >> 4) % EngineImpl::kFaceCacheSize];
-  if (slot.text == text && std::strcmp(slot.name, text) == 0) return slot.id;
+  auto& slot = e.face_cache[EngineImpl::face_slot(text)];
+  if (slot.text == text) return slot.id;
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.faces_ref);
   lua_pushvalue(L, arg);
   int isnum = 0;
@@ -176,10 +179,37 @@ FaceId face_id_of(lua_State* L, int arg) {
   const int id = static_cast<int>(lua_tointegerx(L, -1, &isnum));
   lua_pop(L, 2);
   if (!isnum) return -1;
-  slot.text = text;
-  slot.name = e.def->face_names[id].c_str();
-  slot.id = id;
+  if (e.face_texts[static_cast<size_t>(id)] == text) {
+    slot.text = text;
+    slot.id = id;
+  }
   return id;
+}
+
+int check_face_ids(lua_State* L, int first, FaceId* ids, int room) {
+  const int last = lua_gettop(L);
+  for (int i = first; i <= last; ++i) {
+    const FaceId id = check_face_id(L, i);
+    if (i - first < room) ids[i - first] = id;
+  }
+  return last < first ? 0 : last - first + 1;
+}
+
+void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids, int count, int room) {
+  const GameState& state = state_of(L);
+  luaL_checkstack(L, count, "too many faces");
+  if (count > room) {  // rare: more faces than kept, each counted on its own
+    for (int i = 0; i < count; ++i)
+      lua_pushinteger(L, state.count_showing(zone, i < room ? ids[i] : face_id_of(L, first + i)));
+    return;
+  }
+  // One pass over the zone, whatever the number of faces asked for.
+  int counts[kMaxCountedFaces] = {};
+  for (const int component : state.zone(zone)) {
+    const FaceId face = state.face_id(component);
+    for (int i = 0; i < count; ++i) counts[i] += face == ids[i];
+  }
+  for (int i = 0; i < count; ++i) lua_pushinteger(L, counts[i]);
 }
 
 FaceId check_face_id(lua_State* L, int arg) {

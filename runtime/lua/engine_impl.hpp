@@ -49,12 +49,13 @@ struct EngineImpl {
   lua_State* spare_co = nullptr;   // a finished game's thread, for the next
   int spare_co_ref = LUA_NOREF;
   struct FaceCacheSlot {
-    const char* text = nullptr;  // address of a Lua string
-    const char* name = nullptr;  // the face name it matched
+    const char* text = nullptr;  // address of a face name's Lua string (a key of faces_ref)
     FaceId id = -1;
   };
   static constexpr size_t kFaceCacheSize = 64;
+  static size_t face_slot(const char* text) { return (reinterpret_cast<uintptr_t>(text) >> 4) % kFaceCacheSize; }
   FaceCacheSlot face_cache[kFaceCacheSize];
+  std::vector<const char*> face_texts;  // face id -> its name's string in faces_ref (alive as long as the engine)
 
   ~EngineImpl();
   void load_rules();
@@ -119,6 +120,14 @@ BoardId check_board(lua_State* L, int arg);
 Seat check_seat(lua_State* L, int arg);
 FaceId check_face_id(lua_State* L, int arg);  // a face name known to the game
 FaceId face_id_of(lua_State* L, int arg);     // -1 when not a face name
+// Face names from argument `first` to the top, checked (a standard error
+// names the first unknown one); the first `room` ids are kept in `ids`.
+// Returns how many there are.
+constexpr int kMaxCountedFaces = 8;
+int check_face_ids(lua_State* L, int first, FaceId* ids, int room);
+// Pushes how many components of `zone` show each face: `count` faces given
+// as arguments from `first`, of which the first `room` ids are in `ids`.
+void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids, int count, int room);
 // An integer argument that must fit an int: a clear argument error
 // ("bad argument #2 to 'add_score' (number has no integer representation
 // in 32 bits)") instead of a silent truncation.

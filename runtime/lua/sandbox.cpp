@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
@@ -891,6 +892,13 @@ int det_pairs(lua_State* L) {
 int det_tostring(lua_State* L) {
   luaL_checkany(L, 1);
   const int t = lua_type(L, 1);
+  if (t == LUA_TNUMBER && lua_isinteger(L, 1)) {
+    // Lua's own "%lld", without a formatted print (a quarter of the cost).
+    char text[24];
+    const auto end = std::to_chars(text, text + sizeof text, static_cast<long long>(lua_tointeger(L, 1))).ptr;
+    lua_pushlstring(L, text, static_cast<size_t>(end - text));
+    return 1;
+  }
   if ((t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD) &&
       luaL_getmetafield(L, 1, "__tostring") == LUA_TNIL) {
     if (luaL_getmetafield(L, 1, "__name") == LUA_TSTRING) return 1;
