@@ -75,16 +75,12 @@ local function seat_name(game, seat)
   return game:player_name(seat)
 end
 
--- A card's or a diver's colour. Colours never change, so each is read once
--- a game: a table read costs a tenth of a call into the runtime ("Fast
--- rules" in docs/writing-a-game.md).
+-- A card's or a diver's colour. Read from the component every time, not
+-- kept by handle: a search bot's simulation deals the cards its seat never
+-- saw anew in the middle of a game (their identities change, and with
+-- them their colours), so a colour kept from before would lie.
 function rules.colour_of(game, c)
-  local colour = game.colours[c]
-  if colour == nil then
-    colour = c:attr("colour")
-    game.colours[c] = colour
-  end
-  return colour
+  return c:attr("colour")
 end
 
 -- The cell a diver is on, or nil when it is off the board (camouflaged).
@@ -255,7 +251,6 @@ function rules.setup(game)
     game.sides[side] = game:zone("side_" .. side)
     game.harpoons[side] = game:zone("harpoons_" .. side)
   end
-  game.colours = {}
   game.types_offered, game.plays_asked = {}, 0
   game.divers = {}
   for _, t in ipairs(rules.DIVERS) do

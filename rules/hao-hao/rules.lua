@@ -213,6 +213,21 @@ function rules.placements(game, except)
   return refilled(out, n)
 end
 
+-- The tile on cell i is of type `name` after all (see rules.flip).
+function rules.retype(game, i, t, name)
+  local on_field, old = game.on_field, game.kind[i]
+  if old then on_field[old] = on_field[old] - 1 end
+  if not on_field[name] then
+    on_field[name] = 0
+    game.kinds[#game.kinds + 1] = name
+    game.leopard[name] = t:attr("leopard") or false
+    game.set_size[name] = t:attr("set")
+  end
+  on_field[name] = on_field[name] + 1
+  game.kind[i] = name
+  game.revealed_text[i] = nil
+end
+
 -- Turns the tile on cell i face down (true) or up (false) in the script's
 -- picture, keeping the counts of face-down tiles per row and column.
 function rules.set_down(game, i, down)
@@ -402,6 +417,11 @@ end
 function rules.flip(game, seat, turn, i)
   local t = game.tile[i]
   t:reveal()
+  -- What shows is what the picture says, except in a search bot's
+  -- simulation, which deals the tiles its seat never saw anew in the
+  -- middle of a game: the picture then learns the tile as it shows.
+  local name = t:type()
+  if name ~= game.kind[i] then rules.retype(game, i, t, name) end
   rules.set_down(game, i, false)
   turn.flipped[#turn.flipped + 1] = i
   if game.talk then game:say("%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
