@@ -11,6 +11,7 @@
 //   bench_decision_value GAME [PLAYERS] [GAMES] [ROLLOUTS] [SEED]
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@ struct Spread {
   std::vector<double> spreads;  // best - worst option's win rate, per decision
   long decisions = 0, games = 0;
   long mattered = 0;  // decisions whose spread exceeds twice its standard error
+  long judged = 0, agreed = 0;  // of those, where rules.evaluate one decision deep picks the rollouts' best
 };
 
 // Asks the probe at every decision of every seat, then answers at random.
@@ -87,7 +89,24 @@ class Prober : public Agent {
       sq += diff * diff;
     }
     const double se = std::sqrt(sq / (rollouts_ - 1) / rollouts_);
-    if (spread > 2 * se && spread > 0) ++out_.mattered;
+    if (spread > 2 * se && spread > 0) {
+      ++out_.mattered;
+      // What greedy would pick: the option whose position one decision
+      // later the game's evaluation rates best for the seat deciding.
+      std::vector<double> value;
+      for (int option = 0; option < d.count(); ++option) {
+        OneStepPolicy step(option);
+        const auto outcome = det_.simulate(identities, 1, step, true);
+        std::optional<double> v;
+        if (outcome == Determinizer::Outcome::Finished || outcome == Determinizer::Outcome::Cutoff)
+          v = det_.match().evaluation(d.seat());
+        value.push_back(v ? *v : -1);
+      }
+      if (*std::max_element(value.begin(), value.end()) >= 0) {
+        ++out_.judged;
+        if (value[hi] >= *std::max_element(value.begin(), value.end()) - 1e-12) ++out_.agreed;
+      }
+    }
     return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
   }
 
@@ -140,5 +159,7 @@ int main(int argc, char** argv) {
               mean, quantile(spread.spreads, 0.5), quantile(spread.spreads, 0.9));
   std::printf("decisions whose spread exceeds two standard errors: %ld of %ld\n", spread.mattered,
               spread.decisions);
+  std::printf("of those, rules.evaluate one decision deep rates the rollouts' best option best: %ld of %ld\n",
+              spread.agreed, spread.judged);
   return 0;
 }
