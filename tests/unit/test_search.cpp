@@ -304,6 +304,28 @@ TEST_CASE("greedy and the search bots choose at fixed seeds as they always did",
   }
 }
 
+TEST_CASE("when nothing is hidden mcts, ismcts and the oracle make the same choices", "[search]") {
+  // Pass the Pandas hides nothing (its dice show their faces): there is
+  // nothing to resample, so PIMC is one tree on the one determinization
+  // and the oracle reads nothing more. Arenas of these bots are mirror
+  // matches (README, "How strong the bots are").
+  auto def = load_game("pass-the-pandas");
+  auto answers = [&](const std::string& spec) {
+    Match match(def);
+    match.record_answers();
+    for (Seat s = 0; s < 3; ++s) match.set_agent(s, make_search_agent(spec));
+    match.play(3, 8);
+    std::vector<int> out;
+    for (const auto& a : match.answers()) out.push_back(a.seat * 1000 + a.index);
+    return out;
+  };
+  const auto ismcts = answers("ismcts:iterations=40");
+  CHECK(!ismcts.empty());
+  CHECK(answers("mcts:iterations=40") == ismcts);
+  CHECK(answers("ismcts:iterations=40,oracle=1") == ismcts);
+  CHECK(answers("ismcts:iterations=40,c=0.1") != ismcts);  // the choices are the search's, not fixed
+}
+
 TEST_CASE("search bot parameters are checked", "[search]") {
   CHECK(make_search_agent("random") == nullptr);
   CHECK(make_search_agent("ismcts") != nullptr);
