@@ -27,10 +27,10 @@ int GameDefinition::zone_slot(int zone_def, int key) const {
   return z.first_slot + key;
 }
 
-int GameDefinition::face_id(const std::string& face) const {
+FaceId GameDefinition::face_id(const std::string& face) const {
   for (size_t i = 0; i < face_names.size(); ++i)
-    if (face_names[i] == face) return static_cast<int>(i);
-  return -1;
+    if (face_names[i] == face) return FaceId{static_cast<int>(i)};
+  return FaceId::none();
 }
 
 int GameDefinition::face_index(int type, const std::string& face) const {

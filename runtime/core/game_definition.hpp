@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/board_geometry.hpp"
+#include "core/ids.hpp"
 #include "core/visibility.hpp"
 
 namespace rulebook {
@@ -19,7 +20,7 @@ struct ComponentType {
   std::string kind;                // die | tile | card | piece | token
   std::string title;               // narrated name, e.g. "die"
   std::vector<std::string> faces;  // die faces or tile sides, at least one
-  std::vector<int> face_ids;       // faces as ids shared by all types
+  std::vector<FaceId> face_ids;    // faces as ids shared by all types
   nlohmann::json attributes;       // free attributes (object), e.g. colour
   int count = 1;
   int initial_face = 0;
@@ -85,7 +86,7 @@ class GameDefinition {
   // Every face name of every type gets one id, so that "which components
   // show 'six'" compares integers.
   std::vector<std::string> face_names;
-  int face_id(const std::string& face) const;
+  FaceId face_id(const std::string& face) const;  // none when no type has that face
 };
 
 }  // namespace rulebook

@@ -90,7 +90,7 @@ std::string GameState::zone_id(int slot) const {
   return z.name;
 }
 
-int GameState::count_showing(int slot, int face) const {
+int GameState::count_showing(int slot, FaceId face) const {
   int n = 0;
   for (int id : zones_[slot]) n += this->face_id(id) == face;
   return n;

@@ -79,8 +79,8 @@ class GameState {
   int zone_owner(int slot) const;  // seat for per-player zones, else -1
   std::string zone_title(int slot) const;
   std::string zone_id(int slot) const;  // "dice@2", "sea#5", "supply"
-  int face_id(int id) const { return def_->types[components_[id].type].face_ids[components_[id].face]; }
-  int count_showing(int slot, int face_id) const;
+  FaceId face_id(int id) const { return def_->types[components_[id].type].face_ids[components_[id].face]; }
+  int count_showing(int slot, FaceId face) const;
 
   // Changes that belong to no component: each emits its event. The
   // component operations are in dice.hpp, tile.hpp, piece.hpp, zone.hpp,

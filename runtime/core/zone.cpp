@@ -7,7 +7,7 @@
 namespace rulebook {
 
 bool ComponentMatch::operator()(const GameState& state, int id) const {
-  return face >= 0 ? state.face_id(id) == face : state.component(id).type == type;
+  return !face.is_none() ? state.face_id(id) == face : state.component(id).type == type;
 }
 
 void move_component(GameState& state, int id, int to_zone, const MoveOptions& how) {

@@ -3,6 +3,7 @@
 // moving components between them. items[0] is the bottom, back() the top.
 #include <utility>
 
+#include "core/ids.hpp"
 #include "core/visibility.hpp"
 
 namespace rulebook {
@@ -11,8 +12,8 @@ class GameState;
 
 // Matches components by the face they show, or by their type.
 struct ComponentMatch {
-  int face = -1;  // a face id (GameDefinition::face_id), or -1
-  int type = -1;  // a type index, used when face is -1
+  FaceId face;    // a face id (GameDefinition::face_id), or none
+  int type = -1;  // a type index, used when face is none
   bool operator()(const GameState& state, int id) const;
 };
 

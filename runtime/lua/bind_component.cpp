@@ -41,7 +41,7 @@ int component_face(lua_State* L) {
 // c:is(face): does it show that face? (cheaper than comparing strings)
 int component_is(lua_State* L) {
   const int id = check_component(L, 1);
-  const int face = check_face_id(L, 2);
+  const FaceId face = check_face_id(L, 2);
   lua_pushboolean(L, state_of(L).face_id(id) == face);
   return 1;
 }

@@ -106,8 +106,8 @@ ComponentMatch check_matcher(lua_State* L, int arg) {
   const char* name = luaL_checkstring(L, arg);
   ComponentMatch m;
   m.face = face_id_of(L, arg);
-  if (m.face < 0) m.type = state_of(L).definition().find_type(name);
-  luaL_argcheck(L, m.face >= 0 || m.type >= 0, arg,
+  if (m.face.is_none()) m.type = state_of(L).definition().find_type(name);
+  luaL_argcheck(L, !m.face.is_none() || m.type >= 0, arg,
                 lua_pushfstring(L, "'%s' is neither a face nor a component name", name));
   return m;
 }

@@ -168,7 +168,7 @@ FaceId face_id_of(lua_State* L, int arg) {
   // looked up in the table).
   size_t len = 0;
   const char* text = lua_tolstring(L, arg, &len);
-  if (!text) return -1;
+  if (!text) return FaceId::none();
   EngineImpl& e = engine(L);
   auto& slot = e.face_cache[EngineImpl::face_slot(text)];
   if (slot.text == text) return slot.id;
@@ -176,10 +176,10 @@ FaceId face_id_of(lua_State* L, int arg) {
   lua_pushvalue(L, arg);
   int isnum = 0;
   lua_rawget(L, -2);
-  const int id = static_cast<int>(lua_tointegerx(L, -1, &isnum));
+  const FaceId id{static_cast<int>(lua_tointegerx(L, -1, &isnum))};
   lua_pop(L, 2);
-  if (!isnum) return -1;
-  if (e.face_texts[static_cast<size_t>(id)] == text) {
+  if (!isnum) return FaceId::none();
+  if (e.face_texts[id.index()] == text) {
     slot.text = text;
     slot.id = id;
   }
@@ -214,8 +214,8 @@ void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids,
 
 FaceId check_face_id(lua_State* L, int arg) {
   luaL_checktype(L, arg, LUA_TSTRING);
-  const int id = face_id_of(L, arg);
-  luaL_argcheck(L, id >= 0, arg, lua_pushfstring(L, "no component has a face '%s'", lua_tostring(L, arg)));
+  const FaceId id = face_id_of(L, arg);
+  luaL_argcheck(L, !id.is_none(), arg, lua_pushfstring(L, "no component has a face '%s'", lua_tostring(L, arg)));
   return id;
 }
 

@@ -50,7 +50,7 @@ struct EngineImpl {
   int spare_co_ref = LUA_NOREF;
   struct FaceCacheSlot {
     const char* text = nullptr;  // address of a face name's Lua string (a key of faces_ref)
-    FaceId id = -1;
+    FaceId id;
   };
   static constexpr size_t kFaceCacheSize = 64;
   static size_t face_slot(const char* text) { return (reinterpret_cast<uintptr_t>(text) >> 4) % kFaceCacheSize; }
@@ -119,7 +119,7 @@ ZoneSlot check_zone(lua_State* L, int arg);
 BoardId check_board(lua_State* L, int arg);
 Seat check_seat(lua_State* L, int arg);
 FaceId check_face_id(lua_State* L, int arg);  // a face name known to the game
-FaceId face_id_of(lua_State* L, int arg);     // -1 when not a face name
+FaceId face_id_of(lua_State* L, int arg);     // none when not a face name
 // Face names from argument `first` to the top, checked (a standard error
 // names the first unknown one); the first `room` ids are kept in `ids`.
 // Returns how many there are.

@@ -246,7 +246,7 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
     lua_pushinteger(L, static_cast<lua_Integer>(i));
     lua_rawset(L, -3);
     auto& slot = e.face_cache[EngineImpl::face_slot(e.face_texts[i])];
-    if (!slot.text) slot = {e.face_texts[i], static_cast<FaceId>(i)};
+    if (!slot.text) slot = {e.face_texts[i], FaceId{static_cast<int>(i)}};
   }
   e.faces_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_newtable(L);

@@ -454,8 +454,8 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
           continue;
         }
         for (const auto& [face, count] : faces.items()) {
-          const int id = def->face_id(face);
-          const int found = id < 0 ? 0 : state.count_showing(slot, id);
+          const FaceId id = def->face_id(face);
+          const int found = id.is_none() ? 0 : state.count_showing(slot, id);
           if (found != count.get<int>())
             failures.push_back(fmt::format("{}: expected {} showing {}, found {}", key, count.get<int>(), face, found));
         }

@@ -164,9 +164,9 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
                                  type.name, type.zone));
       }
       for (const auto& f : type.faces) {
-        int id = def.face_id(f);
-        if (id < 0) {
-          id = static_cast<int>(def.face_names.size());
+        FaceId id = def.face_id(f);
+        if (id.is_none()) {
+          id = FaceId{static_cast<int>(def.face_names.size())};
           def.face_names.push_back(f);
         }
         type.face_ids.push_back(id);

@@ -108,9 +108,9 @@ TEST_CASE("GameDefinition::build lays out types, zones and boards", "[state]") {
   CHECK(def.zone_defs[def.find_zone_def("deck")].policy == ZonePolicy::Hidden);
   CHECK(def.types[def.find_type("tile")].initial_face == 1);
   // Face ids are shared by every type.
-  CHECK(def.face_id("ruby") >= 0);
+  CHECK_FALSE(def.face_id("ruby").is_none());
   CHECK(def.face_id("ruby") != def.face_id("sapphire"));
-  CHECK(def.face_id("emerald") == -1);
+  CHECK(def.face_id("emerald").is_none());
   CHECK(def.face_index(def.find_type("die"), "three") == 2);
   const BoardDef& grid = def.boards.at(0);
   REQUIRE(grid.geometry.path("ring") != nullptr);

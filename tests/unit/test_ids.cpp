@@ -1,0 +1,76 @@
+// The typed ids (core/ids.hpp): a seat, a component and a face are
+// different types that never convert into each other or from or to an int
+// without saying so, yet hash, compare, print and serialise as their number.
+#include <catch2/catch.hpp>
+
+#include <type_traits>
+#include <unordered_set>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/ids.hpp"
+
+using namespace rulebook;
+
+namespace {
+
+template <class A, class B>
+constexpr bool converts_either_way = std::is_convertible_v<A, B> || std::is_convertible_v<B, A>;
+
+// Ids that are typed: each pair must be kept apart, and each kept apart
+// from a bare int.
+static_assert(!converts_either_way<FaceId, int>);
+static_assert(!converts_either_way<FaceId, unsigned>);
+static_assert(!converts_either_way<FaceId, long long>);
+static_assert(!std::is_assignable_v<FaceId&, int>);
+// Explicit construction from the number is the way in, .value() the way out.
+static_assert(std::is_constructible_v<FaceId, int>);
+// As cheap as the int they hold.
+static_assert(sizeof(FaceId) == sizeof(int) && std::is_trivially_copyable_v<FaceId>);
+
+}  // namespace
+
+TEST_CASE("typed ids: none, compare, hash, print and JSON as their number", "[ids]") {
+  CHECK(FaceId{}.is_none());
+  CHECK(FaceId::none().value() == -1);
+  CHECK_FALSE(FaceId{0}.is_none());
+  CHECK(FaceId{3}.value() == 3);
+  CHECK(FaceId{3}.index() == 3u);
+
+  CHECK(FaceId{2} == FaceId{2});
+  CHECK(FaceId{2} != FaceId{3});
+  CHECK(FaceId{2} < FaceId{3});
+  CHECK_FALSE(FaceId{3} < FaceId{2});
+  CHECK(FaceId{3} > FaceId{2});
+  CHECK(FaceId{2} <= FaceId{2});
+  CHECK(FaceId{3} >= FaceId{2});
+
+  std::unordered_set<FaceId> faces{FaceId{1}, FaceId{2}, FaceId{1}};
+  CHECK(faces.size() == 2);
+  CHECK(faces.count(FaceId{2}) == 1);
+  CHECK(faces.count(FaceId{7}) == 0);
+  CHECK(std::hash<FaceId>{}(FaceId{5}) == std::hash<int>{}(5));
+
+  CHECK(fmt::format("{}|{:>3}|{}", FaceId{4}, FaceId{12}, FaceId::none()) == "4| 12|-1");
+
+  nlohmann::json j;
+  j["face"] = FaceId{6};
+  j["faces"] = std::vector<FaceId>{FaceId{1}, FaceId::none()};
+  CHECK(j.dump() == R"({"face":6,"faces":[1,-1]})");
+  CHECK(j.at("face").get<FaceId>() == FaceId{6});
+}
+
+TEST_CASE("typed ids: ranges name every id from the first to the end", "[ids]") {
+  std::vector<int> seen;
+  for (FaceId f : FaceId::all(3)) seen.push_back(f.value());
+  CHECK(seen == std::vector<int>{0, 1, 2});
+  seen.clear();
+  for (FaceId f : FaceId::range(2, 5)) seen.push_back(f.value());
+  CHECK(seen == std::vector<int>{2, 3, 4});
+  seen.clear();
+  for (FaceId f : FaceId::all(0)) seen.push_back(f.value());
+  for (FaceId f : FaceId::range(4, 1)) seen.push_back(f.value());
+  CHECK(seen.empty());
+}
