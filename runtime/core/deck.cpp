@@ -16,18 +16,18 @@ void shuffle_zone(GameState& state, int zone) {
       std::swap(items[i - 1], items[j]);
     }
   }
-  for (int id : items) state.mutable_component(id).known_to = 0;
+  for (ComponentId id : items) state.mutable_component(id).known_to = 0;
   if (state.listening())
     state.emit(Event::shuffle(zone, state.zone_size(zone)));
 }
 
-int draw_top(GameState& state, int deck, int dest, int discard) {
+ComponentId draw_top(GameState& state, int deck, int dest, int discard) {
   if (state.zone_size(deck) == 0 && discard >= 0 && state.zone_size(discard) > 0) {
     while (state.zone_size(discard) > 0) move_component(state, state.zone(discard).back(), deck);
     shuffle_zone(state, deck);
   }
-  if (state.zone_size(deck) == 0) return -1;
-  const int card = state.zone(deck).back();
+  if (state.zone_size(deck) == 0) return ComponentId::none();
+  const ComponentId card = state.zone(deck).back();
   move_component(state, card, dest);
   return card;
 }

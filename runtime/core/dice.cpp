@@ -4,7 +4,7 @@
 
 namespace rulebook {
 
-int roll_die(GameState& state, int die) {
+int roll_die(GameState& state, ComponentId die) {
   Component& c = state.mutable_component(die);
   const int faces = static_cast<int>(state.type_of(die).faces.size());
   int face = 0;
@@ -19,7 +19,7 @@ int roll_die(GameState& state, int die) {
 void roll_dice(GameState& state, int zone) {
   if (ChanceOverride* forced = state.chance_override()) forced->begin_roll_group(state, zone, state.zone_size(zone));
   // Bottom to top: the order is part of the game's determinism.
-  for (int id : state.zone(zone)) roll_die(state, id);
+  for (ComponentId id : state.zone(zone)) roll_die(state, id);
 }
 
 }  // namespace rulebook

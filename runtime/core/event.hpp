@@ -39,7 +39,7 @@ const char* to_string(EventType t);
 struct Event {
   EventType type = EventType::Message;
   Seat seat = -1;
-  ComponentId component = -1;
+  ComponentId component;  // none when the event is about no component
   ZoneSlot from = -1;
   ZoneSlot to = -1;
   int value = 0;
@@ -54,12 +54,12 @@ struct Event {
   bool secret = false;
   std::string prompt;
 
-  static Event game_start(int players) { return make(EventType::GameStart, -1, -1, -1, -1, players); }
+  static Event game_start(int players) { return make(EventType::GameStart, -1, ComponentId::none(), -1, -1, players); }
   static Event turn_begin(Seat seat, int round, int game_round = 0) {
-    return make(EventType::TurnBegin, seat, -1, -1, game_round, round);
+    return make(EventType::TurnBegin, seat, ComponentId::none(), -1, game_round, round);
   }
-  static Event round_begin(Seat first, int game_round) { return make(EventType::RoundBegin, first, -1, -1, -1, game_round); }
-  static Event sit_out(Seat seat) { return make(EventType::SitOut, seat, -1, -1, -1, 0); }
+  static Event round_begin(Seat first, int game_round) { return make(EventType::RoundBegin, first, ComponentId::none(), -1, -1, game_round); }
+  static Event sit_out(Seat seat) { return make(EventType::SitOut, seat, ComponentId::none(), -1, -1, 0); }
   // `owner`: the seat owning the die, or -1.
   static Event roll(ComponentId die, Seat owner, ZoneSlot zone, int face) {
     return make(EventType::Roll, owner, die, zone, -1, face);
@@ -81,14 +81,14 @@ struct Event {
   static Event facing(ComponentId id, ZoneSlot zone, int direction) {
     return make(EventType::Facing, -1, id, zone, -1, direction);
   }
-  static Event shuffle(ZoneSlot zone, int count) { return make(EventType::Shuffle, -1, -1, zone, -1, count); }
+  static Event shuffle(ZoneSlot zone, int count) { return make(EventType::Shuffle, -1, ComponentId::none(), zone, -1, count); }
   // `to` holds the new total.
-  static Event score(Seat seat, int delta, int total) { return make(EventType::Score, seat, -1, -1, total, delta); }
-  static Event eliminate(Seat seat) { return make(EventType::Eliminate, seat, -1, -1, -1, 0); }
+  static Event score(Seat seat, int delta, int total) { return make(EventType::Score, seat, ComponentId::none(), -1, total, delta); }
+  static Event eliminate(Seat seat) { return make(EventType::Eliminate, seat, ComponentId::none(), -1, -1, 0); }
   // `component`: the chosen option's component, when it is one (not
   // logged): the conformance check knows which identity the label may name.
   // `options`: how many there were (1: taken without asking).
-  static Event choice(Seat seat, int index, std::string label, ComponentId component = -1, int options = 0,
+  static Event choice(Seat seat, int index, std::string label, ComponentId component = ComponentId::none(), int options = 0,
                       bool secret = false, std::string prompt = {}) {
     Event e = make(EventType::Choice, seat, component, options, -1, index, std::move(label));
     e.secret = secret;
@@ -97,11 +97,11 @@ struct Event {
   }
   // `to`: the seats it is said to (game:say_to); everybody by default.
   static Event message(Seat seat, std::string text, SeatMask to = ~SeatMask{0}) {
-    Event e = make(EventType::Message, seat, -1, -1, -1, 0, std::move(text));
+    Event e = make(EventType::Message, seat, ComponentId::none(), -1, -1, 0, std::move(text));
     e.audience = to;
     return e;
   }
-  static Event game_end(std::string summary) { return make(EventType::GameEnd, -1, -1, -1, -1, 0, std::move(summary)); }
+  static Event game_end(std::string summary) { return make(EventType::GameEnd, -1, ComponentId::none(), -1, -1, 0, std::move(summary)); }
 
  private:
   static Event make(EventType type, Seat seat, ComponentId component, ZoneSlot from, ZoneSlot to, int value,

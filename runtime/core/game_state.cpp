@@ -38,7 +38,7 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
     if (!t.zone.empty()) {
       const int slot = start_slot_[static_cast<size_t>(c.type)];
       c.zone = slot;
-      zones_[slot].push_back(id);
+      zones_[slot].push_back(ComponentId{id});
       // The start zone's policy applies as if the component had moved in.
       switch (def_->zone_defs[def_->zone_def_of[slot]].policy) {
         case ZonePolicy::Hidden: c.visibility = Visibility::Hidden; break;
@@ -51,8 +51,8 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
   if (sink_) emit(Event::game_start(players));
 }
 
-bool GameState::visible_to(int id, int seat) const {
-  const Component& c = components_[id];
+bool GameState::visible_to(ComponentId id, int seat) const {
+  const Component& c = component(id);
   if (seat < 0 || c.visibility == Visibility::Public) return true;
   if (c.known_to & seat_bit(seat)) return true;
   return c.visibility == Visibility::Owner && c.owner == seat;
@@ -92,7 +92,7 @@ std::string GameState::zone_id(int slot) const {
 
 int GameState::count_showing(int slot, FaceId face) const {
   int n = 0;
-  for (int id : zones_[slot]) n += this->face_id(id) == face;
+  for (ComponentId id : zones_[slot]) n += this->face_id(id) == face;
   return n;
 }
 
@@ -111,7 +111,7 @@ void GameState::message(int seat, std::string text, SeatMask to) {
   if (sink_) emit(Event::message(seat, std::move(text), to));
 }
 
-SeatMask GameState::knowers(int id) const {
+SeatMask GameState::knowers(ComponentId id) const {
   SeatMask mask = 0;
   for (int s = 0; s < player_count(); ++s)
     if (visible_to(id, s)) mask |= seat_bit(s);

@@ -23,9 +23,9 @@ class ChanceOverride {
  public:
   virtual ~ChanceOverride() = default;
   // Return true and set `face` to force a die roll.
-  virtual bool forced_roll(const GameState& state, int component, int& face) = 0;
+  virtual bool forced_roll(const GameState& state, ComponentId die, int& face) = 0;
   // Return true after rearranging `items` (top last) to force a shuffle.
-  virtual bool forced_shuffle(const GameState& state, int zone, std::vector<int>& items) = 0;
+  virtual bool forced_shuffle(const GameState& state, int zone, std::vector<ComponentId>& items) = 0;
   // Called when a die is rolled as part of rolling a whole zone (group = its zone).
   virtual void begin_roll_group(const GameState&, int /*zone*/, int /*dice*/) {}
 };
@@ -35,7 +35,7 @@ struct ChoiceRecord {
   int seat = -1;
   int index = 0;
   std::string label;
-  int component = -1;  // the chosen option's component, when it is one
+  ComponentId component;  // the chosen option's component, when it is one
   int options = 0;     // how many there were (1: taken without asking)
   bool secret = false; // private: other seats learn that a choice was made, not which
   std::string prompt;
@@ -64,22 +64,22 @@ class GameState {
   void set_chance_override(ChanceOverride* o) { override_ = o; }
 
   // Components.
-  const Component& component(int id) const { return components_[id]; }
+  const Component& component(ComponentId id) const { return components_[id.index()]; }
   int component_count() const { return static_cast<int>(components_.size()); }
-  const ComponentType& type_of(int id) const { return def_->types[components_[id].type]; }
-  const std::string& face_name(int id) const { return type_of(id).faces[components_[id].face]; }
-  bool visible_to(int id, int seat) const;
+  const ComponentType& type_of(ComponentId id) const { return def_->types[component(id).type]; }
+  const std::string& face_name(ComponentId id) const { return type_of(id).faces[component(id).face]; }
+  bool visible_to(ComponentId id, int seat) const;
   // The seats that may know the component now (visible_to, as a mask).
-  SeatMask knowers(int id) const;
+  SeatMask knowers(ComponentId id) const;
   SeatMask all_seats() const;
 
   // Zones: items[0] is the bottom, items.back() the top.
-  const std::vector<int>& zone(int slot) const { return zones_[slot]; }
+  const std::vector<ComponentId>& zone(int slot) const { return zones_[slot]; }
   int zone_size(int slot) const { return static_cast<int>(zones_[slot].size()); }
   int zone_owner(int slot) const;  // seat for per-player zones, else -1
   std::string zone_title(int slot) const;
   std::string zone_id(int slot) const;  // "dice@2", "sea#5", "supply"
-  FaceId face_id(int id) const { return def_->types[components_[id].type].face_ids[components_[id].face]; }
+  FaceId face_id(ComponentId id) const { return type_of(id).face_ids[component(id).face]; }
   int count_showing(int slot, FaceId face) const;
 
   // Changes that belong to no component: each emits its event. The
@@ -94,8 +94,8 @@ class GameState {
 
   // Raw access for those operations, which keep the state consistent and
   // emit the events; nothing else should change a state through these.
-  Component& mutable_component(int id) { return components_[id]; }
-  std::vector<int>& mutable_zone(int slot) { return zones_[slot]; }
+  Component& mutable_component(ComponentId id) { return components_[id.index()]; }
+  std::vector<ComponentId>& mutable_zone(int slot) { return zones_[slot]; }
   Player& mutable_player(int seat) { return players_[seat]; }
   ChanceOverride* chance_override() const { return override_; }
   void emit(Event e) {
@@ -105,7 +105,7 @@ class GameState {
  private:
   const GameDefinition* def_;
   std::vector<Component> components_;
-  std::vector<std::vector<int>> zones_;
+  std::vector<std::vector<ComponentId>> zones_;
   std::vector<int> start_slot_;  // by component type: its starting zone's slot (-1: none)
   std::vector<Player> players_;
   TurnOrder turns_;

@@ -4,13 +4,13 @@
 
 namespace rulebook {
 
-void face_to(GameState& state, int id, Direction direction) {
+void face_to(GameState& state, ComponentId id, Direction direction) {
   Component& c = state.mutable_component(id);
   c.facing = static_cast<int>(direction);
   if (state.listening())
     state.emit(Event::facing(id, c.zone, c.facing));
 }
 
-void set_owner(GameState& state, int id, int seat) { state.mutable_component(id).owner = seat; }
+void set_owner(GameState& state, ComponentId id, int seat) { state.mutable_component(id).owner = seat; }
 
 }  // namespace rulebook

@@ -3,12 +3,14 @@
 // belong to a seat.
 #include "core/board_geometry.hpp"
 
+#include "core/ids.hpp"
+
 namespace rulebook {
 
 class GameState;
 
-void face_to(GameState& state, int id, Direction direction);
+void face_to(GameState& state, ComponentId id, Direction direction);
 // -1: nobody's.
-void set_owner(GameState& state, int id, int seat);
+void set_owner(GameState& state, ComponentId id, int seat);
 
 }  // namespace rulebook

@@ -4,32 +4,32 @@
 
 namespace rulebook {
 
-void set_face(GameState& state, int id, int face) {
+void set_face(GameState& state, ComponentId id, int face) {
   Component& c = state.mutable_component(id);
   c.face = face;
   if (state.listening()) state.emit(Event::set_face(id, c.zone, face));
 }
 
-int turn_over(GameState& state, int id) {
+int turn_over(GameState& state, ComponentId id) {
   const int faces = static_cast<int>(state.type_of(id).faces.size());
   const int face = (state.component(id).face + 1) % faces;
   set_face(state, id, face);
   return face;
 }
 
-void reveal(GameState& state, int id) {
+void reveal(GameState& state, ComponentId id) {
   Component& c = state.mutable_component(id);
   c.visibility = Visibility::Public;
   if (state.listening()) state.emit(Event::reveal(id, c.zone, c.face));
 }
 
-void hide(GameState& state, int id) {
+void hide(GameState& state, ComponentId id) {
   Component& c = state.mutable_component(id);
   c.visibility = Visibility::Hidden;
   if (state.listening()) state.emit(Event::hide(id, c.zone));
 }
 
-void peek(GameState& state, int id, int seat) {
+void peek(GameState& state, ComponentId id, int seat) {
   Component& c = state.mutable_component(id);
   c.known_to |= seat_bit(seat);
   if (state.listening()) state.emit(Event::peek(seat, id, c.zone));

@@ -6,11 +6,11 @@
 
 namespace rulebook {
 
-bool ComponentMatch::operator()(const GameState& state, int id) const {
+bool ComponentMatch::operator()(const GameState& state, ComponentId id) const {
   return !face.is_none() ? state.face_id(id) == face : state.component(id).type == type;
 }
 
-void move_component(GameState& state, int id, int to_zone, const MoveOptions& how) {
+void move_component(GameState& state, ComponentId id, int to_zone, const MoveOptions& how) {
   Component& c = state.mutable_component(id);
   const int from = c.zone;
   const bool to_bottom = how.to_bottom;
@@ -63,27 +63,27 @@ int move_top(GameState& state, int from, int count, int to, const MoveOptions& h
   return n;
 }
 
-int find_matching(const GameState& state, int zone, const ComponentMatch& match) {
+ComponentId find_matching(const GameState& state, int zone, const ComponentMatch& match) {
   const auto& items = state.zone(zone);
   for (auto it = items.rbegin(); it != items.rend(); ++it)
     if (match(state, *it)) return *it;
-  return -1;
+  return ComponentId::none();
 }
 
 int move_matching(GameState& state, int from, const ComponentMatch& match, int to, int limit, const MoveOptions& how) {
   int n = 0;
   for (; limit < 0 || n < limit; ++n) {
-    const int found = find_matching(state, from, match);
-    if (found < 0) break;
+    const ComponentId found = find_matching(state, from, match);
+    if (found.is_none()) break;
     move_component(state, found, to, how);
   }
   return n;
 }
 
 std::pair<int, int> exchange_zones(GameState& state, int a, int b) {
-  const std::vector<int> mine = state.zone(a), theirs = state.zone(b);
-  for (int id : mine) move_component(state, id, b);
-  for (int id : theirs) move_component(state, id, a);
+  const std::vector<ComponentId> mine = state.zone(a), theirs = state.zone(b);
+  for (ComponentId id : mine) move_component(state, id, b);
+  for (ComponentId id : theirs) move_component(state, id, a);
   return {static_cast<int>(mine.size()), static_cast<int>(theirs.size())};
 }
 

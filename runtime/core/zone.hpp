@@ -14,7 +14,7 @@ class GameState;
 struct ComponentMatch {
   FaceId face;    // a face id (GameDefinition::face_id), or none
   int type = -1;  // a type index, used when face is none
-  bool operator()(const GameState& state, int id) const;
+  bool operator()(const GameState& state, ComponentId id) const;
 };
 
 // How a move is made: onto the top of the zone or its bottom, and seats
@@ -31,8 +31,8 @@ struct MoveOptions {
 // `owner` or `keep` zone everybody who knew it before still does (a trade
 // of hands keeps what each player gave in mind), besides the new owner.
 // Shuffling (deck.hpp) hides too.
-void move_component(GameState& state, int id, int to_zone, const MoveOptions& how);
-inline void move_component(GameState& state, int id, int to_zone, bool to_bottom = false) {
+void move_component(GameState& state, ComponentId id, int to_zone, const MoveOptions& how);
+inline void move_component(GameState& state, ComponentId id, int to_zone, bool to_bottom = false) {
   move_component(state, id, to_zone, MoveOptions{to_bottom, 0});
 }
 // Each returns how many moved.
@@ -40,8 +40,8 @@ int move_all(GameState& state, int from, int to, const MoveOptions& how = {});
 int move_top(GameState& state, int from, int count, int to, const MoveOptions& how = {});
 int move_matching(GameState& state, int from, const ComponentMatch& match, int to, int limit = -1,
                   const MoveOptions& how = {});
-// The matching component nearest the top, or -1.
-int find_matching(const GameState& state, int zone, const ComponentMatch& match);
+// The matching component nearest the top, or none.
+ComponentId find_matching(const GameState& state, int zone, const ComponentMatch& match);
 // The two zones swap contents, each keeping its order; returns the counts moved.
 std::pair<int, int> exchange_zones(GameState& state, int a, int b);
 

@@ -10,44 +10,44 @@ namespace rulebook {
 namespace {
 
 int component_id(lua_State* L) {
-  lua_pushinteger(L, check_component(L, 1));
+  lua_pushinteger(L, check_component(L, 1).value());
   return 1;
 }
 
 int component_type(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   lua_pushstring(L, state_of(L).type_of(id).name.c_str());
   return 1;
 }
 
 int component_kind(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   lua_pushstring(L, state_of(L).type_of(id).kind.c_str());
   return 1;
 }
 
 int component_title(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   lua_pushstring(L, state_of(L).type_of(id).title.c_str());
   return 1;
 }
 
 int component_face(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   lua_pushstring(L, state_of(L).face_name(id).c_str());
   return 1;
 }
 
 // c:is(face): does it show that face? (cheaper than comparing strings)
 int component_is(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const FaceId face = check_face_id(L, 2);
   lua_pushboolean(L, state_of(L).face_id(id) == face);
   return 1;
 }
 
 int component_faces(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const auto& faces = state_of(L).type_of(id).faces;
   lua_createtable(L, static_cast<int>(faces.size()), 0);
   for (size_t i = 0; i < faces.size(); ++i) {
@@ -58,7 +58,7 @@ int component_faces(lua_State* L) {
 }
 
 int component_set_face(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const char* face = luaL_checkstring(L, 2);
   GameState& state = state_of(L);
   const int index = state.definition().face_index(state.component(id).type, face);
@@ -70,7 +70,7 @@ int component_set_face(lua_State* L) {
 
 // c:turn_over(): the next face (the other side of a two-sided tile).
 int component_turn_over(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   GameState& state = state_of(L);
   turn_over(state, id);
   lua_pushstring(L, state.face_name(id).c_str());
@@ -84,7 +84,7 @@ int component_turn_over(lua_State* L) {
 // fresh on each call, since the rules may write to it), and only keys the
 // type has, so the cache stays as small as the definition.
 int component_attr(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const char* key = luaL_checkstring(L, 2);
   EngineImpl& e = engine(L);
   GameState& state = state_of(L);
@@ -115,7 +115,7 @@ int component_attr(lua_State* L) {
 }
 
 int component_zone(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int zone = state_of(L).component(id).zone;
   if (zone < 0) lua_pushnil(L);
   else push_zone(L, zone);
@@ -123,7 +123,7 @@ int component_zone(lua_State* L) {
 }
 
 int component_owner(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int owner = state_of(L).component(id).owner;
   if (owner < 0) lua_pushnil(L);
   else lua_pushinteger(L, owner);
@@ -131,47 +131,47 @@ int component_owner(lua_State* L) {
 }
 
 int component_set_owner(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int seat = lua_isnoneornil(L, 2) ? -1 : check_seat(L, 2);
   set_owner(state_of(L), id, seat);
   return 0;
 }
 
 int component_reveal(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   if (state_of(L).component(id).visibility != Visibility::Public) reveal(state_of(L), id);
   return 0;
 }
 
 int component_hide(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   if (state_of(L).component(id).visibility != Visibility::Hidden) hide(state_of(L), id);
   return 0;
 }
 
 // c:peek(seat): that player alone learns what the component is.
 int component_peek(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int seat = check_seat(L, 2);
   peek(state_of(L), id, seat);
   return 0;
 }
 
 int component_is_public(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   lua_pushboolean(L, state_of(L).component(id).visibility == Visibility::Public);
   return 1;
 }
 
 int component_known_by(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int seat = check_seat(L, 2);
   lua_pushboolean(L, state_of(L).visible_to(id, seat));
   return 1;
 }
 
 int component_facing(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int facing = state_of(L).component(id).facing;
   if (facing < 0) lua_pushnil(L);
   else lua_pushstring(L, to_string(static_cast<Direction>(facing)));
@@ -179,7 +179,7 @@ int component_facing(lua_State* L) {
 }
 
 int component_face_to(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const char* name = luaL_checkstring(L, 2);
   Direction d;
   luaL_argcheck(L, parse_direction(name, d), 2, "direction expected (north, east, south, west, northeast, ...)");
@@ -190,7 +190,7 @@ int component_face_to(lua_State* L) {
 // c:move(zone [, "top" | "bottom" | {position =, seen_by =}]): onto the top
 // of a zone (or its bottom); `seen_by` seats know it afterwards.
 int component_move(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   const int zone = check_zone(L, 2);
   MoveOptions how;
   check_move_options(L, 3, how);

@@ -69,7 +69,7 @@ std::string option_label(lua_State* L, int i, bool seats) {
       break;
     case LUA_TUSERDATA: {
       const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
-      if (h->kind == HandleKind::Component) label = component_label(state, h->index);
+      if (h->kind == HandleKind::Component) label = component_label(state, ComponentId{h->index});
       else if (h->kind == HandleKind::Zone) label = state.zone_title(h->index);
       else label = fmt::format("option {}", i + 1);
       break;
@@ -80,13 +80,13 @@ std::string option_label(lua_State* L, int i, bool seats) {
   return label;
 }
 
-// The component an option is (-1: it is not one).
-int option_component(lua_State* L, int i) {
+// The component an option is (none: it is not one).
+ComponentId option_component(lua_State* L, int i) {
   lua_rawgeti(L, kOptions, i + 1);
-  int id = -1;
+  ComponentId id;
   if (lua_type(L, -1) == LUA_TUSERDATA) {
     const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
-    if (h->kind == HandleKind::Component) id = h->index;
+    if (h->kind == HandleKind::Component) id = ComponentId{h->index};
   }
   lua_pop(L, 1);
   return id;
@@ -102,7 +102,7 @@ nlohmann::json option_target(lua_State* L, int i, Seat seat) {
   lua_rawgeti(L, kOptions, i + 1);
   if (lua_type(L, -1) == LUA_TUSERDATA) {
     const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
-    if (h->kind == HandleKind::Component && state.visible_to(h->index, seat)) {
+    if (h->kind == HandleKind::Component && state.visible_to(ComponentId{h->index}, seat)) {
       target = {{"component", h->index}};
     } else if (h->kind == HandleKind::Zone) {
       const GameDefinition& def = state.definition();
@@ -183,8 +183,8 @@ bool hides_an_option(lua_State* L, int count) {
   const GameState& state = state_of(L);
   const SeatMask everybody = state.all_seats();
   for (int i = 0; i < count; ++i) {
-    const int id = option_component(L, i);
-    if (id >= 0 && state.knowers(id) != everybody) return true;
+    const ComponentId id = option_component(L, i);
+    if (!id.is_none() && state.knowers(id) != everybody) return true;
   }
   return false;
 }

@@ -20,8 +20,8 @@ int deck_draw(lua_State* L) {
   const int dest = check_zone(L, 2);
   const int discard = lua_isnoneornil(L, 3) ? -1 : check_zone(L, 3);
   luaL_argcheck(L, dest != deck, 2, "cannot draw into the deck itself");
-  const int card = draw_top(state_of(L), deck, dest, discard);
-  if (card < 0) lua_pushnil(L);
+  const ComponentId card = draw_top(state_of(L), deck, dest, discard);
+  if (card.is_none()) lua_pushnil(L);
   else push_component(L, card);
   return 1;
 }

@@ -8,7 +8,7 @@ namespace {
 
 // die:roll() -> the face rolled
 int die_roll(lua_State* L) {
-  const int id = check_component(L, 1);
+  const ComponentId id = check_component(L, 1);
   GameState& state = state_of(L);
   roll_die(state, id);
   lua_pushstring(L, state.face_name(id).c_str());

@@ -72,7 +72,7 @@ int game_components(lua_State* L) {
   // The live type: a determinization (or the no-peek test) may have given
   // a component another's identity.
   const GameState& state = state_of(L);
-  for (int id = 0; id < def.component_count(); ++id) {
+  for (ComponentId id : ComponentId::all(def.component_count())) {
     if (type >= 0 && state.component(id).type != type) continue;
     push_component(L, id);
     lua_rawseti(L, -2, ++n);

@@ -116,15 +116,15 @@ ComponentMatch check_matcher(lua_State* L, int arg) {
 int zone_find(lua_State* L) {
   const int zone = check_zone(L, 1);
   const ComponentMatch m = check_matcher(L, 2);
-  const int found = find_matching(state_of(L), zone, m);
-  if (found < 0) lua_pushnil(L);
+  const ComponentId found = find_matching(state_of(L), zone, m);
+  if (found.is_none()) lua_pushnil(L);
   else push_component(L, found);
   return 1;
 }
 
 int zone_contains(lua_State* L) {
   const int zone = check_zone(L, 1);
-  const int id = check_component(L, 2);
+  const ComponentId id = check_component(L, 2);
   lua_pushboolean(L, state_of(L).component(id).zone == zone);
   return 1;
 }

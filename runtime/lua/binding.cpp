@@ -34,7 +34,9 @@ void push_cached(lua_State* L, int upvalue, int index) {
 
 }  // namespace
 
-ComponentId check_component(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Component, "component"); }
+ComponentId check_component(lua_State* L, int arg) {
+  return ComponentId{handle_index(L, arg, HandleKind::Component, "component")};
+}
 ZoneSlot check_zone(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Zone, "zone"); }
 BoardId check_board(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Board, "board"); }
 
@@ -205,7 +207,7 @@ void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids,
   }
   // One pass over the zone, whatever the number of faces asked for.
   int counts[kMaxCountedFaces] = {};
-  for (const int component : state.zone(zone)) {
+  for (const ComponentId component : state.zone(zone)) {
     const FaceId face = state.face_id(component);
     for (int i = 0; i < count; ++i) counts[i] += face == ids[i];
   }
@@ -219,7 +221,7 @@ FaceId check_face_id(lua_State* L, int arg) {
   return id;
 }
 
-void push_component(lua_State* L, ComponentId id) { push_cached(L, kComponents, id); }
+void push_component(lua_State* L, ComponentId id) { push_cached(L, kComponents, id.value()); }
 void push_zone(lua_State* L, ZoneSlot slot) { push_cached(L, kZones, slot); }
 void push_board(lua_State* L, BoardId board) { push_cached(L, kBoards, board); }
 

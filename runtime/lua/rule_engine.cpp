@@ -27,7 +27,7 @@ int handle_tostring(lua_State* L) {
   const int index = static_cast<const Handle*>(lua_touserdata(L, 1))->index;
   std::string text;
   if (std::string(tname) == "component") {
-    const auto& t = e.def->types[state ? state->component(index).type : e.def->component_type[index]];
+    const auto& t = e.def->types[state ? state->component(ComponentId{index}).type : e.def->component_type[index]];
     text = fmt::format("{} #{}", t.title, index);
   } else if (std::string(tname) == "zone") {
     text = state ? state->zone_title(index) : "zone";

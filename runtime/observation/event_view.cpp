@@ -9,7 +9,7 @@ using nlohmann::json;
 bool can_see(const Event& event, int seat) { return seat < 0 || (event.audience & seat_bit(seat)) != 0; }
 
 bool knows_event_component(const GameState& s, const Event& e, int seat) {
-  if (e.component < 0) return false;
+  if (e.component.is_none()) return false;
   if (s.visible_to(e.component, seat)) return true;
   // A seat that knew what moved saw it move, wherever it went.
   return e.type == EventType::Move && (e.knew & seat_bit(seat)) != 0;
@@ -20,10 +20,10 @@ bool hides_choice(const Event& e, int seat) { return e.type == EventType::Choice
 json event_json(const GameState& s, const Event& e, int seat) {
   json j;
   j["type"] = to_string(e.type);
-  auto component = [&](int id) {
+  auto component = [&](ComponentId id) {
     const bool known = id == e.component ? knows_event_component(s, e, seat) : s.visible_to(id, seat);
-    j["component"] = id >= 0 && known ? json(id) : json(nullptr);
-    if (id >= 0 && known) {
+    j["component"] = !id.is_none() && known ? json(id) : json(nullptr);
+    if (!id.is_none() && known) {
       j["name"] = s.type_of(id).name;
     }
   };

@@ -151,7 +151,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
   if (!can_see(e, seat_)) return;
   state_ = &s;
   auto name = [&](int seat) { return seat >= 0 && seat < s.player_count() ? s.player(seat).name : std::string("?"); };
-  const bool visible = e.component >= 0 && s.visible_to(e.component, seat_);
+  const bool visible = !e.component.is_none() && s.visible_to(e.component, seat_);
   Line line;
   switch (e.type) {
     case EventType::Roll: {

@@ -8,7 +8,7 @@ namespace rulebook {
 
 using nlohmann::json;
 
-json component_view(const GameState& state, int id, int seat) {
+json component_view(const GameState& state, ComponentId id, int seat) {
   const Component& c = state.component(id);
   const GameDefinition& def = state.definition();
   if (!state.visible_to(id, seat)) return json{{"hidden", true}};
@@ -54,7 +54,7 @@ json seat_view(const GameState& state, int seat) {
     }
     json zone{{"title", state.zone_title(slot)}, {"count", items.size()}};
     bool any_visible = false;
-    for (int id : items) any_visible = any_visible || state.visible_to(id, seat);
+    for (ComponentId id : items) any_visible = any_visible || state.visible_to(id, seat);
     if (any_visible) {
       json list = json::array();  // top first
       for (auto it = items.rbegin(); it != items.rend(); ++it) list.push_back(component_view(state, *it, seat));

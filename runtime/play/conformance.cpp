@@ -64,7 +64,7 @@ bool names(const std::string& text, const std::string& word) {
 // seat something it cannot know (no component it may see has that title).
 std::vector<std::string> secret_titles(const GameState& state, int seat) {
   std::set<std::string> hidden, seen;
-  for (int id = 0; id < state.component_count(); ++id) {
+  for (ComponentId id : ComponentId::all(state.component_count())) {
     if (state.component(id).zone < 0) continue;
     (state.visible_to(id, seat) ? seen : hidden).insert(state.type_of(id).title);
   }
@@ -78,10 +78,10 @@ std::vector<std::string> secret_titles(const GameState& state, int seat) {
 // another component hidden from the seat has a different title (so the
 // name tells them apart), and no component the seat may see has that title
 // (which the text could mean instead).
-bool telling(const GameState& state, int id, int seat) {
+bool telling(const GameState& state, ComponentId id, int seat) {
   const std::string& title = state.type_of(id).title;
   bool other_title = false;
-  for (int other = 0; other < state.component_count(); ++other) {
+  for (ComponentId other : ComponentId::all(state.component_count())) {
     if (other == id || state.component(other).zone < 0 || state.type_of(other).title != title) {
       if (other != id && state.component(other).zone >= 0 && !state.visible_to(other, seat)) other_title = true;
       continue;
@@ -136,12 +136,12 @@ class GameCheck : public EventSink {
   void on_event(const GameState& state, const Event& e) override {
     ++events_;
     const std::string where = fmt::format("event {} ({})", events_, to_string(e.type));
-    if (e.component >= 0 && e.type != EventType::Choice) recent_.insert(e.component);
+    if (!e.component.is_none() && e.type != EventType::Choice) recent_.insert(e.component);
     for (int s = 0; s < state.player_count(); ++s) {
       if (!can_see(e, s)) continue;
       const json j = event_json(state, e, s);
       if (j.contains("component") && j.at("component").is_number_integer()) {
-        const int id = j.at("component").get<int>();
+        const auto id = j.at("component").get<ComponentId>();
         const bool known = id == e.component ? knows_event_component(state, e, s) : state.visible_to(id, s);
         if (!known) fail("event", s, where, fmt::format("seat {} receives component {}, hidden from it", s, id));
       }
@@ -154,16 +154,16 @@ class GameCheck : public EventSink {
       // the rules act on only afterwards (a card chosen by its label, then
       // put face down): every such component is a suspect, a leak if the
       // rules act on it before the next decision and it is still hidden.
-      std::vector<int> named, suspects;
-      if (e.type == EventType::Choice && e.component >= 0 && !state.visible_to(e.component, s) &&
+      std::vector<ComponentId> named, suspects;
+      if (e.type == EventType::Choice && !e.component.is_none() && !state.visible_to(e.component, s) &&
           telling(state, e.component, s) && names(e.text, state.type_of(e.component).title))
         named.push_back(e.component);
-      for (int id : recent_)
+      for (ComponentId id : recent_)
         if (!state.visible_to(id, s) && telling(state, id, s) && names(e.text, state.type_of(id).title))
           named.push_back(id);
       if (e.type == EventType::Choice)
         for (const auto& title : titles_named(state, e.text))
-          for (int id = 0; id < state.component_count(); ++id)
+          for (ComponentId id : ComponentId::all(state.component_count()))
             if (state.component(id).zone >= 0 && state.type_of(id).title == title && !state.visible_to(id, s) &&
                 telling(state, id, s))
               suspects.push_back(id);
@@ -177,9 +177,9 @@ class GameCheck : public EventSink {
   void settle() {
     ++decisions_;
     for (auto& p : pending_) {
-      for (int id : p.suspects)
+      for (ComponentId id : p.suspects)
         if (recent_.count(id)) p.components.push_back(id);
-      for (int id : p.components) {
+      for (ComponentId id : p.components) {
         // Still hidden, and still told apart by its title: a component the
         // seat may see now (the card played face up) could be what it meant.
         if (state_->visible_to(id, p.seat) || !telling(*state_, id, p.seat)) continue;
@@ -220,15 +220,15 @@ class GameCheck : public EventSink {
     EventType type;
     std::string text;
     std::string where;
-    std::vector<int> components;  // the hidden components it names
-    std::vector<int> suspects;    // those it may name: it does if the rules act on them
+    std::vector<ComponentId> components;  // the hidden components it names
+    std::vector<ComponentId> suspects;    // those it may name: it does if the rules act on them
   };
 
   // The component titles a text names (each title once).
   std::vector<std::string> titles_named(const GameState& state, const std::string& text) {
     if (titles_.empty()) {
       std::set<std::string> all;
-      for (int id = 0; id < state.component_count(); ++id) all.insert(state.type_of(id).title);
+      for (ComponentId id : ComponentId::all(state.component_count())) all.insert(state.type_of(id).title);
       titles_.assign(all.begin(), all.end());
     }
     std::vector<std::string> out;
@@ -243,8 +243,8 @@ class GameCheck : public EventSink {
     if (v.is_object()) {
       for (const char* key : {"id", "component"}) {
         if (!v.contains(key) || !v.at(key).is_number_integer()) continue;
-        const int id = v.at(key).get<int>();
-        if (id >= 0 && id < state_->component_count() && !state_->visible_to(id, seat))
+        const ComponentId id{v.at(key).get<int>()};
+        if (!id.is_none() && id.value() < state_->component_count() && !state_->visible_to(id, seat))
           fail("view", seat, where, fmt::format("the view of seat {} shows component {} ({}), hidden from it", seat, id,
                                                 state_->type_of(id).title));
       }
@@ -272,8 +272,8 @@ class GameCheck : public EventSink {
   // components hidden from it exchange identities: rotate type and face
   // among them in the live state, look again, and put everything back.
   void check_identity_swap(const json& before, int seat, const std::string& where, const Decision* d) {
-    std::vector<int> hidden;
-    for (int id = 0; id < state_->component_count(); ++id)
+    std::vector<ComponentId> hidden;
+    for (ComponentId id : ComponentId::all(state_->component_count()))
       if (!state_->visible_to(id, seat) && state_->component(id).zone >= 0) hidden.push_back(id);
     if (hidden.size() < 2) return;
     std::vector<std::string> labels;
@@ -328,7 +328,7 @@ class GameCheck : public EventSink {
   GameState* state_ = nullptr;
   Match* match_ = nullptr;
   std::vector<PendingText> pending_;
-  std::set<int> recent_;  // components the rules acted on since the last decision
+  std::set<ComponentId> recent_;  // components the rules acted on since the last decision
   std::vector<std::string> titles_;  // every component title, made once
   int events_ = 0;
   int decisions_ = 0;

@@ -75,7 +75,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   state_.reset(players, seed, std::move(names));
   for (size_t id = 0; id < start_identities_.size(); ++id) {
     const int type = definition_->component_type[static_cast<size_t>(start_identities_[id])];
-    Component& c = state_.mutable_component(static_cast<int>(id));
+    Component& c = state_.mutable_component(ComponentId{static_cast<int>(id)});
     c.type = type;
     c.face = definition_->types[static_cast<size_t>(type)].initial_face;
   }

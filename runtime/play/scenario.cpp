@@ -45,7 +45,7 @@ class ForcedChance : public ChanceOverride {
     group_.assign(faces.begin(), faces.end());
   }
 
-  bool forced_roll(const GameState& state, int component, int& face) override {
+  bool forced_roll(const GameState& state, ComponentId component, int& face) override {
     std::string wanted;
     if (!group_.empty()) {
       wanted = group_.front();
@@ -70,14 +70,14 @@ class ForcedChance : public ChanceOverride {
     return true;
   }
 
-  bool forced_shuffle(const GameState& state, int zone, std::vector<int>& items) override {
+  bool forced_shuffle(const GameState& state, int zone, std::vector<ComponentId>& items) override {
     if (shuffles.empty()) return false;
     auto [zone_name, top] = shuffles.front();
     if (zone_name != state.zone_id(zone)) return false;  // not this shuffle: play it randomly
     shuffles.pop_front();
-    std::vector<int> rest = items, placed;
+    std::vector<ComponentId> rest = items, placed;
     for (const auto& type : top) {
-      auto it = std::find_if(rest.begin(), rest.end(), [&](int id) { return state.type_of(id).name == type; });
+      auto it = std::find_if(rest.begin(), rest.end(), [&](ComponentId id) { return state.type_of(id).name == type; });
       if (it == rest.end()) {
         fail(fmt::format("forced shuffle of {}: no {} left to put on top", zone_name, type));
         continue;

@@ -26,7 +26,7 @@ class RevealWatch : public EventSink {
     chance_ = state.chance();
     knows_.assign(static_cast<size_t>(state.player_count()), std::vector<bool>(static_cast<size_t>(state.component_count())));
     for (Seat seat = 0; seat < state.player_count(); ++seat)
-      for (int id = 0; id < state.component_count(); ++id) knows_[seat][id] = state.visible_to(id, seat);
+      for (ComponentId id : ComponentId::all(state.component_count())) knows_[seat][id.index()] = state.visible_to(id, seat);
   }
 
   void on_event(const GameState& state, const Event& e) override {
@@ -38,10 +38,10 @@ class RevealWatch : public EventSink {
       else reason_ = "the rules drew at random since";
       return;
     }
-    if (e.component < 0 || !seen) return;
+    if (e.component.is_none() || !seen) return;
     for (Seat seat = 0; seat < state.player_count(); ++seat) {
       const bool now = state.visible_to(e.component, seat);
-      if (now && !knows_[seat][e.component]) {
+      if (now && !knows_[seat][e.component.index()]) {
         // A move into the seat's own zone is a draw; into anybody's view, a reveal.
         const char* what = e.type == EventType::Move && state.zone_owner(e.to) != seat ? "revealed" : verb(e.type);
         reason_ = fmt::format("{} was {} since", with_article(kind(state, e.component)), what);
@@ -50,7 +50,7 @@ class RevealWatch : public EventSink {
         if (!can_see(e, asker_)) reason_ = "something was shown to another player since";
         return;
       }
-      knows_[seat][e.component] = now;  // hidden again: seeing it later is news
+      knows_[seat][e.component.index()] = now;  // hidden again: seeing it later is news
     }
   }
 
@@ -62,7 +62,7 @@ class RevealWatch : public EventSink {
 
  private:
   static std::string kind(const GameState& state, ComponentId id) {
-    if (id < 0) return "component";
+    if (id.is_none()) return "component";
     const std::string& k = state.type_of(id).kind;
     return k.empty() ? "component" : k;
   }

@@ -42,8 +42,8 @@ class Determinizer::Observer : public EventSink {
     ++next;
   }
   void mark(const GameState& state) {
-    for (int id = 0; id < state.component_count(); ++id)
-      if (!seen[static_cast<size_t>(id)] && state.visible_to(id, seat)) seen[static_cast<size_t>(id)] = 1;
+    for (ComponentId id : ComponentId::all(state.component_count()))
+      if (!seen[id.index()] && state.visible_to(id, seat)) seen[id.index()] = 1;
   }
 };
 
@@ -107,11 +107,11 @@ class Determinizer::Replayer : public Agent {
     if (identities == nullptr || identities->empty()) return;
     std::vector<std::pair<int, int>> was;
     was.reserve(identities->size());
-    for (int id = 0; id < state->component_count(); ++id)
+    for (ComponentId id : ComponentId::all(state->component_count()))
       was.emplace_back(state->component(id).type, state->component(id).face);
-    for (int id = 0; id < state->component_count(); ++id) {
-      const int from = (*identities)[static_cast<size_t>(id)];
-      if (from == id) continue;
+    for (ComponentId id : ComponentId::all(state->component_count())) {
+      const int from = (*identities)[id.index()];
+      if (from == id.value()) continue;
       Component& c = state->mutable_component(id);
       c.type = was[static_cast<size_t>(from)].first;
       c.face = was[static_cast<size_t>(from)].second;
@@ -319,9 +319,9 @@ std::vector<int> Determinizer::true_identities(const Match& truth) const {
   std::map<int, std::vector<int>> of_type;
   for (int id = t.component_count() - 1; id >= 0; --id)
     of_type[definition_->component_type[static_cast<size_t>(id)]].push_back(id);
-  for (int id = 0; id < t.component_count(); ++id) {
+  for (ComponentId id : ComponentId::all(t.component_count())) {
     auto& pool = of_type[t.component(id).type];
-    source[static_cast<size_t>(id)] = pool.empty() ? id : pool.back();
+    source[id.index()] = pool.empty() ? id.value() : pool.back();
     if (!pool.empty()) pool.pop_back();
   }
   return source;

@@ -58,7 +58,14 @@ const char* const kDocument = R"({
 })";
 
 constexpr int kGrid0 = 0, kSupply = 9, kDeck = 10, kHand0 = 11, kTable = 14, kPool0 = 15;
-constexpr int kTile = 8;
+constexpr ComponentId kTile{8};
+
+// Components by number, bottom first, as a zone lists them.
+std::vector<ComponentId> ids(std::initializer_list<int> numbers) {
+  std::vector<ComponentId> out;
+  for (int n : numbers) out.push_back(ComponentId{n});
+  return out;
+}
 
 GameDefinition make_definition(const char* text = kDocument) {
   return build_game_definition(json::parse(text), "/nonexistent/test-game", {});
@@ -152,30 +159,30 @@ TEST_CASE("GameState::reset places components in their start zones", "[state]") 
   CHECK(state.player(1).name == "Bob");
   CHECK(state.player(2).name == "Player 3");
   CHECK(state.seed() == 42);
-  CHECK(state.zone(kSupply) == std::vector<int>{0, 1, 2});
-  CHECK(state.zone(kDeck) == std::vector<int>{3, 4, 5, 6, 7});
+  CHECK(state.zone(kSupply) == ids({0, 1, 2}));
+  CHECK(state.zone(kDeck) == ids({3, 4, 5, 6, 7}));
   CHECK(state.component(kTile).zone == -1);
   CHECK(state.face_name(kTile) == "back");
-  CHECK(state.face_name(0) == "one");
-  CHECK(state.component(0).visibility == Visibility::Public);
-  CHECK(state.component(3).visibility == Visibility::Hidden);  // deck policy
+  CHECK(state.face_name(ComponentId{0}) == "one");
+  CHECK(state.component(ComponentId{0}).visibility == Visibility::Public);
+  CHECK(state.component(ComponentId{3}).visibility == Visibility::Hidden);  // deck policy
   CHECK(state.turns().seats() == 3);
 
   // A second reset undoes everything the first game did.
-  move_component(state, 0, kTable);
-  set_face(state, 1, 4);
+  move_component(state, ComponentId{0}, kTable);
+  set_face(state, ComponentId{1}, 4);
   add_score(state, 1, 5);
   eliminate(state, 2);
-  reveal(state, 3);
+  reveal(state, ComponentId{3});
   state.reset(2, 7, {"Xia", ""});
   CHECK(state.player_count() == 2);
   CHECK(state.player(0).name == "Xia");
   CHECK(state.player(1).name == "Bob");  // empty name: the default
   CHECK(state.player(1).score == 0);
-  CHECK(state.zone(kSupply) == std::vector<int>{0, 1, 2});
+  CHECK(state.zone(kSupply) == ids({0, 1, 2}));
   CHECK(state.zone_size(kTable) == 0);
-  CHECK(state.face_name(1) == "one");
-  CHECK(state.component(3).visibility == Visibility::Hidden);
+  CHECK(state.face_name(ComponentId{1}) == "one");
+  CHECK(state.component(ComponentId{3}).visibility == Visibility::Hidden);
   CHECK_FALSE(state.turns().eliminated(1));
 }
 
@@ -183,18 +190,18 @@ TEST_CASE("GameState: moves to the top and to the bottom", "[state]") {
   const GameDefinition def = make_definition();
   GameState state(def);
   state.reset(3, 1);
-  move_component(state, 0, kTable);
-  move_component(state, 1, kTable);
-  move_component(state, 2, kTable, /*to_bottom=*/true);
-  CHECK(state.zone(kTable) == std::vector<int>{2, 0, 1});  // bottom .. top
+  move_component(state, ComponentId{0}, kTable);
+  move_component(state, ComponentId{1}, kTable);
+  move_component(state, ComponentId{2}, kTable, /*to_bottom=*/true);
+  CHECK(state.zone(kTable) == ids({2, 0, 1}));  // bottom .. top
   CHECK(state.zone_size(kSupply) == 0);
-  CHECK(state.component(2).zone == kTable);
+  CHECK(state.component(ComponentId{2}).zone == kTable);
   // Moving within a zone puts it on top again.
-  move_component(state, 2, kTable);
-  CHECK(state.zone(kTable) == std::vector<int>{0, 1, 2});
+  move_component(state, ComponentId{2}, kTable);
+  CHECK(state.zone(kTable) == ids({0, 1, 2}));
   // A component that lay nowhere can be placed.
   move_component(state, kTile, kGrid0 + 4);
-  CHECK(state.zone(kGrid0 + 4) == std::vector<int>{kTile});
+  CHECK(state.zone(kGrid0 + 4) == std::vector<ComponentId>{kTile});
   CHECK(state.zone_id(kGrid0 + 4) == "grid@2,2");
   CHECK(state.zone_title(kGrid0 + 5) == "the grid (3,2)");
   CHECK(state.zone_id(kHand0 + 1) == "hand@1");
@@ -210,7 +217,7 @@ TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
   const GameDefinition def = make_definition();
   GameState state(def);
   state.reset(3, 1);
-  const int card = 7;  // top of the deck
+  const ComponentId card{7};  // top of the deck
   REQUIRE(state.component(card).visibility == Visibility::Hidden);
 
   move_component(state, card, kHand0 + 1);  // owner policy
@@ -236,31 +243,31 @@ TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
   // A board keeps whatever visibility a component had.
   move_component(state, card, kGrid0);
   CHECK(state.component(card).visibility == Visibility::Hidden);
-  move_component(state, 0, kGrid0 + 1);
-  CHECK(state.component(0).visibility == Visibility::Public);
+  move_component(state, ComponentId{0}, kGrid0 + 1);
+  CHECK(state.component(ComponentId{0}).visibility == Visibility::Public);
 
   // Who knows a card survives a move into another hand (the one who had
   // peeked, the former owner); a hidden zone forgets them all.
-  move_component(state, 6, kHand0);
-  peek(state, 6, 2);
-  CHECK(state.visible_to(6, 2));
-  move_component(state, 6, kHand0 + 1);
-  CHECK(state.visible_to(6, 2));
-  CHECK(state.visible_to(6, 0));
-  CHECK(state.visible_to(6, 1));
-  move_component(state, 6, kDeck);
-  for (int seat = 0; seat < 3; ++seat) CHECK_FALSE(state.visible_to(6, seat));
-  move_component(state, 6, kDeck, MoveOptions{true, seat_bit(1)});  // seen by seat 1 as it goes under
-  CHECK(state.visible_to(6, 1));
-  CHECK_FALSE(state.visible_to(6, 0));
-  CHECK(state.zone(kDeck).front() == 6);
+  move_component(state, ComponentId{6}, kHand0);
+  peek(state, ComponentId{6}, 2);
+  CHECK(state.visible_to(ComponentId{6}, 2));
+  move_component(state, ComponentId{6}, kHand0 + 1);
+  CHECK(state.visible_to(ComponentId{6}, 2));
+  CHECK(state.visible_to(ComponentId{6}, 0));
+  CHECK(state.visible_to(ComponentId{6}, 1));
+  move_component(state, ComponentId{6}, kDeck);
+  for (int seat = 0; seat < 3; ++seat) CHECK_FALSE(state.visible_to(ComponentId{6}, seat));
+  move_component(state, ComponentId{6}, kDeck, MoveOptions{true, seat_bit(1)});  // seen by seat 1 as it goes under
+  CHECK(state.visible_to(ComponentId{6}, 1));
+  CHECK_FALSE(state.visible_to(ComponentId{6}, 0));
+  CHECK(state.zone(kDeck).front() == ComponentId{6});
 }
 
 TEST_CASE("GameState: reveal, hide, peek and visible_to", "[state]") {
   const GameDefinition def = make_definition();
   GameState state(def);
   state.reset(3, 1);
-  const int card = 3;
+  const ComponentId card{3};
   CHECK(state.visible_to(card, -1));  // the onlooker sees everything
   CHECK_FALSE(state.visible_to(card, 0));
   peek(state, card, 0);
@@ -286,7 +293,7 @@ TEST_CASE("GameState: rolls draw from the seeded chance stream", "[state]") {
   expected.reseed(2024, kChanceStream);
   std::vector<int> ra, rb;
   for (int i = 0; i < 30; ++i) {
-    const int id = i % 3;
+    const ComponentId id{i % 3};
     ra.push_back(roll_die(a, id));
     rb.push_back(roll_die(b, id));
     CHECK(ra.back() == static_cast<int>(expected.below(6)));
@@ -297,15 +304,15 @@ TEST_CASE("GameState: rolls draw from the seeded chance stream", "[state]") {
   GameState c(def);
   c.reset(3, 2025);
   std::vector<int> rc;
-  for (int i = 0; i < 30; ++i) rc.push_back(roll_die(c, i % 3));
+  for (int i = 0; i < 30; ++i) rc.push_back(roll_die(c, ComponentId{i % 3}));
   CHECK(rc != ra);
   // roll_zone rolls bottom to top.
   GameState d(def);
   d.reset(3, 2024);
   roll_dice(d, kSupply);
-  CHECK(d.component(0).face == ra[0]);
-  CHECK(d.component(1).face == ra[1]);
-  CHECK(d.component(2).face == ra[2]);
+  CHECK(d.component(ComponentId{0}).face == ra[0]);
+  CHECK(d.component(ComponentId{1}).face == ra[1]);
+  CHECK(d.component(ComponentId{2}).face == ra[2]);
   CHECK(d.count_showing(kSupply, def.face_id(def.types[0].faces[ra[0]])) >= 1);
 }
 
@@ -317,11 +324,11 @@ TEST_CASE("GameState: shuffle is a deterministic permutation", "[state]") {
     shuffle_zone(s, kDeck);
     return s.zone(kDeck);
   };
-  const std::vector<int> original{3, 4, 5, 6, 7};
+  const std::vector<ComponentId> original = ids({3, 4, 5, 6, 7});
   for (uint64_t seed = 0; seed < 20; ++seed) {
     auto order = shuffled(seed);
     CHECK(order == shuffled(seed));
-    std::vector<int> sorted = order;
+    std::vector<ComponentId> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     CHECK(sorted == original);
   }
@@ -333,24 +340,24 @@ TEST_CASE("GameState: shuffle is a deterministic permutation", "[state]") {
   GameState s(def);
   s.reset(3, 5);
   shuffle_zone(s, kDeck);
-  for (int id : s.zone(kDeck)) CHECK(s.component(id).zone == kDeck);
+  for (ComponentId id : s.zone(kDeck)) CHECK(s.component(id).zone == kDeck);
   // Shuffling an empty or one-card zone is fine.
   shuffle_zone(s, kTable);
-  move_component(s, 0, kTable);
+  move_component(s, ComponentId{0}, kTable);
   shuffle_zone(s, kTable);
-  CHECK(s.zone(kTable) == std::vector<int>{0});
+  CHECK(s.zone(kTable) == ids({0}));
 }
 
 TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   const GameDefinition def = make_definition();
   GameState state(def);
   state.reset(3, 1);
-  move_component(state, 7, kHand0 + 1);  // sapphire card in Bob's hand
-  move_component(state, 4, kHand0 + 1);  // ruby card in Bob's hand
-  move_component(state, 6, kTable);      // public sapphire
-  move_component(state, 5, kGrid0 + 4);  // hidden sapphire on the board
-  hide(state, 6);              // ... and the table's card turned face down
-  move_component(state, 0, kTable);      // a die on top of it
+  move_component(state, ComponentId{7}, kHand0 + 1);  // sapphire card in Bob's hand
+  move_component(state, ComponentId{4}, kHand0 + 1);  // ruby card in Bob's hand
+  move_component(state, ComponentId{6}, kTable);      // public sapphire
+  move_component(state, ComponentId{5}, kGrid0 + 4);  // hidden sapphire on the board
+  hide(state, ComponentId{6});              // ... and the table's card turned face down
+  move_component(state, ComponentId{0}, kTable);      // a die on top of it
 
   const json v0 = seat_view(state, 0);
   const std::string text0 = v0.dump();
@@ -393,7 +400,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   CHECK(ids1 == std::vector<int>{0, 1, 2, 4, 7});
 
   // A peek lets one seat, and only that seat, see the board's card.
-  peek(state, 5, 2);
+  peek(state, ComponentId{5}, 2);
   CHECK(seat_view(state, 2).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
   CHECK(seat_view(state, 0).dump().find("sapphire") == std::string::npos);
 
@@ -416,8 +423,8 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   GameState state(def);
   CHECK_FALSE(state.listening());
   state.reset(3, 1);
-  move_component(state, 0, kTable);
-  roll_die(state, 0);
+  move_component(state, ComponentId{0}, kTable);
+  roll_die(state, ComponentId{0});
   state.message(-1, "nobody hears this");
 
   Recorder rec;
@@ -428,9 +435,9 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   CHECK(rec.events[0].type == EventType::GameStart);
   CHECK(rec.events[0].value == 3);
   state.begin_turn(0);
-  move_component(state, 7, kHand0 + 2);
-  roll_die(state, 1);
-  peek(state, 3, 1);
+  move_component(state, ComponentId{7}, kHand0 + 2);
+  roll_die(state, ComponentId{1});
+  peek(state, ComponentId{3}, 1);
   shuffle_zone(state, kDeck);
   add_score(state, 2, 4);
   state.message(0, "hello");
@@ -439,12 +446,12 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   CHECK(rec.events[1].value == 1);  // round 1
   const Event& move = rec.events[2];
   CHECK(move.type == EventType::Move);
-  CHECK(move.component == 7);
+  CHECK(move.component == ComponentId{7});
   CHECK(move.from == kDeck);
   CHECK(move.to == kHand0 + 2);
   CHECK(move.seat == 2);
   CHECK(rec.events[3].type == EventType::Roll);
-  CHECK(rec.events[3].value == state.component(1).face);
+  CHECK(rec.events[3].value == state.component(ComponentId{1}).face);
   const Event& peek = rec.events[4];
   CHECK(peek.type == EventType::Peek);
   CHECK(peek.audience == seat_bit(1));  // the others never hear of it
@@ -454,7 +461,7 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   CHECK(rec.events[7].text == "hello");
 
   state.set_sink(nullptr);
-  move_component(state, 0, kTable);
+  move_component(state, ComponentId{0}, kTable);
   CHECK(rec.events.size() == 8u);
 }
 
@@ -464,12 +471,12 @@ struct Forcing : ChanceOverride {
   int face = 5;
   int groups = 0, group_zone = -1, group_dice = 0;
   bool reverse_shuffles = false;
-  bool forced_roll(const GameState&, int, int& f) override {
+  bool forced_roll(const GameState&, ComponentId, int& f) override {
     if (face < 0) return false;
     f = face;
     return true;
   }
-  bool forced_shuffle(const GameState&, int, std::vector<int>& items) override {
+  bool forced_shuffle(const GameState&, int, std::vector<ComponentId>& items) override {
     if (!reverse_shuffles) return false;
     std::reverse(items.begin(), items.end());
     return true;
@@ -489,26 +496,26 @@ TEST_CASE("GameState: a ChanceOverride forces rolls and shuffles", "[state]") {
   Forcing forcing;
   state.set_chance_override(&forcing);
   state.reset(3, 77);
-  for (int i = 0; i < 10; ++i) CHECK(roll_die(state, i % 3) == 5);
-  CHECK(state.face_name(0) == "six");
+  for (int i = 0; i < 10; ++i) CHECK(roll_die(state, ComponentId{i % 3}) == 5);
+  CHECK(state.face_name(ComponentId{0}) == "six");
 
   roll_dice(state, kSupply);
   CHECK(forcing.groups == 1);
   CHECK(forcing.group_zone == kSupply);
   CHECK(forcing.group_dice == 3);
-  for (int id : {0, 1, 2}) CHECK(state.face_name(id) == "six");
+  for (ComponentId id : ids({0, 1, 2})) CHECK(state.face_name(id) == "six");
 
   // Forced outcomes consume nothing from the chance stream: the first free
   // roll is the one an unforced game would have made first.
   forcing.face = -1;
   GameState plain(def);
   plain.reset(3, 77);
-  CHECK(roll_die(state, 0) == roll_die(plain, 0));
+  CHECK(roll_die(state, ComponentId{0}) == roll_die(plain, ComponentId{0}));
 
   forcing.reverse_shuffles = true;
   shuffle_zone(state, kDeck);
-  CHECK(state.zone(kDeck) == std::vector<int>{7, 6, 5, 4, 3});
+  CHECK(state.zone(kDeck) == ids({7, 6, 5, 4, 3}));
   forcing.reverse_shuffles = false;
   state.set_chance_override(nullptr);
-  roll_die(state, 1);  // no crash without an override
+  roll_die(state, ComponentId{1});  // no crash without an override
 }

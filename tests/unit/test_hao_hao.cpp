@@ -32,7 +32,7 @@ void check_field(const GameState& state, const Match& match, const std::string& 
     for (int slot = 0; slot < def.zone_count(); ++slot) {
       const std::string id = state.zone_id(slot);
       if (id.rfind("field@", 0) != 0) continue;
-      for (int c : state.zone(slot)) {
+      for (ComponentId c : state.zone(slot)) {
         if (state.type_of(c).kind != "tile") continue;
         const json shown = tile_in_view(view, id.substr(6));
         INFO(where << ": seat " << seat << " looks at " << id);
@@ -92,7 +92,7 @@ TEST_CASE("hao-hao: face-down tiles stay hidden through whole games", "[hao-hao]
       for (int step = 0; pending && step < 400; ++step) {
         check_field(state, match, fmt::format("{} players, decision {}: {}", players, step, match.pending().prompt));
         // Count tiles face up in the middle of a turn: they are public.
-        for (int id = 0; id < state.component_count(); ++id)
+        for (ComponentId id : ComponentId::all(state.component_count()))
           if (state.type_of(id).kind == "tile" && state.component(id).visibility == Visibility::Public &&
               state.zone_id(state.component(id).zone).rfind("field@", 0) == 0)
             ++face_up_seen;

@@ -524,15 +524,15 @@ TEST_CASE("bindings: components", "[bindings]") {
   // The state agrees with what the script saw.
   const GameDefinition& def = *t.def;
   const int hand1 = def.zone_slot(def.find_zone_def("hand"), 1);
-  CHECK(t.state.component(4).zone == hand1);
-  CHECK(t.state.component(4).owner == -1);
-  CHECK(t.state.component(4).visibility == Visibility::Hidden);
-  CHECK(t.state.component(10).facing == static_cast<int>(Direction::NorthEast));
-  CHECK(t.state.face_name(0) == "four");
-  CHECK(t.state.face_name(9) == "back");
+  CHECK(t.state.component(ComponentId{4}).zone == hand1);
+  CHECK(t.state.component(ComponentId{4}).owner == -1);
+  CHECK(t.state.component(ComponentId{4}).visibility == Visibility::Hidden);
+  CHECK(t.state.component(ComponentId{10}).facing == static_cast<int>(Direction::NorthEast));
+  CHECK(t.state.face_name(ComponentId{0}) == "four");
+  CHECK(t.state.face_name(ComponentId{9}) == "back");
   // Seat 0 peeked at the card: it sees it; seat 2 does not.
-  CHECK(t.state.visible_to(4, 0));
-  CHECK_FALSE(t.state.visible_to(4, 2));
+  CHECK(t.state.visible_to(ComponentId{4}, 0));
+  CHECK_FALSE(t.state.visible_to(ComponentId{4}, 2));
   const std::string hidden_view = t.match.view(2).dump();
   CHECK(hidden_view.find("red") == std::string::npos);
   CHECK(t.match.view(0).dump().find("red_card") != std::string::npos);
@@ -571,7 +571,7 @@ TEST_CASE("bindings: dice roll from the game's chance stream", "[bindings]") {
   for (int i = 3; i >= 0; --i) pool[static_cast<size_t>(i)] = names[chance.below(6)];
   CHECK(strings(d.at("faces")) == pool);  // top first: die 0, 1, 2, 3
   CHECK(d.at("random") == static_cast<int>(chance.below(6)) + 1);
-  for (int id = 0; id < 4; ++id) CHECK(t.state.face_name(id) == pool[static_cast<size_t>(id)]);
+  for (int id = 0; id < 4; ++id) CHECK(t.state.face_name(ComponentId{id}) == pool[static_cast<size_t>(id)]);
 
   // Same seed, same game; another seed, other dice.
   CHECK(t.play(3, 5).details == d);
@@ -722,7 +722,7 @@ TEST_CASE("bindings: zones and decks", "[bindings]") {
   const GameDefinition& def = *t.def;
   const int hand1 = def.zone_slot(def.find_zone_def("hand"), 1);
   CHECK(t.state.zone_size(hand1) == 5);
-  for (int id : t.state.zone(hand1)) {
+  for (ComponentId id : t.state.zone(hand1)) {
     CHECK(t.state.component(id).owner == 1);
     CHECK(t.state.visible_to(id, 0));
   }

@@ -69,8 +69,8 @@ class SeenBy : public EventSink {
  public:
   explicit SeenBy(int count) : seen(static_cast<size_t>(count), 0) {}
   void on_event(const GameState& state, const Event&) override {
-    for (int id = 0; id < state.component_count(); ++id)
-      if (state.visible_to(id, 0)) seen[static_cast<size_t>(id)] = 1;
+    for (ComponentId id : ComponentId::all(state.component_count()))
+      if (state.visible_to(id, 0)) seen[id.index()] = 1;
   }
   std::vector<char> seen;
 };
@@ -86,8 +86,8 @@ class PeekingAgent : public Agent {
   int choose(const Decision& d) override {
     const GameState& s = match_->state();
     uint64_t h = 0;
-    for (int id = 0; id < s.component_count(); ++id)
-      if (!s.visible_to(id, seat_)) h = h * 1000003u + static_cast<uint64_t>(s.component(id).type) * static_cast<uint64_t>(id + 1);
+    for (ComponentId id : ComponentId::all(s.component_count()))
+      if (!s.visible_to(id, seat_)) h = h * 1000003u + static_cast<uint64_t>(s.component(id).type) * static_cast<uint64_t>(id.value() + 1);
     return static_cast<int>(h % static_cast<uint64_t>(d.count()));
   }
 

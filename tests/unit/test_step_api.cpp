@@ -188,8 +188,8 @@ TEST_CASE("Match::fork needs the answers and no forced chance", "[step][fork]") 
   match.start(3, 5);
   CHECK_THROWS_WITH(match.fork(), Catch::Contains("record_answers"));
   struct NoForcing : ChanceOverride {
-    bool forced_roll(const GameState&, int, int&) override { return false; }
-    bool forced_shuffle(const GameState&, int, std::vector<int>&) override { return false; }
+    bool forced_roll(const GameState&, ComponentId, int&) override { return false; }
+    bool forced_shuffle(const GameState&, int, std::vector<ComponentId>&) override { return false; }
   } chance;
   match.record_answers();
   match.set_chance_override(&chance);
