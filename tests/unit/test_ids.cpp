@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/event.hpp"
 #include "core/ids.hpp"
 
 using namespace rulebook;
@@ -19,16 +20,21 @@ namespace {
 template <class A, class B>
 constexpr bool converts_either_way = std::is_convertible_v<A, B> || std::is_convertible_v<B, A>;
 
-// Ids that are typed: each pair must be kept apart, and each kept apart
-// from a bare int.
-static_assert(!converts_either_way<FaceId, int>);
-static_assert(!converts_either_way<FaceId, unsigned>);
-static_assert(!converts_either_way<FaceId, long long>);
-static_assert(!std::is_assignable_v<FaceId&, int>);
-// Explicit construction from the number is the way in, .value() the way out.
-static_assert(std::is_constructible_v<FaceId, int>);
-// As cheap as the int they hold.
-static_assert(sizeof(FaceId) == sizeof(int) && std::is_trivially_copyable_v<FaceId>);
+// The typed ids are kept apart from each other...
+static_assert(!converts_either_way<ComponentId, FaceId>);
+static_assert(!std::is_assignable_v<ComponentId&, FaceId> && !std::is_assignable_v<FaceId&, ComponentId>);
+static_assert(!std::is_constructible_v<ComponentId, FaceId> && !std::is_constructible_v<FaceId, ComponentId>);
+
+// ...and from bare numbers, both ways; explicit construction from the
+// number is the way in, .value() the way out. As cheap as the int they hold.
+template <class Id>
+constexpr bool is_typed_id = !converts_either_way<Id, int> && !converts_either_way<Id, unsigned> &&
+                             !converts_either_way<Id, long long> && !converts_either_way<Id, std::size_t> &&
+                             !converts_either_way<Id, bool> && !std::is_assignable_v<Id&, int> &&
+                             std::is_constructible_v<Id, int> && sizeof(Id) == sizeof(int) &&
+                             std::is_trivially_copyable_v<Id>;
+static_assert(is_typed_id<ComponentId>);
+static_assert(is_typed_id<FaceId>);
 
 }  // namespace
 
@@ -60,6 +66,14 @@ TEST_CASE("typed ids: none, compare, hash, print and JSON as their number", "[id
   j["faces"] = std::vector<FaceId>{FaceId{1}, FaceId::none()};
   CHECK(j.dump() == R"({"face":6,"faces":[1,-1]})");
   CHECK(j.at("face").get<FaceId>() == FaceId{6});
+}
+
+TEST_CASE("typed ids: events say none for what they are not about", "[ids]") {
+  const Event shuffle = Event::shuffle(3, 10);
+  CHECK(shuffle.component.is_none());
+  const Event roll = Event::roll(ComponentId{4}, -1, 2, 5);
+  CHECK(roll.component == ComponentId{4});
+  CHECK(roll.component != ComponentId{5});
 }
 
 TEST_CASE("typed ids: ranges name every id from the first to the end", "[ids]") {
