@@ -255,12 +255,12 @@ Sample Determinizer::sample(Rng& rng) {
   const int n = state.component_count();
   std::vector<std::pair<int, int>> was;
   was.reserve(static_cast<size_t>(n));
-  for (int id = 0; id < n; ++id) was.emplace_back(state.component(id).type, state.component(id).face);
+  for (ComponentId id : ComponentId::all(n)) was.emplace_back(state.component(id).type, state.component(id).face);
   auto give = [&](const std::vector<int>& from) {
-    for (int id = 0; id < n; ++id) {
+    for (ComponentId id : ComponentId::all(n)) {
       Component& c = state.mutable_component(id);
-      c.type = was[static_cast<size_t>(from[static_cast<size_t>(id)])].first;
-      c.face = was[static_cast<size_t>(from[static_cast<size_t>(id)])].second;
+      c.type = was[static_cast<size_t>(from[id.index()])].first;
+      c.face = was[static_cast<size_t>(from[id.index()])].second;
     }
   };
   give(s.identities);

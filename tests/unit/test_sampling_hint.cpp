@@ -56,7 +56,7 @@ Probed probe(const std::string& game, const std::vector<std::string>& variants, 
       REQUIRE(det.agrees());
       // The box's components and the removed types (the test may look).
       const GameState& t = truth->state();
-      std::vector<int> box;
+      std::vector<ComponentId> box;
       for (int slot = 0; slot < static_cast<int>(t.definition().zone_def_of.size()); ++slot)
         if (t.zone_id(slot) == "box") box = t.zone(slot);
       std::set<std::string> removed;
@@ -70,9 +70,9 @@ Probed probe(const std::string& game, const std::vector<std::string>& variants, 
           ++out.dealt;
           if (det.replays_alike(s.dealt)) ++out.dealt_alike;
           bool right = true;
-          for (int id : box) {
+          for (ComponentId id : box) {
             const auto& type = t.definition().types[static_cast<size_t>(
-                t.definition().component_type[static_cast<size_t>(s.dealt[static_cast<size_t>(id)])])];
+                t.definition().component_type[static_cast<size_t>(s.dealt[id.index()])])];
             if (type.kind == "tile" && type.zone == "bag" && !removed.count(type.name)) right = false;
           }
           if (right) ++out.box_right;
