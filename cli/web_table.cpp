@@ -200,10 +200,15 @@ struct WebTable::Impl : EventSink {
     const std::string player = match->state().player(seat).name;
     for (auto& s : streams)
       if (s->seat != seat) push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}});
+    // Open before the decide message goes out: a page may answer the moment
+    // it reads it, before the game thread waits in await_answer.
     std::lock_guard lock(mutex);
     Stream& mine = *stream_of_seat(seat);
     mine.decision = number;
     mine.count = count;
+    mine.answer.reset();
+    mine.open = true;
+    waiting_for = &mine;
   }
 
   // The seat's answer, as one line of the seat protocol (game thread). An
@@ -211,8 +216,7 @@ struct WebTable::Impl : EventSink {
   // still; when it goes ahead the wait ends with UndoGoesAhead.
   std::string await_answer(Stream& s) {
     std::unique_lock lock(mutex);
-    s.open = true;
-    s.answer.reset();
+    s.open = true;  // since before_decide; an answer may be here already
     waiting_for = &s;
     struct Closed {
       Impl& t;
