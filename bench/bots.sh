@@ -11,7 +11,10 @@
 #
 # Each line of the plan is one arena:  GAME;ARENA OPTIONS;AGENT A;AGENT B
 # (the default plan is below: every bundled game at 2 players,
-# ismcts:iterations=1000 vs random and vs greedy, mcts (PIMC) vs ismcts).
+# ismcts:iterations=1000 vs random and vs greedy, mcts (PIMC) vs ismcts;
+# in Hai Noon and Hao Hao the two search bots play at 200 iterations each:
+# a game of two searching bots near 50% needs ~100 games, which at 1000
+# iterations is hours of CPU on the project's 2 cores).
 # Seats are swapped by the arena itself (each agent plays each seat equally
 # often). An arena stops as soon as both agents' 95% intervals are within
 # +-P points (--until-interval, default 10: "arena --until-interval"), at
@@ -46,8 +49,8 @@ hao-hao;--players 2;ismcts:iterations=1000,depth=10;greedy
 hai-noon;--players 2;ismcts:iterations=1000;greedy
 pass-the-pandas;--players 3;ismcts:iterations=1000;greedy
 old-maid;--players 2;ismcts:iterations=1000;greedy
-hao-hao;--players 2;mcts:iterations=1000,depth=10;ismcts:iterations=1000,depth=10
-hai-noon;--players 2;mcts:iterations=1000,depth=10;ismcts:iterations=1000,depth=10
+hao-hao;--players 2;mcts:iterations=200,depth=10;ismcts:iterations=200,depth=10
+hai-noon;--players 2;mcts:iterations=200,depth=10;ismcts:iterations=200,depth=10
 pass-the-pandas;--players 3;mcts:iterations=1000;ismcts:iterations=1000
 old-maid;--players 2;mcts:iterations=1000,depth=10;ismcts:iterations=1000,depth=10
 '
@@ -63,7 +66,7 @@ while (( $# )); do
     --only) ONLY=$2; shift 2 ;;
     --plan) PLAN_FILE=$2; shift 2 ;;
     --table) TABLE_ONLY=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
