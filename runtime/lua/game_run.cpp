@@ -26,25 +26,49 @@ struct ChangeDetector : EventSink {
 
 // A read-only rule function's call on a game that is not running
 // (rules.evaluate, rules.deal_unseen): the game's context with a budget of
-// its own and `random` behind math.random, and a detector for changes.
-// end() puts back the game's sink and chance.
-struct ReadOnlyCall {
-  EngineImpl& e;
-  GameState& state;
-  ChangeDetector detector;
-  EventSink* sink;
-  ReadOnlyCall(EngineImpl& engine, GameRunImpl& g, Rng& random) : e(engine), state(*g.state), sink(g.state->sink()) {
-    e.ctx.game = &g;
-    e.ctx.state = &state;
-    e.ctx.random = &random;
-    e.ctx.instructions = 0;
-    e.ctx.abort = Abort::None;
-    state.set_sink(&detector);
+// its own and `random` behind math.random, and a detector for changes. The
+// game's sink and chance come back when the call ends, on every way out.
+// `nested`: asked while the game's own thread waits in game:choose, the call
+// runs inside that game's context and budget, and only `random` changes.
+class ReadOnlyCall {
+ public:
+  ReadOnlyCall(EngineImpl& engine, GameRunImpl& g, Rng& random, bool nested = false)
+      : e_(engine), state_(*g.state), sink_(g.state->sink()),
+        random_after_(nested ? engine.ctx.random : &g.state->chance()) {
+    if (!nested) {
+      e_.ctx.game = &g;
+      e_.ctx.state = &state_;
+      e_.ctx.instructions = 0;
+      e_.ctx.abort = Abort::None;
+    }
+    e_.ctx.random = &random;
+    state_.set_sink(&detector_);
   }
+  ~ReadOnlyCall() { end(); }
+  ReadOnlyCall(const ReadOnlyCall&) = delete;
+  ReadOnlyCall& operator=(const ReadOnlyCall&) = delete;
+
+  // The rule function has returned: the game's own sink and chance again.
   void end() {
-    state.set_sink(sink);
-    e.ctx.random = &state.chance();
+    if (ended_) return;
+    ended_ = true;
+    state_.set_sink(sink_);
+    e_.ctx.random = random_after_;
   }
+  // `where` (the call, for the message) must only have read the game.
+  void require_unchanged(const std::string& where) const {
+    if (detector_.changed)
+      throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it", where,
+                                    to_string(detector_.type)));
+  }
+
+ private:
+  EngineImpl& e_;
+  GameState& state_;
+  ChangeDetector detector_;
+  EventSink* sink_;
+  Rng* random_after_;
+  bool ended_ = false;
 };
 
 // "rules.lua: rules.describe(game, 1)": a rule function's call, in messages.
@@ -208,10 +232,7 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   // Its own fixed stream, never the game's chance: describing the game
   // changes nothing in it, the same position reads the same.
   Rng scratch(Rng::mix(0x6465736372696265ull, static_cast<uint64_t>(seat)));
-  Rng* const random = e.ctx.random;
-  ChangeDetector detector;
-  EventSink* sink = state->sink();
-  state->set_sink(&detector);
+  ReadOnlyCall call(e, g, scratch, inside);
   lua_checkstack(L, 4);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
@@ -221,30 +242,22 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   int status;
   if (inside) {
     const bool capped = e.ctx.memory_capped;
-    e.ctx.random = &scratch;
     e.ctx.memory_capped = true;
     sandbox_begin_run(L);
     status = lua_pcall(L, 2, 1, handler);
     sandbox_end_run(L);
     e.ctx.memory_capped = capped;
   } else {
-    e.ctx.game = &g;
-    e.ctx.state = state;
-    e.ctx.random = &scratch;
-    e.ctx.instructions = 0;
-    e.ctx.abort = Abort::None;
     status = e.protected_run(2, 1, handler);
   }
-  e.ctx.random = inside ? random : &state->chance();
-  state->set_sink(sink);
+  call.end();
   const std::string where = rule_call(e, "describe", seat);
   if (status != LUA_OK) fail_rule_call(L, handler, where);
   nlohmann::json d;
   std::string error;
   const bool converted = to_json_checked(L, -1, d, error);
   lua_settop(L, handler - 1);
-  if (detector.changed)
-    throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it", where, to_string(detector.type)));
+  call.require_unchanged(where);
   if (!converted) throw ScriptError(fmt::format("{}: cannot convert its answer to JSON: {}", where, error));
   const std::string wrong = description_error(d);
   if (!wrong.empty())
@@ -431,9 +444,7 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
   const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
   lua_settop(L, handler - 1);
-  if (call.detector.changed)
-    throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it",
-                                  where, to_string(call.detector.type)));
+  call.require_unchanged(where);
   if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0)
     throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
                                   "(the seat's estimated share of the win)", where, got));
@@ -485,9 +496,7 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
     }
   }
   lua_settop(L, handler - 1);
-  if (call.detector.changed)
-    throw ScriptError(fmt::format("{} changed the game (a {} event); it must only read it", where,
-                                  to_string(call.detector.type)));
+  call.require_unchanged(where);
   if (!wrong.empty())
     throw ScriptError(fmt::format("{} returned {}; it must return the unseen components, each once, in a new order",
                                   where, wrong));

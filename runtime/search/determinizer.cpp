@@ -23,6 +23,32 @@ void set_search_warning_handler(std::function<void(const std::string&)> handler)
   warning_handler = std::move(handler);
 }
 
+namespace {
+
+// What a determinization trades between components: each one's type and
+// face, its identity. A snapshot of them, and the permutation that gives
+// component i the identity component from[i] had in the snapshot.
+using IdentitySnapshot = std::vector<std::pair<int, int>>;
+
+IdentitySnapshot identities_of(const GameState& state) {
+  IdentitySnapshot was;
+  was.reserve(static_cast<size_t>(state.component_count()));
+  for (ComponentId id : ComponentId::all(state.component_count()))
+    was.emplace_back(state.component(id).type, state.component(id).face);
+  return was;
+}
+
+void give_identities(GameState& state, const IdentitySnapshot& was, const std::vector<int>& from) {
+  for (ComponentId id : ComponentId::all(state.component_count())) {
+    const auto& [type, face] = was[static_cast<size_t>(from[id.index()])];
+    Component& c = state.mutable_component(id);
+    c.type = type;
+    c.face = face;
+  }
+}
+
+}  // namespace
+
 // The event sink of the simulated game while it replays the true one: it
 // either notes every component the seat can see (the first replay of a
 // decision), or compares what the seat is shown with what it saw.
@@ -105,17 +131,7 @@ class Determinizer::Replayer : public Agent {
   // identities[i] has now: the seat never observed either.
   void permute() {
     if (identities == nullptr || identities->empty()) return;
-    std::vector<std::pair<int, int>> was;
-    was.reserve(identities->size());
-    for (ComponentId id : ComponentId::all(state->component_count()))
-      was.emplace_back(state->component(id).type, state->component(id).face);
-    for (ComponentId id : ComponentId::all(state->component_count())) {
-      const int from = (*identities)[id.index()];
-      if (from == id.value()) continue;
-      Component& c = state->mutable_component(id);
-      c.type = was[static_cast<size_t>(from)].first;
-      c.face = was[static_cast<size_t>(from)].second;
-    }
+    give_identities(*state, identities_of(*state), *identities);
   }
 
   const std::vector<int>* identities = nullptr;
@@ -253,17 +269,8 @@ Sample Determinizer::sample(Rng& rng) {
   // observe: apply it to the decision's game, deal, and put them back.
   GameState& state = deal_->state();
   const int n = state.component_count();
-  std::vector<std::pair<int, int>> was;
-  was.reserve(static_cast<size_t>(n));
-  for (ComponentId id : ComponentId::all(n)) was.emplace_back(state.component(id).type, state.component(id).face);
-  auto give = [&](const std::vector<int>& from) {
-    for (ComponentId id : ComponentId::all(n)) {
-      Component& c = state.mutable_component(id);
-      c.type = was[static_cast<size_t>(from[id.index()])].first;
-      c.face = was[static_cast<size_t>(from[id.index()])].second;
-    }
-  };
-  give(s.identities);
+  const IdentitySnapshot was = identities_of(state);
+  give_identities(state, was, s.identities);
   std::vector<int> dealt;
   std::string problem;
   try {
@@ -273,7 +280,7 @@ Sample Determinizer::sample(Rng& rng) {
   }
   std::vector<int> same(static_cast<size_t>(n));
   for (int id = 0; id < n; ++id) same[static_cast<size_t>(id)] = id;
-  give(same);
+  give_identities(state, was, same);
   // A permutation of the unseen components, each trading identities only
   // within its kind and start zone.
   const std::string where = fmt::format("{}: rules.deal_unseen(game, {})", definition_->name, seat_);
