@@ -151,4 +151,15 @@ std::string explain_script_error(lua_State* L, const std::string& text) {
                      number, line, gutter, std::string(column - 1, ' '), rest);
 }
 
+// "rules.lua:12:" for the innermost Lua function running (the hook may
+// fire in a C function's call event).
+std::string script_position(lua_State* L) {
+  lua_Debug ar;
+  for (int level = 0; lua_getstack(L, level, &ar); ++level) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0) return std::string(ar.short_src) + ":" + std::to_string(ar.currentline) + ": ";
+  }
+  return "";
+}
+
 }  // namespace rulebook

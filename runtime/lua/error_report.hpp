@@ -32,4 +32,9 @@ std::string explain_script_error(lua_State* L, const std::string& text);
 // field or variable it names, else the first non-blank character.
 int error_column(const std::string& message, const std::string& line);
 
+// "rules.lua:12: ", the position of the innermost Lua function running on
+// L, to begin a message raised from C (a budget, the memory cap); "" if
+// no Lua function is running.
+std::string script_position(lua_State* L);
+
 }  // namespace rulebook

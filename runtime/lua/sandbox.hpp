@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lua/budget.hpp"  // the budget's half of the sandbox: the hook and the runs
 #include "lua/context.hpp"
 
 namespace rulebook {
@@ -63,21 +64,5 @@ std::vector<std::string> sandbox_global_names(lua_State* L);
 
 // Message handler for lua_pcall: appends a traceback.
 int sandbox_traceback(lua_State* L);
-
-// Sets thread L's hook for ctx->max_instructions (none when it is 0).
-void sandbox_arm_hook(lua_State* L);
-
-// Bracket every run of Lua on state or thread L (a resume, a protected
-// call): the watchdog charges the CPU time between them to the budget of
-// ctx->max_seconds and stops the run when it is spent. Runs may nest (an
-// agent that plays games of its own); end_run must be called on every path.
-void sandbox_begin_run(lua_State* L);
-void sandbox_end_run(lua_State* L);
-// Bracket an agent's answer inside a run: the CPU time between them is not
-// charged to the run's budget (a search bot's thinking is not the rules'),
-// while the games the agent simulates on engines of its own are budgeted
-// by those engines.
-void sandbox_pause_run(lua_State* L);
-void sandbox_resume_run(lua_State* L);
 
 }  // namespace rulebook
