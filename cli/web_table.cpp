@@ -333,7 +333,10 @@ struct WebTable::Impl : EventSink {
     WebTransport(Impl& table, Stream& stream) : table(table), stream(stream) {}
     void send(const std::string& line, Clock::time_point) override { table.push(stream, line); }
     // A person takes the time they need: no deadline.
-    std::string receive(Clock::time_point) override { return table.await_answer(stream); }
+    std::string receive(Clock::time_point) override {
+      if (table.config.before_wait) table.config.before_wait(stream.seat);
+      return table.await_answer(stream);
+    }
     Impl& table;
     Stream& stream;
   };

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,6 +42,10 @@ struct WebTableConfig {
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)
   size_t threads = 256;            // HTTP worker threads: each open page holds one
+  // Tests only: runs on the game thread after a human seat's decide message
+  // is out and before the game waits for its answer (the moment a quick
+  // page's answer may arrive first).
+  std::function<void(int seat)> before_wait;
 };
 
 class WebTable {

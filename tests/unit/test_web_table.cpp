@@ -173,6 +173,41 @@ TEST_CASE("serve: an answer out of turn or to a closed decision changes nothing"
   CHECK(table->answered() == 1);
 }
 
+TEST_CASE("serve: an answer that arrives before the game waits for it is taken", "[serve]") {
+  // A page may answer the moment it reads its decide message, before the
+  // game thread waits: the hook posts the answer in exactly that window.
+  WebTableConfig c;
+  c.definition = load_game("hai-noon");
+  c.spec = GameSpec{"hai-noon", {}, {}, 2, 12, {}};
+  c.kinds = {"human", "human"};
+  c.port = 0;
+  c.threads = 8;
+  std::atomic<WebTable*> table_of_hook{nullptr};
+  int status = 0;  // of the early answer (game thread)
+  bool posted = false;
+  c.before_wait = [&](int seat) {
+    if (posted) return;
+    posted = true;
+    WebTable* t = table_of_hook.load();
+    int decision = 0;
+    for (const auto& m : parsed(t->messages(t->token(seat))))
+      if (m["type"] == "decide") decision = m["decision"].get<int>();
+    httplib::Client early("127.0.0.1", t->port());
+    auto r = post_answer(early, t->token(seat), json{{"choose", 0}, {"decision", decision}}.dump());
+    status = r ? r->status : -1;
+  };
+  auto table = std::make_unique<WebTable>(std::move(c));
+  table_of_hook = table.get();
+  table->start();
+  // The game moves past the first decision on the early answer alone.
+  for (int tries = 0; tries < 3000 && table->answered() < 1; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(table->answered() == 1);
+  table->stop();
+  CHECK(posted);
+  CHECK(status == 200);
+}
+
 TEST_CASE("serve: malformed bodies and options out of range get 400 and change nothing", "[serve]") {
   auto table = open_table(13);
   httplib::Client client("127.0.0.1", table->port());
