@@ -54,12 +54,17 @@ int clamp_to_int(lua_Integer value) {
 }
 
 void check_game(lua_State* L, int arg) {
-  // The game being played is the only valid one.
-  if (lua_topointer(L, arg) != current_game(L).game_table || !lua_istable(L, arg)) luaL_typeerror(L, arg, "game");
+  // The game being played is the only valid one. Only that table has its
+  // address (scripts make no light userdata): no type check needed.
+  if (lua_topointer(L, arg) != current_game(L).game_table) luaL_typeerror(L, arg, "game");
 }
 
 Seat check_seat(lua_State* L, int arg) {
-  const lua_Integer seat = luaL_checkinteger(L, arg);
+  // One API call when it is an integer; luaL_checkinteger raises the
+  // standard error otherwise.
+  int isnum = 0;
+  lua_Integer seat = lua_tointegerx(L, arg, &isnum);
+  if (!isnum) seat = luaL_checkinteger(L, arg);
   const int players = state_of(L).player_count();
   if (seat < 0 || seat >= players)
     luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is not in 0..%d", seat, players - 1));
@@ -215,7 +220,7 @@ void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids,
 }
 
 FaceId check_face_id(lua_State* L, int arg) {
-  luaL_checktype(L, arg, LUA_TSTRING);
+  if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "string");
   const FaceId id = face_id_of(L, arg);
   luaL_argcheck(L, !id.is_none(), arg, lua_pushfstring(L, "no component has a face '%s'", lua_tostring(L, arg)));
   return id;

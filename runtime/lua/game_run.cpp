@@ -85,6 +85,10 @@ std::string rule_call(const EngineImpl& e, const char* function, Seat seat) {
   throw ScriptError(where + " failed: " + msg);
 }
 
+// The `game` table's and game.state's starting sizes (hash slots).
+constexpr int kGameTableFields = 8;
+constexpr int kStateTableFields = 4;
+
 }  // namespace
 
 double outcome_share(const GameResult& result, Seat seat) {
@@ -327,10 +331,14 @@ bool GameRun::begin() {
   // loaded, and a fresh `game` table: nothing a game writes reaches the next.
   sandbox_restore_modules(L);
   sandbox_restore_upvalues(L, e.upvalues_ref);
-  lua_createtable(L, 0, 2);
+  // Sized for the fields rules usually add (game.talk, zones looked up
+  // once, ...; game.state's few): growing a table rehashes it at every
+  // power of two. The size is invisible to scripts (pairs is sorted, next
+  // is not theirs) and the same every game.
+  lua_createtable(L, 0, kGameTableFields);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.options_ref);
   lua_setfield(L, -2, "options");
-  lua_newtable(L);
+  lua_createtable(L, 0, kStateTableFields);
   lua_setfield(L, -2, "state");
   luaL_setmetatable(L, "game");
   g.game_table = lua_topointer(L, -1);
