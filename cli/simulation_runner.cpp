@@ -82,6 +82,7 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
       for (const auto& def : plan.sides) {
         matches.push_back(std::make_unique<Match>(def, plan.limits));
         matches.back()->set_agents(agents);
+        matches.back()->set_keep_details(false);  // only winners, turns and reason are read
       }
       std::vector<analysis::GameOutcome> outcomes(plan.sides.size());
       for (;;) {

@@ -166,11 +166,12 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& o
 // Converts details (stack top) into r.details; on failure leaves the
 // problem on the stack, for the caller's luaL_argerror once the C++
 // objects here are gone.
-bool finish_details(lua_State* L, GameResult& r) {
+bool finish_details(lua_State* L, GameResult& r, bool keep) {
   char message[256] = "";
   {
     std::string error;
-    if (!to_json_checked(L, -1, r.details, error)) {
+    // Nobody reads them (simulate): checked all the same, built not.
+    if (!(keep ? to_json_checked(L, -1, r.details, error) : converts_to_json(L, -1, error))) {
       r.details = nlohmann::json::object();
       snprintf(message, sizeof message, "%s", error.c_str());
     }
@@ -197,7 +198,7 @@ int game_finish(lua_State* L) {
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'reason' must be a string, got %s", lua_typename(L, reason_type)));
   r.reason = reason_type == LUA_TSTRING ? lua_tostring(L, -1) : "";
   lua_pop(L, 1);
-  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r))
+  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r, current_game(L).keep_details))
     return luaL_argerror(L, 2, lua_tostring(L, -1));
   lua_pop(L, 1);
   r.finished = true;

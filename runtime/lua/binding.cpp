@@ -269,10 +269,16 @@ namespace {
 constexpr size_t kMaxJsonValues = 100000;
 constexpr int kMaxJsonDepth = 64;
 
+// Lua -> JSON. With `build` off it only walks what a conversion would
+// visit, in the same order and with the same limits, and builds nothing:
+// the same answer to "would it convert?" at a fraction of the cost.
 struct JsonWalk {
+  JsonWalk(lua_State* state, bool building) : L(state), build(building) {}
   lua_State* L;
+  bool build;
   size_t values = 0;
-  std::vector<const void*> path;  // the tables being converted
+  int depth = 0;
+  const void* path[kMaxJsonDepth];  // the tables being converted
   std::string error;
 
   nlohmann::json convert(int index) {
@@ -282,7 +288,10 @@ struct JsonWalk {
       error = fmt::format("more than {} values (a table shared many times over?)", kMaxJsonValues);
       return nullptr;
     }
-    switch (lua_type(L, index)) {
+    const int type = lua_type(L, index);
+    if (type == LUA_TTABLE) return table(index);
+    if (!build) return nullptr;
+    switch (type) {
       case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0;
       case LUA_TNUMBER:
         if (lua_isinteger(L, index)) return static_cast<int64_t>(lua_tointeger(L, index));
@@ -298,18 +307,17 @@ struct JsonWalk {
         if (h->kind == HandleKind::Zone) return nlohmann::json{{"zone", state_of(L).zone_id(h->index)}};
         return nullptr;
       }
-      case LUA_TTABLE: return table(index);
       default: return nullptr;
     }
   }
 
   nlohmann::json table(int index) {
     const void* id = lua_topointer(L, index);
-    if (std::find(path.begin(), path.end(), id) != path.end()) {
+    if (std::find(path, path + depth, id) != path + depth) {
       error = "a table contains itself";
       return nullptr;
     }
-    if (static_cast<int>(path.size()) >= kMaxJsonDepth) {
+    if (depth >= kMaxJsonDepth) {
       error = fmt::format("tables nested deeper than {}", kMaxJsonDepth);
       return nullptr;
     }
@@ -317,7 +325,7 @@ struct JsonWalk {
       error = "tables nested too deep";
       return nullptr;
     }
-    path.push_back(id);
+    path[depth++] = id;
     // A frozen table (game.options, ...) holds its fields in a shadow.
     sandbox_push_contents(L, index);
     index = lua_gettop(L);
@@ -326,29 +334,42 @@ struct JsonWalk {
     lua_pushnil(L);
     while (lua_next(L, index)) {
       lua_pop(L, 1);
-      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) array = false;
+      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) {
+        array = false;
+        lua_pop(L, 1);  // one key is enough to know
+        break;
+      }
     }
     nlohmann::json out;
     if (array && n > 0) {
-      out = nlohmann::json::array();
+      if (build) {
+        out = nlohmann::json::array();
+        out.get_ref<nlohmann::json::array_t&>().reserve(static_cast<size_t>(n));
+      }
       for (lua_Integer i = 1; i <= n && error.empty(); ++i) {
         lua_rawgeti(L, index, i);
-        out.push_back(convert(-1));
+        if (build) out.push_back(convert(-1));
+        else convert(-1);
         lua_pop(L, 1);
       }
     } else {
-      out = nlohmann::json::object();  // keys sorted: deterministic
+      if (build) out = nlohmann::json::object();  // keys sorted: deterministic
       lua_pushnil(L);
       while (lua_next(L, index)) {
-        std::string key;
-        if (lua_type(L, -2) == LUA_TSTRING) key = lua_tostring(L, -2);
-        else if (lua_isinteger(L, -2)) key = std::to_string(lua_tointeger(L, -2));
-        if (!key.empty() && lua_type(L, -1) != LUA_TFUNCTION && error.empty()) out[key] = convert(-1);
+        // A string key is read as a C string (up to a NUL); an empty name
+        // is skipped, as are keys neither strings nor integers.
+        const int key_type = lua_type(L, -2);
+        const char* name = key_type == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
+        const bool named = name ? name[0] != '\0' : lua_isinteger(L, -2);
+        if (named && lua_type(L, -1) != LUA_TFUNCTION && error.empty()) {
+          if (build) out[name ? std::string(name) : std::to_string(lua_tointeger(L, -2))] = convert(-1);
+          else convert(-1);
+        }
         lua_pop(L, 1);
       }
     }
     lua_pop(L, 1);  // the contents
-    path.pop_back();
+    --depth;
     return out;
   }
 };
@@ -356,8 +377,15 @@ struct JsonWalk {
 }  // namespace
 
 bool to_json_checked(lua_State* L, int index, nlohmann::json& out, std::string& error) {
-  JsonWalk walk{L, 0, {}, {}};
+  JsonWalk walk(L, true);
   out = walk.convert(index);
+  error = std::move(walk.error);
+  return error.empty();
+}
+
+bool converts_to_json(lua_State* L, int index, std::string& error) {
+  JsonWalk walk(L, false);
+  walk.convert(index);
   error = std::move(walk.error);
   return error.empty();
 }

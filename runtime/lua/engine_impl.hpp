@@ -90,6 +90,7 @@ struct GameRunImpl {
   DecisionRequest pending;
   bool running = false;
   bool bare_requests = false;  // pending decisions without labels or view (GameRun::set_bare_requests)
+  bool keep_details = true;    // game:finish keeps its details as JSON (GameRun::set_keep_details)
 
   ~GameRunImpl();
   bool resume(int nargs);
@@ -162,6 +163,9 @@ void push_json(lua_State* L, const nlohmann::json& value);
 // reports instead, and raise the Lua error once no C++ object is alive.
 nlohmann::json to_json(lua_State* L, int index, int depth = 0);
 bool to_json_checked(lua_State* L, int index, nlohmann::json& out, std::string& error);
+// Whether to_json_checked would convert the value, and its error if not,
+// without building anything.
+bool converts_to_json(lua_State* L, int index, std::string& error);
 // Adds functions to the method table of a handle metatable.
 void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
 

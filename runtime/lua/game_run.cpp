@@ -283,6 +283,7 @@ GameRun::~GameRun() = default;
 
 void GameRun::set_turn_limit(int turns) { impl_->turn_limit = turns; }
 void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
+void GameRun::set_keep_details(bool on) { impl_->keep_details = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 const DecisionRequest& GameRun::pending() const { return impl_->pending; }
 const GameResult& GameRun::result() const { return impl_->result; }

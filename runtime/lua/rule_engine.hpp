@@ -96,6 +96,11 @@ class GameRun {
   // built). For replaying answers chosen already (Match::fork); off by
   // default.
   void set_bare_requests(bool on);
+  // Off: game:finish still checks that its details convert to JSON (the
+  // same error when they do not), but keeps none: result().details stays
+  // empty. For callers that read only winners, turns and reason
+  // (simulate). On by default.
+  void set_keep_details(bool on);
   // Lua code run between the rules' setup and play, with `game` in scope
   // (scenarios use it to arrange a mid-game situation). Empty = none.
   // With `at_first_turn`, it runs instead as the first turn begins: after

@@ -40,6 +40,7 @@ void Match::clear_sinks() { sinks_.clear(); }
 
 void Match::set_chance_override(ChanceOverride* chance) { chance_ = chance; }
 void Match::set_turn_limit(int turns) { turn_limit_ = turns; }
+void Match::set_keep_details(bool on) { keep_details_ = on; }
 void Match::record_answers(bool on) { record_answers_ = on; }
 
 void Match::set_start_identities(std::vector<int> source) {
@@ -100,6 +101,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   run_->set_answer_log(record_answers_ || searching ? &answers_ : nullptr);
   run_->set_prepare(prepare_code_, prepare_chunk_, prepare_at_first_turn_);
   run_->set_bare_requests(bare_start_);
+  run_->set_keep_details(keep_details_);
   return after_run(run_->begin());
 }
 

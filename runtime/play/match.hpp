@@ -45,6 +45,7 @@ class Match : public GameAccess {
   // Throws ScriptError. `at_first_turn`: see GameRun::set_prepare.
   void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
   void record_answers(bool on = true);  // keep every answer given (answers())
+  void set_keep_details(bool on);       // off: results without details (GameRun::set_keep_details)
   // Component identities at the start of the next games: component i
   // starts as the type (and first face) of component source[i], in its own
   // start zone. Empty: as the definition says. Determinizations and the
@@ -113,6 +114,7 @@ class Match : public GameAccess {
   bool prepare_at_first_turn_ = false;
   std::string prepare_code_, prepare_chunk_;
   bool record_answers_ = false;
+  bool keep_details_ = true;
   std::vector<int> start_identities_;
   std::vector<AnswerRecord> answers_;
   bool bare_start_ = false;  // fork: start with bare requests

@@ -628,3 +628,32 @@ TEST_CASE("sandbox: the CLI exits 1 with the message for an infinite loop", "[sa
   CHECK_THAT(text, Catch::Contains("rules.lua:4:"));
   CHECK_THAT(text, Catch::Contains("time budget (0.3 seconds of CPU time, --max-seconds)"));
 }
+
+TEST_CASE("game:finish without keeping details checks them the same and keeps none", "[sandbox][details]") {
+  // What simulate asks for (Match::set_keep_details(false)): the same
+  // game, the same errors, no JSON built.
+  const std::vector<std::string> bodies = {
+      "  d.placings = {2, 0, 1}; d.name = 'x'; d[''] = 1; d[true] = 2; d.f = print",
+      "  d[1] = 1; d[3] = {a = {b = {}}}; d[2.5] = d",  // a cycle under a key that is skipped
+      "  d[1] = print; d[2] = {x = d}",                  // the cycle is in an array: reached
+      "  for i = 1, 10 do d[i] = d end",
+      "  local t = {}\n  for i = 1, 40 do t = {t, t} end\n  d.t = t",
+      "  local t = {}\n  for i = 1, 1000 do t = {t} end\n  d.t = t",
+      "  local t = {}\n  for i = 1, 99990 do t[i] = i end\n  d.t = t; d.u = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}",
+  };
+  int failures = 0;
+  for (const auto& body : bodies) {
+    INFO(body);
+    TempGame game(probe_script(body));
+    Table kept(game), skipped(game);
+    skipped.match.set_keep_details(false);
+    const std::string failure = kept.failure(3);
+    CHECK(skipped.failure(3) == failure);
+    failures += !failure.empty();
+    if (failure.empty()) {
+      CHECK_FALSE(kept.play(3).details.empty());
+      CHECK(skipped.play(3).details == json::object());
+    }
+  }
+  CHECK(failures == 5);  // all but the first two
+}
