@@ -181,15 +181,16 @@ function rules.play_round(game, first)
       rules.player_out(game, s, #placings)
       game:eliminate(s)
     end
-    if #out > 0 then rules.update_recipients(game) end
-    if #out > 0 and (not game.options.play_for_places or game:active_count() <= 1) then
-      break
+    if #out > 0 then
+      if not game.options.play_for_places or game:active_count() <= 1 then break end
+      rules.update_recipients(game)  -- playing on for places: without those out
     end
     seat = game:next_seat(seat)
   end
   -- Whoever is still in finishes after, in turn order from the last roller.
-  for i = 1, game:player_count() do
-    local s = (seat + i) % game:player_count()
+  local n = game:player_count()
+  for i = 1, n do
+    local s = (seat + i) % n
     if not game:is_eliminated(s) then placings[#placings + 1] = s end
   end
   return placings
