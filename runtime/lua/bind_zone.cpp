@@ -103,12 +103,12 @@ int zone_items(lua_State* L) {
 
 // A face name or a component type name.
 ComponentMatch check_matcher(lua_State* L, int arg) {
-  const char* name = luaL_checkstring(L, arg);
   ComponentMatch m;
-  m.face = face_id_of(L, arg);
-  if (m.face.is_none()) m.type = state_of(L).definition().find_type(name);
-  luaL_argcheck(L, !m.face.is_none() || m.type >= 0, arg,
-                lua_pushfstring(L, "'%s' is neither a face nor a component name", name));
+  m.face = face_id_of(L, arg);  // a face name seen before: no text read
+  if (!m.face.is_none()) return m;
+  const char* name = luaL_checkstring(L, arg);
+  m.type = state_of(L).definition().find_type(name);
+  luaL_argcheck(L, m.type >= 0, arg, lua_pushfstring(L, "'%s' is neither a face nor a component name", name));
   return m;
 }
 
@@ -159,8 +159,15 @@ int zone_move_matching(lua_State* L) {
   const int zone = check_zone(L, 1);
   const ComponentMatch m = check_matcher(L, 2);
   const int dest = check_zone(L, 3);
-  const int how_arg = lua_istable(L, 4) || lua_type(L, 4) == LUA_TSTRING ? 4 : 5;
-  const lua_Integer limit = how_arg == 4 ? -1 : luaL_optinteger(L, 4, -1);
+  // (zone, match, dest [, limit] [, how]): one look at argument 4.
+  const int fourth = lua_type(L, 4);
+  const int how_arg = fourth == LUA_TTABLE || fourth == LUA_TSTRING ? 4 : 5;
+  lua_Integer limit = -1;
+  if (how_arg == 5 && fourth != LUA_TNONE && fourth != LUA_TNIL) {
+    int isnum = 0;
+    limit = lua_tointegerx(L, 4, &isnum);
+    if (!isnum) limit = luaL_checkinteger(L, 4);  // the standard error
+  }
   luaL_argcheck(L, dest != zone, 3, "a zone cannot move into itself");
   MoveOptions how;
   check_move_options(L, how_arg, how);

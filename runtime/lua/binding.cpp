@@ -165,20 +165,30 @@ void check_move_options(lua_State* L, int arg, MoveOptions& out) {
   lua_pop(L, 1);
 }
 
+namespace {
+
+// Lua interns short strings, so the face names a script passes come back
+// as the same few string objects: a tiny cache keyed by the object's
+// address (lua_topointer, one API call) avoids reading the text and the
+// table lookup. The names are the keys of the engine's faces table, so
+// each lives as long as the engine: no other value can be at the address
+// of one of them, and a hit needs no type check and no strcmp. Only those
+// objects are cached (a name too long to be interned is another string
+// each time: it is looked up in the table).
+FaceId cached_face(lua_State* L, int arg) {
+  const void* name = lua_topointer(L, arg);
+  const auto& slot = engine(L).face_cache[EngineImpl::face_slot(name)];
+  return name && slot.name == name ? slot.id : FaceId::none();
+}
+
+}  // namespace
+
 FaceId face_id_of(lua_State* L, int arg) {
-  // Lua interns short strings, so the face names a script passes come back
-  // as the same few pointers: a tiny pointer-keyed cache avoids the table
-  // lookup. The names are the keys of the engine's faces table, so each
-  // lives as long as the engine: a string at the address of one of them is
-  // that name, and a hit needs no strcmp. Only those addresses are cached
-  // (a name too long to be interned is another string each time: it is
-  // looked up in the table).
+  const FaceId cached = cached_face(L, arg);
+  if (!cached.is_none()) return cached;
   size_t len = 0;
-  const char* text = lua_tolstring(L, arg, &len);
-  if (!text) return FaceId::none();
+  if (!lua_tolstring(L, arg, &len)) return FaceId::none();
   EngineImpl& e = engine(L);
-  auto& slot = e.face_cache[EngineImpl::face_slot(text)];
-  if (slot.text == text) return slot.id;
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.faces_ref);
   lua_pushvalue(L, arg);
   int isnum = 0;
@@ -186,8 +196,10 @@ FaceId face_id_of(lua_State* L, int arg) {
   const FaceId id{static_cast<int>(lua_tointegerx(L, -1, &isnum))};
   lua_pop(L, 2);
   if (!isnum) return FaceId::none();
-  if (e.face_texts[id.index()] == text) {
-    slot.text = text;
+  const void* name = lua_topointer(L, arg);
+  if (e.face_names[id.index()] == name) {
+    auto& slot = e.face_cache[EngineImpl::face_slot(name)];
+    slot.name = name;
     slot.id = id;
   }
   return id;
@@ -220,6 +232,8 @@ void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids,
 }
 
 FaceId check_face_id(lua_State* L, int arg) {
+  const FaceId cached = cached_face(L, arg);
+  if (!cached.is_none()) return cached;
   if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "string");
   const FaceId id = face_id_of(L, arg);
   luaL_argcheck(L, !id.is_none(), arg, lua_pushfstring(L, "no component has a face '%s'", lua_tostring(L, arg)));

@@ -49,13 +49,13 @@ struct EngineImpl {
   lua_State* spare_co = nullptr;   // a finished game's thread, for the next
   int spare_co_ref = LUA_NOREF;
   struct FaceCacheSlot {
-    const char* text = nullptr;  // address of a face name's Lua string (a key of faces_ref)
+    const void* name = nullptr;  // a face name's Lua string object (a key of faces_ref): lua_topointer
     FaceId id;
   };
   static constexpr size_t kFaceCacheSize = 64;
-  static size_t face_slot(const char* text) { return (reinterpret_cast<uintptr_t>(text) >> 4) % kFaceCacheSize; }
+  static size_t face_slot(const void* name) { return (reinterpret_cast<uintptr_t>(name) >> 4) % kFaceCacheSize; }
   FaceCacheSlot face_cache[kFaceCacheSize];
-  std::vector<const char*> face_texts;  // face id -> its name's string in faces_ref (alive as long as the engine)
+  std::vector<const void*> face_names;  // face id -> its name's string object in faces_ref (alive as long as the engine)
 
   ~EngineImpl();
   void load_rules();

@@ -237,16 +237,17 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   // The method tables need no freezing: their metatables are protected
   // (__metatable), so scripts can call the methods but never reach a table.
   lua_createtable(L, 0, static_cast<int>(e.def->face_names.size()));
-  e.face_texts.assign(e.def->face_names.size(), nullptr);
+  e.face_names.assign(e.def->face_names.size(), nullptr);
   for (size_t i = 0; i < e.def->face_names.size(); ++i) {
     const std::string& name = e.def->face_names[i];
     // The key's string (interned when short) is the one every script's
     // same short string is: face_id_of recognises it by its address.
-    e.face_texts[i] = lua_pushlstring(L, name.data(), name.size());
+    lua_pushlstring(L, name.data(), name.size());
+    e.face_names[i] = lua_topointer(L, -1);
     lua_pushinteger(L, static_cast<lua_Integer>(i));
     lua_rawset(L, -3);
-    auto& slot = e.face_cache[EngineImpl::face_slot(e.face_texts[i])];
-    if (!slot.text) slot = {e.face_texts[i], FaceId{static_cast<int>(i)}};
+    auto& slot = e.face_cache[EngineImpl::face_slot(e.face_names[i])];
+    if (!slot.name) slot = {e.face_names[i], FaceId{static_cast<int>(i)}};
   }
   e.faces_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_newtable(L);
