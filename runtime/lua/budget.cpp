@@ -32,7 +32,8 @@ struct BudgetRun {
   bool has_thread = false;
   double max_seconds = 0;
   lua_State* running = nullptr;  // the state running Lua for this run
-  BudgetRun* outer = nullptr;    // a run this one interrupted (an engine inside an agent)
+  BudgetRun* outer = nullptr;    // a run this one interrupted (an engine inside an agent, or a nested level)
+  lua_State* interrupted = nullptr;  // the context's running state when this run began
   // An agent answering a decision inside the run: its time is not the
   // rules' (a search bot may think for seconds). Under `lock`. Reading a
   // thread's CPU clock is a system call (about 1.5 us here, more than a
@@ -221,11 +222,27 @@ void sandbox_arm_hook(lua_State* L) {
   else lua_sethook(L, nullptr, 0, 0);
 }
 
+// A run may begin while another run of the same state is under way: an
+// agent asked for a decision reads the seat's view (rules.describe), or
+// evaluates and plays forks on the same engine. Each such level is a
+// BudgetRun of its own (made on first use, watched until the engine
+// closes): its own budget, while the run it interrupted is paused or goes
+// on counting as before. One BudgetRun shared by the levels would lose the
+// outer run's place when the inner one ends (its budget off for good).
 void sandbox_begin_run(lua_State* L) {
   LuaContext* ctx = context(L);
+  lua_State* const interrupted = ctx->running;
   ctx->running = L;
-  BudgetRun* run = ctx->budget_run;
-  if (!run || ctx->max_seconds <= 0) return;
+  if (ctx->max_seconds <= 0 || ctx->budget_levels.empty()) return;
+  if (ctx->budget_depth == static_cast<int>(ctx->budget_levels.size())) {
+    auto* level = new BudgetRun;
+    level->max_seconds = ctx->max_seconds;
+    ctx->budget_levels.push_back(level);
+    Watchdog::instance().add(level);
+  }
+  BudgetRun* run = ctx->budget_levels[static_cast<size_t>(ctx->budget_depth++)];
+  ctx->budget_run = run;
+  run->interrupted = interrupted;
   const pthread_t self = pthread_self();
   if (!run->has_thread || !pthread_equal(run->thread, self)) {
     std::lock_guard<std::mutex> hold(run->lock);
@@ -240,9 +257,13 @@ void sandbox_begin_run(lua_State* L) {
 
 void sandbox_end_run(lua_State* L) {
   LuaContext* ctx = context(L);
-  if (ctx->running == L) ctx->running = nullptr;
-  BudgetRun* run = ctx->budget_run;
-  if (!run || ctx->max_seconds <= 0 || run->running != L) return;
+  if (ctx->max_seconds <= 0 || ctx->budget_depth == 0) {
+    if (ctx->running == L) ctx->running = nullptr;
+    return;
+  }
+  BudgetRun* run = ctx->budget_levels[static_cast<size_t>(--ctx->budget_depth)];
+  ctx->budget_run = ctx->budget_levels[static_cast<size_t>(std::max(0, ctx->budget_depth - 1))];
+  ctx->running = run->interrupted;
   bool fired;
   {
     std::lock_guard<std::mutex> hold(run->lock);
@@ -252,7 +273,11 @@ void sandbox_end_run(lua_State* L) {
   t_current_run = run->outer;
   run->running = nullptr;
   run->outer = nullptr;
+  run->interrupted = nullptr;
   if (fired) sandbox_arm_hook(L);  // take the stop hook off the state
+  // The interrupted run's own stop, if its budget ran out meanwhile (the
+  // signal stopped only the innermost state).
+  if (t_current_run && t_current_run->running && run_expired(t_current_run)) arm_stop_hook(t_current_run->running);
 }
 
 namespace {
@@ -287,13 +312,18 @@ void budget_watch(LuaContext* ctx) {
   if (ctx->max_seconds <= 0) return;
   ctx->budget_run = new BudgetRun;
   ctx->budget_run->max_seconds = ctx->max_seconds;
+  ctx->budget_levels.assign(1, ctx->budget_run);
+  ctx->budget_depth = 0;
   Watchdog::instance().add(ctx->budget_run);
 }
 
 void budget_unwatch(LuaContext* ctx) {
-  if (!ctx->budget_run) return;
-  Watchdog::instance().remove(ctx->budget_run);
-  delete ctx->budget_run;
+  for (BudgetRun* level : ctx->budget_levels) {
+    Watchdog::instance().remove(level);
+    delete level;
+  }
+  ctx->budget_levels.clear();
+  ctx->budget_depth = 0;
   ctx->budget_run = nullptr;
 }
 

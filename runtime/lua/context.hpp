@@ -27,7 +27,12 @@ struct LuaContext {
   uint64_t instructions = 0;
   uint64_t max_instructions = 0;  // exact count (a hook on every instruction); 0 = none
   double max_seconds = 0;         // CPU time per run of Lua (a watchdog); 0 = none
-  struct BudgetRun* budget_run = nullptr;  // the watchdog's view of this state
+  struct BudgetRun* budget_run = nullptr;  // the watchdog's view of this state: the innermost run
+  // One BudgetRun per level of runs nested on this state (an agent's view,
+  // evaluation or fork run on the same engine during a decision): each
+  // level has its own budget. budget_depth levels are under way.
+  std::vector<struct BudgetRun*> budget_levels;
+  int budget_depth = 0;
   lua_State* running = nullptr;            // the thread running Lua now (for messages)
   struct SmallBlockPool* pool = nullptr;   // the allocator's small blocks
   size_t memory = 0;

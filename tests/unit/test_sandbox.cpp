@@ -6,6 +6,7 @@
 #include "temp_game.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -656,4 +657,45 @@ TEST_CASE("game:finish without keeping details checks them the same and keeps no
     }
   }
   CHECK(failures == 5);  // all but the first two
+}
+
+TEST_CASE("the time budget still stops a run after a run nested in it (a view read during a decision)",
+          "[sandbox][budget]") {
+  // An agent reading the seat's view runs rules.describe on the game's own
+  // thread, inside the game's run: a run nested in a run of the same state.
+  // Once it ended, the game's run must still be stopped by its budget (the
+  // nested run once took the outer run's place for good: the loop below
+  // then ran to its end, tens of seconds, instead of 0.3 s).
+  TempGame game(R"(local rules = {}
+function rules.setup(game) end
+function rules.describe(game, seat) return {"a line"} end
+function rules.play(game)
+  game:choose(0, "pick", {"a", "b"})
+  for _ = 1, 3e9 do end
+  game:finish{winners = {0}}
+end
+return rules
+)");
+  struct Viewer : Agent {
+    std::string kind() const override { return "viewer"; }
+    bool answers_at_once() const override { return true; }
+    int choose(const Decision& d) override {
+      views += d.view().contains("describe");
+      return 0;
+    }
+    int views = 0;
+  } viewer;
+  const auto def = load_game(game.dir());
+  Match match(def, EngineLimits{0, 32u * 1024 * 1024, 0.3});
+  match.set_agents({&viewer, &viewer, &viewer});
+  const auto start = std::chrono::steady_clock::now();
+  std::string message;
+  try {
+    match.play(3, 1);
+  } catch (const ScriptError& e) {
+    message = e.what();
+  }
+  CHECK(viewer.views == 1);
+  CHECK_THAT(message, Catch::Contains("rules.lua:6:") && Catch::Contains("time budget"));
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 10.0);
 }
