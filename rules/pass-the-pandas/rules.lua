@@ -166,15 +166,16 @@ function rules.player_out(game, seat, place)
   end
 end
 
--- One game (a round of Panda-monium); returns the seats in finishing order.
+-- One game (a round of Panda-monium); returns the seats in finishing order
+-- and how many of them went out on the last turn.
 function rules.play_round(game, first)
   local placings = {}
-  local seat = first
+  local seat, out = first, nil
   while true do
     game:begin_turn(seat)
     local previous = game.state.last_roller  -- who the bamboo challenge may take from
     rules.turn(game, seat)
-    local out = rules.players_out(game, seat, previous)
+    out = rules.players_out(game, seat, previous)
     for k = 1, #out do
       local s = out[k]
       placings[#placings + 1] = s
@@ -193,12 +194,12 @@ function rules.play_round(game, first)
     local s = (seat + i) % n
     if not game:is_eliminated(s) then placings[#placings + 1] = s end
   end
-  return placings
+  return placings, #out
 end
 
 local function seat_names(game, seats)
   local names = {}
-  for i, s in ipairs(seats) do names[i] = game:player_name(s) end
+  for i = 1, #seats do names[i] = game:player_name(seats[i]) end
   return table.concat(names, ", ")
 end
 
@@ -206,17 +207,16 @@ function rules.play(game)
   if game.options.points_target > 0 then
     return rules.play_to_points(game)
   end
-  local placings = rules.play_round(game, game:first_seat())
+  local placings, last_out = rules.play_round(game, game:first_seat())
   game.state.placings = placings  -- public: the finishing order, first out first
-  -- Everyone with no dice at the end of that turn has won (at most one,
-  -- in practice); playing for places, the first one out wins.
+  -- Everyone with no dice at the end of that turn has won: whoever went
+  -- out on it (at most one, in practice); playing for places, the first
+  -- one out wins.
   local winners = {}
   if game.options.play_for_places then
     winners[1] = placings[1]
   else
-    for _, seat in ipairs(placings) do
-      if game.dice[seat]:empty() then winners[#winners + 1] = seat end
-    end
+    for k = 1, last_out do winners[k] = placings[k] end
   end
   game:finish{
     winners = winners,
