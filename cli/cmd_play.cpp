@@ -31,13 +31,13 @@ struct PlayOptions {
 
 // Events as JSON lines, written as they happen so a reader can follow.
 struct JsonLines : EventSink {
-  JsonLines(std::ostream& out, int seat) : out(out), seat(seat) {}
+  JsonLines(std::ostream& out, Seat seat) : out(out), seat(seat) {}
   void on_event(const GameState& state, const Event& e) override {
     if (!can_see(e, seat)) return;
     out << event_json(state, e, seat).dump() << "\n";
   }
   std::ostream& out;
-  int seat;
+  Seat seat;
 };
 
 int run(PlayOptions& o) {
@@ -47,8 +47,8 @@ int run(PlayOptions& o) {
   const auto kinds = agent_kinds(o.agents, players);
   std::vector<std::unique_ptr<Agent>> agents;  // a bad --agent is reported before any Lua runs
   std::vector<HumanAgent*> humans;
-  Seat human_seat = -1;
-  for (Seat s = 0; s < players; ++s) {
+  Seat human_seat;
+  for (Seat s : Seat::all(players)) {
     agents.push_back(make_agent(kinds[s], std::cin, std::cout, AgentSettings{o.game.agent_timeout}));
     if (auto* human = dynamic_cast<HumanAgent*>(agents.back().get())) {
       humans.push_back(human);
@@ -62,8 +62,8 @@ int run(PlayOptions& o) {
   // there, quietly (play/undo.hpp).
   Rewinder rewinder(match, seat_agents);
   rewinder.install();
-  const Seat view = o.view >= -1 ? o.view : (humans.size() == 1 ? human_seat : -1);
-  if (view >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
+  const Seat view = o.view >= -1 ? Seat{o.view} : (humans.size() == 1 ? human_seat : Seat::none());
+  if (view.value() >= players) throw SetupError(fmt::format("--view: error: seat {} is not in 0..{}", view, players - 1));
 
   Narrator narrator(std::cout, view, narration_style(1), o.narrate);
   JsonLines json_lines(std::cout, view);
@@ -76,8 +76,8 @@ int run(PlayOptions& o) {
   }
   if (!o.log_file.empty()) match.add_sink(&full_log);
   std::optional<UndoCheck> undo;  // an undo that goes ahead
-  for (Seat s = 0; s < players; ++s) {
-    auto* human = dynamic_cast<HumanAgent*>(seat_agents[s]);
+  for (Seat s : Seat::all(players)) {
+    auto* human = dynamic_cast<HumanAgent*>(seat_agents[s.index()]);
     if (!human) continue;
     human->set_before_prompt([&narrator] { narrator.flush(); });
     human->set_definition(def);
@@ -132,7 +132,7 @@ int run(PlayOptions& o) {
     std::cout << r.dump() << "\n";
   } else {
     std::cout << "Turns played: " << result.turns << "\n";
-    for (Seat s = 0; s < players; ++s)
+    for (Seat s : Seat::all(players))
       if (state.player(s).score != 0) std::cout << state.player(s).name << ": " << state.player(s).score << " points\n";
   }
   if (!o.log_file.empty()) write_log();

@@ -40,7 +40,7 @@ int run(ServeOptions& o) {
   specs.insert(specs.end(), o.agents.begin(), o.agents.end());
   const auto kinds = agent_kinds(specs, players);
   // Any bot of the registry; a bad specification fails here, before the table opens.
-  for (Seat s = 0; s < players; ++s)
+  for (int s = 0; s < players; ++s)
     if (kinds[s] != "human") build_agent(kinds[s], AgentSettings{o.game.agent_timeout});
 
   WebTableConfig config;
@@ -57,7 +57,7 @@ int run(ServeOptions& o) {
 
   std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
                            o.host, table.port());
-  for (Seat s = 0; s < players; ++s) {
+  for (int s = 0; s < players; ++s) {
     if (kinds[s] == "human") std::cout << fmt::format("  seat {}: {}\n", s, table.link(s));
     else std::cout << fmt::format("  seat {}: {} bot\n", s, kinds[s]);
   }

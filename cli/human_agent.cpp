@@ -19,8 +19,8 @@ int HumanAgent::choose(const Decision& d) {
   if (before_prompt_) before_prompt_();
   const nlohmann::json view = d.view();
   std::string who = fmt::format("Seat {}", d.seat());
-  if (view.contains("players") && view.at("players").size() > static_cast<size_t>(d.seat()))
-    who = view.at("players").at(d.seat()).value("name", who);
+  if (view.contains("players") && view.at("players").size() > d.seat().index())
+    who = view.at("players").at(d.seat().index()).value("name", who);
   out_ << "\n" << who << ", it is your decision.\n";
   print_view(out_, view, def_.get());
   for (;;) {

@@ -95,7 +95,7 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
           analysis::GameOutcome& out = outcomes[side];
           out.turns = r.turns;
           out.winners = 0;
-          for (int w : r.winners) out.winners |= uint64_t{1} << w;
+          for (Seat w : r.winners) out.winners |= uint64_t{1} << w.value();
           out.decisions = 0;
           for (const auto* c : counters) out.decisions += c->decisions();
           out.reason = r.reason;

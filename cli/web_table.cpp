@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 // The spectators' stream is written as a seat that no player holds: it
 // receives only events every seat receives and sees only public
 // components (at most 31 players, so bit 31 is never a player's).
-constexpr Seat kSpectatorSeat = 31;
+constexpr Seat kSpectatorSeat{31};
 
 // A token nobody can guess: 128 bits from the operating system. Not game
 // randomness (which is seeded and replayable): a secret.
@@ -51,7 +51,7 @@ std::string error_body(const std::string& message) {
 
 // One reader of the game: a human seat's page, or the spectators'.
 struct Stream {
-  Seat seat = -1;  // kSpectatorSeat for spectators
+  Seat seat;  // kSpectatorSeat for spectators
   std::string token;
   std::vector<std::string> messages;  // JSON texts, in order; SSE ids are indexes
   // The game thread's own: the narration as this seat may know it.
@@ -87,7 +87,7 @@ struct WebTable::Impl : EventSink {
   Stream* waiting_for = nullptr;  // the stream whose answer the game waits for
   int answered = 0;
   // An undo asked by a seat, checked by the game thread; its reply.
-  Seat undo_asked = -1;
+  Seat undo_asked;
   std::optional<UndoCheck> undo_reply;
   std::optional<UndoCheck> undo_going;  // the game thread's: an undo that goes ahead
 
@@ -224,7 +224,7 @@ struct WebTable::Impl : EventSink {
       ~Closed() { s.open = false; t.waiting_for = nullptr; }
     } closed{*this, s};
     for (;;) {
-      changed.wait(lock, [&] { return s.answer || stopping || (undo_asked >= 0 && !undo_reply); });
+      changed.wait(lock, [&] { return s.answer || stopping || (!undo_asked.is_none() && !undo_reply); });
       if (s.answer) return *s.answer;
       if (stopping) throw TransportFault("the table closed while this seat was deciding");
       const Seat asker = undo_asked;
@@ -267,9 +267,9 @@ struct WebTable::Impl : EventSink {
       owned = std::make_unique<Match>(config.definition, config.limits);
       Match& m = *owned;
       std::vector<Agent*> seats;
-      for (Seat s = 0; s < config.spec.players; ++s) {
-        if (config.kinds[s] == "human") agents.push_back(std::make_unique<WebSeat>(*this, *stream_of_seat(s)));
-        else agents.push_back(build_agent(config.kinds[s], config.agent_settings));
+      for (Seat s : Seat::all(config.spec.players)) {
+        if (config.kinds[s.index()] == "human") agents.push_back(std::make_unique<WebSeat>(*this, *stream_of_seat(s)));
+        else agents.push_back(build_agent(config.kinds[s.index()], config.agent_settings));
         seats.push_back(agents.back().get());
       }
       // Human seats may take decisions back: the game is played again up
@@ -499,12 +499,12 @@ void WebTable::Impl::routes() {
     if (over) return fail(res, 409, "the game is over");
     if (!waiting_for || waiting_for->answer)
       return fail(res, 409, "cannot undo now: a bot is deciding (try again in a moment)");
-    if (undo_asked >= 0) return fail(res, 409, "cannot undo now: another undo is being checked");
+    if (!undo_asked.is_none()) return fail(res, 409, "cannot undo now: another undo is being checked");
     undo_asked = s->seat;
     undo_reply.reset();
     changed.notify_all();
     changed.wait(lock, [&] { return undo_reply.has_value() || stopping || over; });
-    undo_asked = -1;
+    undo_asked = Seat::none();
     if (!undo_reply) return fail(res, 409, stopping ? "the table closed" : "the game is over");
     const UndoCheck check = *undo_reply;
     undo_reply.reset();
@@ -521,8 +521,8 @@ void WebTable::Impl::routes() {
 WebTable::WebTable(WebTableConfig config) : impl_(std::make_unique<Impl>()) {
   impl_->config = std::move(config);
   const auto& c = impl_->config;
-  for (Seat s = 0; s < c.spec.players; ++s) {
-    if (c.kinds[s] != "human") continue;
+  for (Seat s : Seat::all(c.spec.players)) {
+    if (c.kinds[s.index()] != "human") continue;
     auto stream = std::make_unique<Stream>();
     stream->seat = s;
     stream->token = new_token();
@@ -584,7 +584,7 @@ void WebTable::stop() {
 
 std::string WebTable::token(int seat) const {
   for (const auto& s : impl_->streams)
-    if (s->seat == seat) return s->token;
+    if (s->seat == Seat{seat}) return s->token;
   return "";
 }
 

@@ -75,7 +75,7 @@ uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
   // chance seed.
   std::string message = "rulebook agent stream";
   for (int i = 0; i < 8; ++i) message += static_cast<char>(game_seed >> (8 * i));
-  const auto seat_bits = static_cast<uint32_t>(seat);
+  const auto seat_bits = static_cast<uint32_t>(seat.value());
   for (int i = 0; i < 4; ++i) message += static_cast<char>(seat_bits >> (8 * i));
   sha256_ctx ctx;
   sha256_init(&ctx);

@@ -106,7 +106,7 @@ class ScriptedAgent : public Agent {
       : answers_(std::move(answers)), source_(std::move(source)) {}
   static std::unique_ptr<ScriptedAgent> from_file(const std::string& path);
   std::string kind() const override { return "scripted"; }
-  void begin_game(uint64_t, int) override { next_ = 0; }
+  void begin_game(uint64_t, Seat) override { next_ = 0; }
   int choose(const Decision& d) override;
   bool answers_at_once() const override { return true; }
   size_t remaining() const { return answers_.size() - next_; }

@@ -19,7 +19,7 @@
 namespace rulebook {
 
 struct DecisionRequest {
-  Seat seat = -1;
+  Seat seat;
   std::string prompt;
   std::vector<std::string> labels;  // one per option, in order
   nlohmann::json view;              // the seat's view when asked (null: not built)

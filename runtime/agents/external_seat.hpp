@@ -64,7 +64,7 @@ class ExternalSeat : public Agent {
   std::string name_;
   std::chrono::milliseconds timeout_;
   seat_protocol::GameInfo game_;
-  Seat seat_ = -1;
+  Seat seat_;
   int decisions_ = 0;
   bool broken_ = false;  // a fault happened: nothing more is sent
 };

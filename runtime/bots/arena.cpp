@@ -171,7 +171,7 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
         if (g >= result.games) break;
         GameRecord& record = records[static_cast<size_t>(g)];
         std::vector<Agent*> seats;
-        for (Seat s = 0; s < plan.players; ++s) {
+        for (Seat s : Seat::all(plan.players)) {
           const int a = arena_seat_agent(g, s, agents);
           auto& slot = made[static_cast<size_t>(a)][static_cast<size_t>(s)];
           if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)], plan.agent_settings));

@@ -12,7 +12,7 @@ struct Component {
   int type = 0;
   int face = 0;
   int zone = -1;
-  int owner = -1;
+  Seat owner;
   int facing = -1;  // Direction for pieces that face one; -1 = none
   Visibility visibility = Visibility::Public;
   SeatMask known_to = 0;  // seats that know it although it is hidden

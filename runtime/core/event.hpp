@@ -38,7 +38,7 @@ const char* to_string(EventType t);
 // holds for that kind of event; readers use the fields.
 struct Event {
   EventType type = EventType::Message;
-  Seat seat = -1;
+  Seat seat;  // none when the event is about no seat
   ComponentId component;  // none when the event is about no component
   ZoneSlot from = -1;
   ZoneSlot to = -1;
@@ -54,7 +54,7 @@ struct Event {
   bool secret = false;
   std::string prompt;
 
-  static Event game_start(int players) { return make(EventType::GameStart, -1, ComponentId::none(), -1, -1, players); }
+  static Event game_start(int players) { return make(EventType::GameStart, Seat::none(), ComponentId::none(), -1, -1, players); }
   static Event turn_begin(Seat seat, int round, int game_round = 0) {
     return make(EventType::TurnBegin, seat, ComponentId::none(), -1, game_round, round);
   }
@@ -69,9 +69,9 @@ struct Event {
     e.knew = knew;
     return e;
   }
-  static Event set_face(ComponentId id, ZoneSlot zone, int face) { return make(EventType::SetFace, -1, id, zone, -1, face); }
-  static Event reveal(ComponentId id, ZoneSlot zone, int face) { return make(EventType::Reveal, -1, id, zone, -1, face); }
-  static Event hide(ComponentId id, ZoneSlot zone) { return make(EventType::Hide, -1, id, zone, -1, 0); }
+  static Event set_face(ComponentId id, ZoneSlot zone, int face) { return make(EventType::SetFace, Seat::none(), id, zone, -1, face); }
+  static Event reveal(ComponentId id, ZoneSlot zone, int face) { return make(EventType::Reveal, Seat::none(), id, zone, -1, face); }
+  static Event hide(ComponentId id, ZoneSlot zone) { return make(EventType::Hide, Seat::none(), id, zone, -1, 0); }
   // Only `seat` receives a peek.
   static Event peek(Seat seat, ComponentId id, ZoneSlot zone) {
     Event e = make(EventType::Peek, seat, id, zone, -1, 0);
@@ -79,9 +79,9 @@ struct Event {
     return e;
   }
   static Event facing(ComponentId id, ZoneSlot zone, int direction) {
-    return make(EventType::Facing, -1, id, zone, -1, direction);
+    return make(EventType::Facing, Seat::none(), id, zone, -1, direction);
   }
-  static Event shuffle(ZoneSlot zone, int count) { return make(EventType::Shuffle, -1, ComponentId::none(), zone, -1, count); }
+  static Event shuffle(ZoneSlot zone, int count) { return make(EventType::Shuffle, Seat::none(), ComponentId::none(), zone, -1, count); }
   // `to` holds the new total.
   static Event score(Seat seat, int delta, int total) { return make(EventType::Score, seat, ComponentId::none(), -1, total, delta); }
   static Event eliminate(Seat seat) { return make(EventType::Eliminate, seat, ComponentId::none(), -1, -1, 0); }
@@ -101,7 +101,7 @@ struct Event {
     e.audience = to;
     return e;
   }
-  static Event game_end(std::string summary) { return make(EventType::GameEnd, -1, ComponentId::none(), -1, -1, 0, std::move(summary)); }
+  static Event game_end(std::string summary) { return make(EventType::GameEnd, Seat::none(), ComponentId::none(), -1, -1, 0, std::move(summary)); }
 
  private:
   static Event make(EventType type, Seat seat, ComponentId component, ZoneSlot from, ZoneSlot to, int value,

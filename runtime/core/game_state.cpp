@@ -51,16 +51,16 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
   if (sink_) emit(Event::game_start(players));
 }
 
-bool GameState::visible_to(ComponentId id, int seat) const {
+bool GameState::visible_to(ComponentId id, Seat seat) const {
   const Component& c = component(id);
-  if (seat < 0 || c.visibility == Visibility::Public) return true;
+  if (seat.is_none() || c.visibility == Visibility::Public) return true;
   if (c.known_to & seat_bit(seat)) return true;
   return c.visibility == Visibility::Owner && c.owner == seat;
 }
 
-int GameState::zone_owner(int slot) const {
+Seat GameState::zone_owner(int slot) const {
   const ZoneDef& z = def_->zone_defs[def_->zone_def_of[slot]];
-  return z.per_player ? def_->zone_key_of[slot] : -1;
+  return z.per_player ? Seat{def_->zone_key_of[slot]} : Seat::none();
 }
 
 std::string GameState::zone_title(int slot) const {
@@ -96,8 +96,8 @@ int GameState::count_showing(int slot, FaceId face) const {
   return n;
 }
 
-void GameState::begin_turn(int seat) {
-  turns_.begin(seat);
+void GameState::begin_turn(Seat seat) {
+  turns_.begin(seat.value());
   if (sink_) emit(Event::turn_begin(seat, turns_.round(), turns_.game_round()));
 }
 
@@ -107,13 +107,13 @@ void GameState::record_choice(const ChoiceRecord& choice) {
                        choice.prompt));
 }
 
-void GameState::message(int seat, std::string text, SeatMask to) {
+void GameState::message(Seat seat, std::string text, SeatMask to) {
   if (sink_) emit(Event::message(seat, std::move(text), to));
 }
 
 SeatMask GameState::knowers(ComponentId id) const {
   SeatMask mask = 0;
-  for (int s = 0; s < player_count(); ++s)
+  for (Seat s : Seat::all(player_count()))
     if (visible_to(id, s)) mask |= seat_bit(s);
   return mask;
 }

@@ -32,7 +32,7 @@ class ChanceOverride {
 
 // A decision as it was taken, for its event.
 struct ChoiceRecord {
-  int seat = -1;
+  Seat seat;
   int index = 0;
   std::string label;
   ComponentId component;  // the chosen option's component, when it is one
@@ -50,7 +50,7 @@ class GameState {
 
   const GameDefinition& definition() const { return *def_; }
   int player_count() const { return static_cast<int>(players_.size()); }
-  const Player& player(int seat) const { return players_[seat]; }
+  const Player& player(Seat seat) const { return players_[seat.index()]; }
   const std::vector<Player>& players() const { return players_; }
   TurnOrder& turns() { return turns_; }
   const TurnOrder& turns() const { return turns_; }
@@ -68,7 +68,7 @@ class GameState {
   int component_count() const { return static_cast<int>(components_.size()); }
   const ComponentType& type_of(ComponentId id) const { return def_->types[component(id).type]; }
   const std::string& face_name(ComponentId id) const { return type_of(id).faces[component(id).face]; }
-  bool visible_to(ComponentId id, int seat) const;
+  bool visible_to(ComponentId id, Seat seat) const;  // none: seen by an onlooker who sees everything
   // The seats that may know the component now (visible_to, as a mask).
   SeatMask knowers(ComponentId id) const;
   SeatMask all_seats() const;
@@ -76,7 +76,7 @@ class GameState {
   // Zones: items[0] is the bottom, items.back() the top.
   const std::vector<ComponentId>& zone(int slot) const { return zones_[slot]; }
   int zone_size(int slot) const { return static_cast<int>(zones_[slot].size()); }
-  int zone_owner(int slot) const;  // seat for per-player zones, else -1
+  Seat zone_owner(int slot) const;  // seat for per-player zones, else none
   std::string zone_title(int slot) const;
   std::string zone_id(int slot) const;  // "dice@2", "sea#5", "supply"
   FaceId face_id(ComponentId id) const { return type_of(id).face_ids[component(id).face]; }
@@ -85,18 +85,18 @@ class GameState {
   // Changes that belong to no component: each emits its event. The
   // component operations are in dice.hpp, tile.hpp, piece.hpp, zone.hpp,
   // deck.hpp and players.hpp.
-  void begin_turn(int seat);
+  void begin_turn(Seat seat);
   // The conformance check reads the chosen component to know which
   // identity the label may name.
   void record_choice(const ChoiceRecord& choice);
   // `to`: the seats it is said to (everybody by default).
-  void message(int seat, std::string text, SeatMask to = ~SeatMask{0});
+  void message(Seat seat, std::string text, SeatMask to = ~SeatMask{0});
 
   // Raw access for those operations, which keep the state consistent and
   // emit the events; nothing else should change a state through these.
   Component& mutable_component(ComponentId id) { return components_[id.index()]; }
   std::vector<ComponentId>& mutable_zone(int slot) { return zones_[slot]; }
-  Player& mutable_player(int seat) { return players_[seat]; }
+  Player& mutable_player(Seat seat) { return players_[seat.index()]; }
   ChanceOverride* chance_override() const { return override_; }
   void emit(Event e) {
     if (sink_) sink_->on_event(*this, e);

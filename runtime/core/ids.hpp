@@ -9,10 +9,10 @@
 
 namespace rulebook {
 
+using Seat = StrongId<struct SeatTag>;                // a player's seat, 0-based in turn order
 using ComponentId = StrongId<struct ComponentIdTag>;  // one physical component of a game
 using FaceId = StrongId<struct FaceIdTag>;  // a face name, as an id shared by every component type
 
-using Seat = int;         // a player's seat, 0-based in turn order (not yet typed)
 using ZoneSlot = int;  // one zone instance (a per-player zone has one per seat, a board one per cell)
 using BoardId = int;   // a board of the game definition
 

@@ -11,6 +11,6 @@ void face_to(GameState& state, ComponentId id, Direction direction) {
     state.emit(Event::facing(id, c.zone, c.facing));
 }
 
-void set_owner(GameState& state, ComponentId id, int seat) { state.mutable_component(id).owner = seat; }
+void set_owner(GameState& state, ComponentId id, Seat seat) { state.mutable_component(id).owner = seat; }
 
 }  // namespace rulebook

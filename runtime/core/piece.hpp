@@ -11,6 +11,6 @@ class GameState;
 
 void face_to(GameState& state, ComponentId id, Direction direction);
 // -1: nobody's.
-void set_owner(GameState& state, ComponentId id, int seat);
+void set_owner(GameState& state, ComponentId id, Seat seat);
 
 }  // namespace rulebook

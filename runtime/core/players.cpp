@@ -4,31 +4,31 @@
 
 namespace rulebook {
 
-void add_score(GameState& state, int seat, int delta) {
+void add_score(GameState& state, Seat seat, int delta) {
   Player& p = state.mutable_player(seat);
   p.score += delta;
   if (state.listening()) state.emit(Event::score(seat, delta, p.score));
 }
 
-void eliminate(GameState& state, int seat) {
+void eliminate(GameState& state, Seat seat) {
   state.mutable_player(seat).eliminated = true;
-  state.turns().eliminate(seat);
+  state.turns().eliminate(seat.value());
   if (state.listening()) state.emit(Event::eliminate(seat));
 }
 
-void sit_out(GameState& state, int seat) {
-  state.turns().sit_out(seat);
+void sit_out(GameState& state, Seat seat) {
+  state.turns().sit_out(seat.value());
   if (state.listening()) state.emit(Event::sit_out(seat));
 }
 
-void begin_round(GameState& state, int first) {
-  state.turns().begin_round(first);
+void begin_round(GameState& state, Seat first) {
+  state.turns().begin_round(first.value());
   if (state.listening()) state.emit(Event::round_begin(first, state.turns().game_round()));
 }
 
-void reinstate(GameState& state, int seat) {
+void reinstate(GameState& state, Seat seat) {
   state.mutable_player(seat).eliminated = false;
-  state.turns().reinstate(seat);
+  state.turns().reinstate(seat.value());
 }
 
 }  // namespace rulebook

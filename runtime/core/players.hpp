@@ -2,6 +2,8 @@
 // Players in their seats: names, scores and who is out.
 #include <string>
 
+#include "core/ids.hpp"
+
 namespace rulebook {
 
 class GameState;
@@ -13,11 +15,11 @@ struct Player {
 };
 
 // Each emits its event.
-void add_score(GameState& state, int seat, int delta);
-void eliminate(GameState& state, int seat);   // out: skipped by the turn order
-void reinstate(GameState& state, int seat);   // back in (a new round)
-void sit_out(GameState& state, int seat);     // out of this game round only
+void add_score(GameState& state, Seat seat, int delta);
+void eliminate(GameState& state, Seat seat);   // out: skipped by the turn order
+void reinstate(GameState& state, Seat seat);   // back in (a new round)
+void sit_out(GameState& state, Seat seat);     // out of this game round only
 // A new game round (TurnOrder::begin_round) whose first turn goes to `first`.
-void begin_round(GameState& state, int first);
+void begin_round(GameState& state, Seat first);
 
 }  // namespace rulebook

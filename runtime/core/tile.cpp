@@ -29,7 +29,7 @@ void hide(GameState& state, ComponentId id) {
   if (state.listening()) state.emit(Event::hide(id, c.zone));
 }
 
-void peek(GameState& state, ComponentId id, int seat) {
+void peek(GameState& state, ComponentId id, Seat seat) {
   Component& c = state.mutable_component(id);
   c.known_to |= seat_bit(seat);
   if (state.listening()) state.emit(Event::peek(seat, id, c.zone));

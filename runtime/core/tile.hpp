@@ -16,6 +16,6 @@ void reveal(GameState& state, ComponentId id);
 void hide(GameState& state, ComponentId id);
 // `seat` alone learns what it is; the knowledge stays with the component
 // until it is shuffled or enters a zone that sets its visibility.
-void peek(GameState& state, ComponentId id, int seat);
+void peek(GameState& state, ComponentId id, Seat seat);
 
 }  // namespace rulebook

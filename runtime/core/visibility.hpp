@@ -2,6 +2,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/ids.hpp"
+
 namespace rulebook {
 
 // Who may know a component's identity (its type, face and attributes).
@@ -15,6 +17,7 @@ enum class ZonePolicy : uint8_t { Keep, Public, Hidden, Owner };
 // Bitmask of seats (at most 32 players).
 using SeatMask = uint32_t;
 inline SeatMask seat_bit(int seat) { return SeatMask{1} << seat; }
+inline SeatMask seat_bit(Seat seat) { return seat_bit(seat.value()); }
 
 const char* to_string(Visibility v);
 const char* to_string(ZonePolicy p);

@@ -124,15 +124,15 @@ int component_zone(lua_State* L) {
 
 int component_owner(lua_State* L) {
   const ComponentId id = check_component(L, 1);
-  const int owner = state_of(L).component(id).owner;
-  if (owner < 0) lua_pushnil(L);
-  else lua_pushinteger(L, owner);
+  const Seat owner = state_of(L).component(id).owner;
+  if (owner.is_none()) lua_pushnil(L);
+  else lua_pushinteger(L, owner.value());
   return 1;
 }
 
 int component_set_owner(lua_State* L) {
   const ComponentId id = check_component(L, 1);
-  const int seat = lua_isnoneornil(L, 2) ? -1 : check_seat(L, 2);
+  const Seat seat = lua_isnoneornil(L, 2) ? Seat::none() : check_seat(L, 2);
   set_owner(state_of(L), id, seat);
   return 0;
 }
@@ -152,7 +152,7 @@ int component_hide(lua_State* L) {
 // c:peek(seat): that player alone learns what the component is.
 int component_peek(lua_State* L) {
   const ComponentId id = check_component(L, 1);
-  const int seat = check_seat(L, 2);
+  const Seat seat = check_seat(L, 2);
   peek(state_of(L), id, seat);
   return 0;
 }
@@ -165,7 +165,7 @@ int component_is_public(lua_State* L) {
 
 int component_known_by(lua_State* L) {
   const ComponentId id = check_component(L, 1);
-  const int seat = check_seat(L, 2);
+  const Seat seat = check_seat(L, 2);
   lua_pushboolean(L, state_of(L).visible_to(id, seat));
   return 1;
 }

@@ -145,7 +145,7 @@ int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true
 int choose_continue(lua_State* L, int /*status*/, lua_KContext seat) {
   const int index = static_cast<int>(lua_tointeger(L, -1));
   lua_pop(L, 1);
-  return push_choice(L, static_cast<Seat>(seat), index, static_cast<int>(lua_rawlen(L, kOptions)));
+  return push_choice(L, Seat{static_cast<int>(seat)}, index, static_cast<int>(lua_rawlen(L, kOptions)));
 }
 
 // The style argument: "seat" (numbers are seats), or a table
@@ -223,7 +223,7 @@ int decision_choose(lua_State* L) {
   GameRunImpl& game = current_game(L);
   if (n == 1) return push_choice(L, seat, 0, n, false);  // nothing to decide
 
-  Agent* agent = game.agents[seat];
+  Agent* agent = game.agents[seat.index()];
   if (!agent) {  // the step API: the game pauses until GameRun::answer
     game.pending.seat = seat;
     game.pending.prompt = prompt;
@@ -237,7 +237,7 @@ int decision_choose(lua_State* L) {
       game.pending.targets.resize(static_cast<size_t>(n));
       game.pending.targets[static_cast<size_t>(i)] = std::move(t);
     }
-    return lua_yieldk(L, 0, seat, choose_continue);
+    return lua_yieldk(L, 0, seat.value(), choose_continue);
   }
   int index = -1;
   // The agent's C++ region: nothing in it raises a Lua error, and a C++

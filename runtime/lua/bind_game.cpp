@@ -16,7 +16,7 @@ int game_player_count(lua_State* L) {
 
 int game_player_name(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
+  const Seat seat = check_seat(L, 2);
   lua_pushstring(L, state_of(L).player(seat).name.c_str());
   return 1;
 }
@@ -43,7 +43,7 @@ int game_zone(lua_State* L) {
   if (def.zone_defs[zd].per_player) {
     luaL_argcheck(L, !lua_isnoneornil(L, 3), 3,
                   lua_pushfstring(L, "zone '%s' is per player: give a seat", name));
-    key = check_seat(L, 3);
+    key = check_seat(L, 3).value();
   }
   push_zone(L, def.zone_slot(zd, key));
   return 1;
@@ -106,7 +106,7 @@ int game_say(lua_State* L) {
   luaL_checkstring(L, 2);
   GameState& state = state_of(L);
   if (!state.listening()) return 0;
-  state.message(-1, format_text(L, 2));
+  state.message(Seat::none(), format_text(L, 2));
   return 0;
 }
 
@@ -118,7 +118,7 @@ int game_say_to(lua_State* L) {
   luaL_checkstring(L, 3);
   GameState& state = state_of(L);
   if (!state.listening()) return 0;
-  state.message(-1, format_text(L, 3), to);
+  state.message(Seat::none(), format_text(L, 3), to);
   return 0;
 }
 
@@ -128,7 +128,7 @@ int game_add_score(lua_State* L) {
   const int delta = check_int(L, 3);
   int total = 0;
   if (__builtin_add_overflow(state_of(L).player(seat).score, delta, &total))
-    return luaL_argerror(L, 3, lua_pushfstring(L, "seat %d's score %d plus %d overflows", seat,
+    return luaL_argerror(L, 3, lua_pushfstring(L, "seat %d's score %d plus %d overflows", seat.value(),
                                               state_of(L).player(seat).score, delta));
   add_score(state_of(L), seat, delta);
   lua_pushinteger(L, state_of(L).player(seat).score);
@@ -137,7 +137,7 @@ int game_add_score(lua_State* L) {
 
 int game_score(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
+  const Seat seat = check_seat(L, 2);
   lua_pushinteger(L, state_of(L).player(seat).score);
   return 1;
 }

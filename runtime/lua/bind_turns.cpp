@@ -8,7 +8,7 @@ namespace {
 
 int opt_seat(lua_State* L, int arg) {
   if (lua_isnoneornil(L, arg)) return state_of(L).turns().current();
-  return check_seat(L, arg);
+  return check_seat(L, arg).value();
 }
 
 void push_seat_or_nil(lua_State* L, int seat) {
@@ -19,7 +19,7 @@ void push_seat_or_nil(lua_State* L, int seat) {
 // game:begin_turn(seat): `seat` takes its turn now.
 int turns_begin(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
+  const Seat seat = check_seat(L, 2);
   GameRunImpl& game = current_game(L);
   // A scenario's prepare that waits for the first turn (the deal is done).
   if (game.prepare_ref != LUA_NOREF && game.prepare_at_first_turn && !game.prepared) {
@@ -87,8 +87,8 @@ int turns_active_count(lua_State* L) {
 
 int turns_eliminate(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
-  if (!state_of(L).turns().eliminated(seat)) eliminate(state_of(L), seat);
+  const Seat seat = check_seat(L, 2);
+  if (!state_of(L).turns().eliminated(seat.value())) eliminate(state_of(L), seat);
   return 0;
 }
 
@@ -101,7 +101,7 @@ int turns_reinstate(lua_State* L) {
 
 int turns_is_eliminated(lua_State* L) {
   check_game(L, 1);
-  lua_pushboolean(L, state_of(L).turns().eliminated(check_seat(L, 2)));
+  lua_pushboolean(L, state_of(L).turns().eliminated(check_seat(L, 2).value()));
   return 1;
 }
 
@@ -110,7 +110,7 @@ int turns_is_eliminated(lua_State* L) {
 // again from `first_seat` (by default the first seat so far).
 int turns_begin_round(lua_State* L) {
   check_game(L, 1);
-  const int first = lua_isnoneornil(L, 2) ? state_of(L).turns().first() : check_seat(L, 2);
+  const Seat first = lua_isnoneornil(L, 2) ? Seat{state_of(L).turns().first()} : check_seat(L, 2);
   begin_round(state_of(L), first);
   return 0;
 }
@@ -124,14 +124,14 @@ int turns_game_round(lua_State* L) {
 // game:sit_out(seat): out of this round only (game:eliminate is for the game).
 int turns_sit_out(lua_State* L) {
   check_game(L, 1);
-  const int seat = check_seat(L, 2);
-  if (!state_of(L).turns().sitting_out(seat)) sit_out(state_of(L), seat);
+  const Seat seat = check_seat(L, 2);
+  if (!state_of(L).turns().sitting_out(seat.value())) sit_out(state_of(L), seat);
   return 0;
 }
 
 int turns_is_sitting_out(lua_State* L) {
   check_game(L, 1);
-  lua_pushboolean(L, state_of(L).turns().sitting_out(check_seat(L, 2)));
+  lua_pushboolean(L, state_of(L).turns().sitting_out(check_seat(L, 2).value()));
   return 1;
 }
 

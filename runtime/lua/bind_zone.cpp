@@ -34,9 +34,9 @@ int zone_title(lua_State* L) {
 
 int zone_owner(lua_State* L) {
   const int zone = check_zone(L, 1);
-  const int owner = state_of(L).zone_owner(zone);
-  if (owner < 0) lua_pushnil(L);
-  else lua_pushinteger(L, owner);
+  const Seat owner = state_of(L).zone_owner(zone);
+  if (owner.is_none()) lua_pushnil(L);
+  else lua_pushinteger(L, owner.value());
   return 1;
 }
 

@@ -157,7 +157,7 @@ bool GameRunImpl::resume(int nargs) {
   }
   if (status == LUA_YIELD) {
     lua_pop(co, nres);
-    if (pending.seat < 0) throw ScriptError("a rule script yielded outside a decision");
+    if (pending.seat.is_none()) throw ScriptError("a rule script yielded outside a decision");
     // The request is whole (a remote seat needs no callback), unless the
     // caller is replaying known answers and reads none of it.
     if (!bare_requests) pending.view = view(pending.seat);
@@ -235,14 +235,14 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   lua_State* L = inside ? co : e.L;
   // Its own fixed stream, never the game's chance: describing the game
   // changes nothing in it, the same position reads the same.
-  Rng scratch(Rng::mix(0x6465736372696265ull, static_cast<uint64_t>(seat)));
+  Rng scratch(Rng::mix(0x6465736372696265ull, static_cast<uint64_t>(seat.value())));
   ReadOnlyCall call(e, g, scratch, inside);
   lua_checkstack(L, 4);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.describe_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
-  lua_pushinteger(L, seat);
+  lua_pushinteger(L, seat.value());
   int status;
   if (inside) {
     const bool capped = e.ctx.memory_capped;
@@ -312,14 +312,14 @@ bool GameRun::begin() {
   g.instructions = 0;
   e.ctx.memory_capped = false;
   // Agents get their own stream seed, never the seed of the game's chance.
-  for (Seat seat = 0; seat < state.player_count(); ++seat)
-    if (g.agents[seat]) g.agents[seat]->begin_game(agent_stream_seed(state.seed(), seat), seat);
+  for (Seat seat : Seat::all(state.player_count()))
+    if (g.agents[seat.index()]) g.agents[seat.index()]->begin_game(agent_stream_seed(state.seed(), seat), seat);
   // Observing agents get the events their seat may see, besides whoever
   // already listens. Without them the state's sink is left alone, so a
   // silent simulation builds no events at all.
   g.feed.observers.clear();
-  for (Seat seat = 0; seat < state.player_count(); ++seat)
-    if (g.agents[seat] && g.agents[seat]->wants_events()) g.feed.observers.emplace_back(seat, g.agents[seat]);
+  for (Seat seat : Seat::all(state.player_count()))
+    if (g.agents[seat.index()] && g.agents[seat.index()]->wants_events()) g.feed.observers.emplace_back(seat, g.agents[seat.index()]);
   if (!g.feed.observers.empty()) {
     g.caller_sink = state.sink();
     g.tee = EventTee();
@@ -388,7 +388,7 @@ bool GameRun::begin() {
 
 bool GameRun::answer(int index) {
   GameRunImpl& g = *impl_;
-  if (!g.running || g.pending.seat < 0) throw std::logic_error("no decision is pending");
+  if (!g.running || g.pending.seat.is_none()) throw std::logic_error("no decision is pending");
   if (index < 0 || index >= g.pending.count()) throw std::out_of_range("answer out of range");
   lua_pushinteger(g.co, index);
   g.pending = DecisionRequest{};
@@ -432,19 +432,19 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   GameRunImpl& g = *impl_;
   EngineImpl& e = *g.engine;
   if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to evaluate");
-  if (seat < 0 || seat >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
+  if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
   if (!g.running && g.result.finished) return outcome_share(g.result, seat);
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
   lua_State* L = e.L;
   // Its own fixed stream, never the game's chance nor its seed (a bot's
   // fork must not learn it): the same position always gets the same value.
-  Rng scratch(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(seat)));
+  Rng scratch(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(seat.value())));
   ReadOnlyCall call(e, g, scratch);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
-  lua_pushinteger(L, seat);
+  lua_pushinteger(L, seat.value());
   const int status = e.protected_run(2, 1, handler);
   call.end();
   const std::string where = rule_call(e, "evaluate", seat);

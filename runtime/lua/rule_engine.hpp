@@ -42,7 +42,7 @@ struct ScriptError : std::runtime_error {
 };
 
 struct AnswerRecord {
-  Seat seat = 0;
+  Seat seat{0};
   int index = 0;
 };
 

@@ -11,12 +11,12 @@ namespace rulebook {
 
 class EventRecorder : public EventSink {
  public:
-  explicit EventRecorder(int seat = -1) : seat_(seat) {}
+  explicit EventRecorder(Seat seat = Seat::none()) : seat_(seat) {}
   void on_event(const GameState& state, const Event& event) override;
   const std::vector<nlohmann::json>& events() const { return events_; }
 
  private:
-  int seat_;
+  Seat seat_;
   std::vector<nlohmann::json> events_;
 };
 

@@ -6,18 +6,18 @@ namespace rulebook {
 
 using nlohmann::json;
 
-bool can_see(const Event& event, int seat) { return seat < 0 || (event.audience & seat_bit(seat)) != 0; }
+bool can_see(const Event& event, Seat seat) { return seat.is_none() || (event.audience & seat_bit(seat)) != 0; }
 
-bool knows_event_component(const GameState& s, const Event& e, int seat) {
+bool knows_event_component(const GameState& s, const Event& e, Seat seat) {
   if (e.component.is_none()) return false;
   if (s.visible_to(e.component, seat)) return true;
   // A seat that knew what moved saw it move, wherever it went.
   return e.type == EventType::Move && (e.knew & seat_bit(seat)) != 0;
 }
 
-bool hides_choice(const Event& e, int seat) { return e.type == EventType::Choice && e.secret && seat >= 0 && seat != e.seat; }
+bool hides_choice(const Event& e, Seat seat) { return e.type == EventType::Choice && e.secret && !seat.is_none() && seat != e.seat; }
 
-json event_json(const GameState& s, const Event& e, int seat) {
+json event_json(const GameState& s, const Event& e, Seat seat) {
   json j;
   j["type"] = to_string(e.type);
   auto component = [&](ComponentId id) {

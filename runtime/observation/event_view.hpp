@@ -11,17 +11,17 @@ namespace rulebook {
 class GameState;
 
 // Whether `seat` receives `event` (seat -1, an onlooker, receives all).
-bool can_see(const Event& event, int seat);
+bool can_see(const Event& event, Seat seat);
 
 // Whether `seat` knows the component the event is about: it may see it
 // now, or, for a move, knew it before it moved.
-bool knows_event_component(const GameState& state, const Event& event, int seat);
+bool knows_event_component(const GameState& state, const Event& event, Seat seat);
 
 // Whether `seat` receives a private decision without its answer (it learns
 // that a choice was made, not which).
-bool hides_choice(const Event& event, int seat);
+bool hides_choice(const Event& event, Seat seat);
 
 // One event as JSON, as `seat` may know it (-1: everything).
-nlohmann::json event_json(const GameState& state, const Event& event, int seat = -1);
+nlohmann::json event_json(const GameState& state, const Event& event, Seat seat = Seat::none());
 
 }  // namespace rulebook

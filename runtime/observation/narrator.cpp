@@ -150,7 +150,7 @@ void Narrator::add(Line line) { action_.push_back(std::move(line)); }
 void Narrator::on_event(const GameState& s, const Event& e) {
   if (!can_see(e, seat_)) return;
   state_ = &s;
-  auto name = [&](int seat) { return seat >= 0 && seat < s.player_count() ? s.player(seat).name : std::string("?"); };
+  auto name = [&](Seat seat) { return !seat.is_none() && seat.value() < s.player_count() ? s.player(seat).name : std::string("?"); };
   const bool visible = !e.component.is_none() && s.visible_to(e.component, seat_);
   Line line;
   switch (e.type) {
@@ -160,10 +160,10 @@ void Narrator::on_event(const GameState& s, const Event& e) {
         action_.back().text += ", " + face;
         return;
       }
-      const int owner = s.zone_owner(e.from);
+      const Seat owner = s.zone_owner(e.from);
       line.kind = Line::Roll;
       line.zone = e.from;
-      line.text = owner >= 0 ? fmt::format("{} rolls: {}", name(owner), face)
+      line.text = !owner.is_none() ? fmt::format("{} rolls: {}", name(owner), face)
                              : fmt::format("{} rolled: {}", s.zone_title(e.from), face);
       add(std::move(line));
       return;
@@ -265,9 +265,9 @@ void Narrator::on_event(const GameState& s, const Event& e) {
     case EventType::Message:
       line.kind = Line::Message;
       line.text = e.text;
-      if (seat_ < 0 && e.audience != ~SeatMask{0}) {  // the onlooker hears who was told (game:say_to)
+      if (seat_.is_none() && e.audience != ~SeatMask{0}) {  // the onlooker hears who was told (game:say_to)
         std::string to;
-        for (int seat = 0; seat < s.player_count(); ++seat)
+        for (Seat seat : Seat::all(s.player_count()))
           if (e.audience & seat_bit(seat)) to += (to.empty() ? "" : ", ") + name(seat);
         line.text = fmt::format("(to {}) {}", to, e.text);
       }
@@ -305,7 +305,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
   switch (e.type) {
     case EventType::GameStart: {
       std::string names;
-      for (int i = 0; i < s.player_count(); ++i) names += (i ? ", " : "") + s.player(i).name;
+      for (Seat i : Seat::all(s.player_count())) names += (i.value() ? ", " : "") + s.player(i).name;
       emit_line(fmt::format("{}{}{} for {} players: {} (seed {})", style_.strong, s.definition().title, style_.reset,
                             s.player_count(), names, s.seed()));
       for (const auto& board : s.definition().boards) emit_line("Board: " + board_coordinates(board));
@@ -326,7 +326,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
     }
     case EventType::RoundBegin:
       if (level_ == NarrationLevel::Brief) end_brief_turn();
-      turn_seat_ = -1;  // the deal belongs to no turn
+      turn_seat_ = Seat::none();  // the deal belongs to no turn
       emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
                             style_.reset));
       if (level_ == NarrationLevel::Brief) brief_head_ = fmt::format("Round {}, the deal", e.value);
@@ -341,13 +341,13 @@ void Narrator::on_event(const GameState& s, const Event& e) {
 
 void Narrator::end_brief_turn() {
   // A turn is told even when nothing happened in it; the setup or a deal only when something did.
-  if (brief_items_.empty() && (brief_head_.empty() || turn_seat_ < 0)) {
+  if (brief_items_.empty() && (brief_head_.empty() || turn_seat_.is_none())) {
     brief_head_.clear();
     return;
   }
   std::string line = brief_head_;
   // "Round 2, Lou: flips a Koi": the turn's player is named once.
-  const std::string subject = turn_seat_ >= 0 && state_ ? state_->player(turn_seat_).name + " " : std::string();
+  const std::string subject = !turn_seat_.is_none() && state_ ? state_->player(turn_seat_).name + " " : std::string();
   for (size_t i = 0; i < brief_items_.size(); ++i) {
     const std::string& item = brief_items_[i];
     const bool named = !subject.empty() && item.size() > subject.size() && item.compare(0, subject.size(), subject) == 0;
@@ -454,7 +454,7 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
         auto it = std::find_if(per_zone.begin(), per_zone.end(), [&](const auto& z) { return z.first == m.to_title; });
         if (it == per_zone.end()) per_zone.emplace_back(m.to_title, 1);
         else ++it->second;
-        if (seat_ >= 0 && m.dest_owner == seat_ && !m.title.empty()) {
+        if (!seat_.is_none() && m.dest_owner == seat_.value() && !m.title.empty()) {
           mine.push_back(m.title);
           mine_zone = m.to_title;
         }

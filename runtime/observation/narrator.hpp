@@ -43,7 +43,7 @@ struct NarrationStyle {
 
 class Narrator : public EventSink {
  public:
-  explicit Narrator(std::ostream& out, Seat seat = -1, NarrationStyle style = {},
+  explicit Narrator(std::ostream& out, Seat seat = Seat::none(), NarrationStyle style = {},
                     NarrationLevel level = NarrationLevel::Normal)
       : out_(out), seat_(seat), style_(std::move(style)), level_(level) {}
   ~Narrator() override;
@@ -81,7 +81,7 @@ class Narrator : public EventSink {
   std::vector<std::string> render(std::vector<Line>& lines) const;
 
   std::ostream& out_;
-  int seat_;
+  Seat seat_;
   NarrationStyle style_;
   NarrationLevel level_;
   const GameState* state_ = nullptr;
@@ -89,7 +89,7 @@ class Narrator : public EventSink {
   // Brief: the current turn's heading and what it told so far.
   std::string brief_head_;
   std::vector<std::string> brief_items_;
-  Seat turn_seat_ = -1;
+  Seat turn_seat_;
 };
 
 // "die (six)" when `seat` may know it, else "a die".

@@ -8,19 +8,19 @@ namespace rulebook {
 
 using nlohmann::json;
 
-json component_view(const GameState& state, ComponentId id, int seat) {
+json component_view(const GameState& state, ComponentId id, Seat seat) {
   const Component& c = state.component(id);
   const GameDefinition& def = state.definition();
   if (!state.visible_to(id, seat)) return json{{"hidden", true}};
   const ComponentType& t = def.types[c.type];
   json j{{"id", id}, {"type", t.name}, {"face", t.faces[c.face]}};
   if (c.facing >= 0) j["facing"] = to_string(static_cast<Direction>(c.facing));
-  if (c.owner >= 0) j["owner"] = c.owner;
+  if (!c.owner.is_none()) j["owner"] = c.owner;
   if (c.visibility != Visibility::Public) j["known"] = true;
   return j;
 }
 
-json seat_view(const GameState& state, int seat) {
+json seat_view(const GameState& state, Seat seat) {
   const GameDefinition& def = state.definition();
   json v;
   v["seat"] = seat;
@@ -28,10 +28,10 @@ json seat_view(const GameState& state, int seat) {
   // A game played in rounds shows its round and who sits it out.
   const bool rounds = turns.game_round() > 0;
   json players = json::array();
-  for (int s = 0; s < state.player_count(); ++s) {
+  for (Seat s : Seat::all(state.player_count())) {
     json p{{"seat", s}, {"name", state.player(s).name}, {"score", state.player(s).score},
            {"eliminated", state.player(s).eliminated}};
-    if (rounds) p["sitting_out"] = turns.sitting_out(s);
+    if (rounds) p["sitting_out"] = turns.sitting_out(s.value());
     players.push_back(std::move(p));
   }
   v["players"] = std::move(players);

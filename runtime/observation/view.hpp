@@ -9,8 +9,8 @@
 namespace rulebook {
 
 // The state as `seat` may know it (seat -1: everything).
-nlohmann::json seat_view(const GameState& state, int seat);
+nlohmann::json seat_view(const GameState& state, Seat seat);
 // One component as `seat` may know it.
-nlohmann::json component_view(const GameState& state, ComponentId id, int seat);
+nlohmann::json component_view(const GameState& state, ComponentId id, Seat seat);
 
 }  // namespace rulebook

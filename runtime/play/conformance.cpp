@@ -40,11 +40,11 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
-std::string reproduce_command(const std::string& game, const ConformanceConfig& config, uint64_t seed, int seat) {
+std::string reproduce_command(const std::string& game, const ConformanceConfig& config, uint64_t seed, Seat seat) {
   std::string cmd = fmt::format("rulebook play {} --players {}", shell_word(game), config.players);
   for (const auto& v : config.variants) cmd += " --variant " + shell_word(v);
   cmd += fmt::format(" --seed {} --view {}", seed, seat);
-  if (seat < 0) cmd += " --json";
+  if (seat.is_none()) cmd += " --json";
   return cmd;
 }
 
@@ -62,7 +62,7 @@ bool names(const std::string& text, const std::string& word) {
 
 // Titles only hidden components of `seat` have: a text naming one tells the
 // seat something it cannot know (no component it may see has that title).
-std::vector<std::string> secret_titles(const GameState& state, int seat) {
+std::vector<std::string> secret_titles(const GameState& state, Seat seat) {
   std::set<std::string> hidden, seen;
   for (ComponentId id : ComponentId::all(state.component_count())) {
     if (state.component(id).zone < 0) continue;
@@ -78,7 +78,7 @@ std::vector<std::string> secret_titles(const GameState& state, int seat) {
 // another component hidden from the seat has a different title (so the
 // name tells them apart), and no component the seat may see has that title
 // (which the text could mean instead).
-bool telling(const GameState& state, ComponentId id, int seat) {
+bool telling(const GameState& state, ComponentId id, Seat seat) {
   const std::string& title = state.type_of(id).title;
   bool other_title = false;
   for (ComponentId other : ComponentId::all(state.component_count())) {
@@ -109,7 +109,7 @@ class GameCheck : public EventSink {
     state_ = &match->state();
   }
 
-  void fail(const std::string& check, int seat, const std::string& where, const std::string& message) {
+  void fail(const std::string& check, Seat seat, const std::string& where, const std::string& message) {
     if (!failed_->insert(check).second) return;  // the first failure of each check is enough
     ConformanceFailure f;
     f.check = check;
@@ -137,7 +137,7 @@ class GameCheck : public EventSink {
     ++events_;
     const std::string where = fmt::format("event {} ({})", events_, to_string(e.type));
     if (!e.component.is_none() && e.type != EventType::Choice) recent_.insert(e.component);
-    for (int s = 0; s < state.player_count(); ++s) {
+    for (Seat s : Seat::all(state.player_count())) {
       if (!can_see(e, s)) continue;
       const json j = event_json(state, e, s);
       if (j.contains("component") && j.at("component").is_number_integer()) {
@@ -196,7 +196,7 @@ class GameCheck : public EventSink {
   // At a decision: every seat's view, and the decision as its seat sees it.
   void inspect(const Decision& d) {
     const std::string where = fmt::format("decision {} (seat {}: \"{}\")", decisions_, d.seat(), d.prompt());
-    for (int s = 0; s < state_->player_count(); ++s) {
+    for (Seat s : Seat::all(state_->player_count())) {
       const json view = match_->view(s);
       check_view(view, s, where);
       const auto secrets = secret_titles(*state_, s);
@@ -216,7 +216,7 @@ class GameCheck : public EventSink {
 
  private:
   struct PendingText {
-    int seat;
+    Seat seat;
     EventType type;
     std::string text;
     std::string where;
@@ -239,7 +239,7 @@ class GameCheck : public EventSink {
 
   // Every component a view shows (by id, or as a handle the rules put in
   // game.state) must be one the seat may know; hidden ones show no type.
-  void check_view(const json& v, int seat, const std::string& where) {
+  void check_view(const json& v, Seat seat, const std::string& where) {
     if (v.is_object()) {
       for (const char* key : {"id", "component"}) {
         if (!v.contains(key) || !v.at(key).is_number_integer()) continue;
@@ -257,7 +257,7 @@ class GameCheck : public EventSink {
   }
 
   // The rules' public data names no title only hidden components have.
-  void check_strings(const json& v, int seat, const std::vector<std::string>& secrets, const std::string& where) {
+  void check_strings(const json& v, Seat seat, const std::vector<std::string>& secrets, const std::string& where) {
     if (v.is_string()) {
       const std::string secret = first_secret(v.get<std::string>(), secrets);
       if (!secret.empty())
@@ -271,7 +271,7 @@ class GameCheck : public EventSink {
   // A seat's view, and the labels of its decision, must not change when the
   // components hidden from it exchange identities: rotate type and face
   // among them in the live state, look again, and put everything back.
-  void check_identity_swap(const json& before, int seat, const std::string& where, const Decision* d) {
+  void check_identity_swap(const json& before, Seat seat, const std::string& where, const Decision* d) {
     std::vector<ComponentId> hidden;
     for (ComponentId id : ComponentId::all(state_->component_count()))
       if (!state_->visible_to(id, seat) && state_->component(id).zone >= 0) hidden.push_back(id);
@@ -375,7 +375,7 @@ Played play_recorded(RuleEngine& engine, std::shared_ptr<const GameDefinition> d
   }
   match.record_answers();
   int budget = inspections;
-  for (int s = 0; s < players; ++s) match.set_agent(s, std::make_unique<InspectingAgent>(check, &budget));
+  for (Seat s : Seat::all(players)) match.set_agent(s, std::make_unique<InspectingAgent>(check, &budget));
   Played p;
   try {
     p.result = match.play(players, seed);
@@ -513,7 +513,7 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
 
 json to_json(const ConformanceFailure& f) {
   return json{{"check", f.check},     {"game", f.game},   {"players", f.players},
-              {"variants", f.variants}, {"seed", f.seed}, {"seat", f.seat >= 0 ? json(f.seat) : json(nullptr)},
+              {"variants", f.variants}, {"seed", f.seed}, {"seat", f.!seat.is_none() ? json(f.seat) : json(nullptr)},
               {"where", f.where},     {"message", f.message}, {"reproduce", f.reproduce}};
 }
 
@@ -525,7 +525,7 @@ json to_json(const ConformanceReport& r) {
 }
 
 std::string describe(const ConformanceFailure& f) {
-  std::string seat = f.seat >= 0 ? fmt::format(", seat {}", f.seat) : std::string();
+  std::string seat = f.!seat.is_none() ? fmt::format(", seat {}", f.seat) : std::string();
   return fmt::format("{}: {}, {} players, variants {}, seed {}{}: {}\n  at {}\n  reproduce: {}", f.check, f.game,
                      f.players, variants_text(f.variants), f.seed, seat, f.message, f.where, f.reproduce);
 }

@@ -39,7 +39,7 @@ struct ConformanceFailure {
   int players = 0;
   std::vector<std::string> variants;
   uint64_t seed = 0;
-  int seat = -1;       // the seat shown too much (-1: not a leak)
+  Seat seat;           // the seat shown too much (none: not a leak)
   std::string where;   // the first decision or event where it went wrong
   std::string message;
   std::string reproduce;  // a command that plays that game

@@ -20,9 +20,9 @@ Match::Match(std::shared_ptr<const GameDefinition> definition, const EngineLimit
 Match::~Match() { run_.reset(); }  // before the engine it runs on
 
 void Match::set_agent(Seat seat, Agent* agent) {
-  if (seat < 0) throw std::out_of_range(fmt::format("no seat {}", seat));
-  if (agents_.size() <= static_cast<size_t>(seat)) agents_.resize(static_cast<size_t>(seat) + 1, nullptr);
-  agents_[static_cast<size_t>(seat)] = agent;
+  if (seat.is_none()) throw std::out_of_range(fmt::format("no seat {}", seat));
+  if (agents_.size() <= seat.index()) agents_.resize(seat.index() + 1, nullptr);
+  agents_[seat.index()] = agent;
 }
 
 void Match::set_agent(Seat seat, std::unique_ptr<Agent> agent) {
@@ -120,8 +120,8 @@ bool Match::after_run(bool pending) {
 }
 
 const GameResult& Match::play(int players, uint64_t seed, std::vector<std::string> names) {
-  for (Seat seat = 0; seat < players; ++seat)
-    if (static_cast<size_t>(seat) >= agents_.size() || !agents_[static_cast<size_t>(seat)])
+  for (Seat seat : Seat::all(players))
+    if (seat.index() >= agents_.size() || !agents_[seat.index()])
       throw std::invalid_argument(fmt::format("no agent for seat {}", seat));
   start(players, seed, std::move(names));
   return run_->result();

@@ -91,7 +91,7 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
       return failed(fmt::format("answer {} is given by seat {}, which is not a seat of this {}-player game",
                                 i + 1, a.at(0).dump(), spec.players));
     if (!index) return failed(fmt::format("answer {} picks option {}, which no decision has", i + 1, a.at(1).dump()));
-    answers.push_back({*seat, *index});
+    answers.push_back({Seat{*seat}, *index});
   }
   std::vector<std::string> agent_kinds;
   if (log.contains("agents")) {
@@ -122,7 +122,7 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
   match.add_sink(&recorder);
   if (watcher) match.add_sink(watcher);
   size_t next = 0;
-  for (Seat s = 0; s < spec.players; ++s) match.set_agent(s, std::make_unique<ReplayAgent>(&answers, &next));
+  for (Seat s : Seat::all(spec.players)) match.set_agent(s, std::make_unique<ReplayAgent>(&answers, &next));
   GameResult result;
   try {
     result = match.play(spec.players, spec.seed, spec.names);

@@ -22,7 +22,7 @@ class ReplayAgent : public Agent {
  private:
   const std::vector<AnswerRecord>* answers_;
   size_t* next_;
-  int seat_ = -1;
+  Seat seat_;
 };
 
 struct ReplayReport {

@@ -215,11 +215,11 @@ std::vector<std::string> file_lines(const std::string& path) {
 std::string scalar_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // A seat from a name or number.
-int seat_of(const GameState& state, const json& who) {
-  if (who.is_number_integer()) return who.get<int>();
-  for (int s = 0; s < state.player_count(); ++s)
+Seat seat_of(const GameState& state, const json& who) {
+  if (who.is_number_integer()) return who.get<Seat>();
+  for (Seat s : Seat::all(state.player_count()))
     if (state.player(s).name == who.get<std::string>()) return s;
-  return -1;
+  return Seat::none();
 }
 
 // "dice@John" -> "dice@1"
@@ -227,8 +227,8 @@ std::string zone_key(const GameState& state, const std::string& key) {
   const auto at = key.find('@');
   if (at == std::string::npos) return key;
   const std::string who = key.substr(at + 1);
-  for (int s = 0; s < state.player_count(); ++s)
-    if (state.player(s).name == who) return key.substr(0, at + 1) + std::to_string(s);
+  for (Seat s : Seat::all(state.player_count()))
+    if (state.player(s).name == who) return key.substr(0, at + 1) + std::to_string(s.value());
   return key;
 }
 
@@ -250,19 +250,20 @@ bool subset_matches(const json& expected, const json& actual) {
   return expected == actual;
 }
 
-std::string names_of(const GameState& state, const std::vector<int>& seats) {
+std::string names_of(const GameState& state, const std::vector<Seat>& seats) {
   std::vector<std::string> names;
-  for (int s : seats) names.push_back(s >= 0 && s < state.player_count() ? state.player(s).name : std::to_string(s));
+  for (Seat s : seats)
+    names.push_back(!s.is_none() && s.value() < state.player_count() ? state.player(s).name : std::to_string(s.value()));
   std::sort(names.begin(), names.end());
   return fmt::format("[{}]", fmt::join(names, ", "));
 }
 
-void check_seats(const GameState& state, const char* what, const json& expected, const std::vector<int>& actual,
+void check_seats(const GameState& state, const char* what, const json& expected, const std::vector<Seat>& actual,
                  std::vector<std::string>& failures) {
-  std::vector<int> want;
+  std::vector<Seat> want;
   for (const auto& w : expected) {
-    const int s = seat_of(state, w);
-    if (s < 0) {
+    const Seat s = seat_of(state, w);
+    if (s.is_none()) {
       failures.push_back(fmt::format("expect.{}: no player '{}'", what, scalar_text(w)));
       return;
     }
@@ -342,7 +343,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   match.set_chance_override(&chance);
   std::ostringstream narration;
   // Full narration: every event, so that `log` may name any of them.
-  Narrator narrator(narration, -1, {}, NarrationLevel::Full);
+  Narrator narrator(narration, Seat::none(), {}, NarrationLevel::Full);
   match.add_sink(&narrator);
   const uint64_t seed = s.value("seed", uint64_t{1});
 
@@ -385,7 +386,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
                                                 fallback_kind)));
   }
   // The fallback answers for every seat: it gets the stream of seat 0.
-  if (fallback) fallback->begin_game(agent_stream_seed(seed, 0), 0);
+  if (fallback) fallback->begin_game(agent_stream_seed(seed, Seat{0}), Seat{0});
   std::vector<std::unique_ptr<ScenarioAgent>> seat_agents;
   std::vector<Agent*> seats;
   for (int seat = 0; seat < players; ++seat) {
@@ -463,8 +464,8 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     }
     if (expect.contains("scores")) {
       for (const auto& [who, score] : expect.at("scores").items()) {
-        const int seat = seat_of(state, json(who));
-        if (seat < 0) failures.push_back(fmt::format("expect.scores: no player '{}'", who));
+        const Seat seat = seat_of(state, json(who));
+        if (seat.is_none()) failures.push_back(fmt::format("expect.scores: no player '{}'", who));
         else if (state.player(seat).score != score.get<int>())
           failures.push_back(fmt::format("{}'s score: expected {}, got {}", who, score.get<int>(), state.player(seat).score));
       }

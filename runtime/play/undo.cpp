@@ -25,8 +25,8 @@ class RevealWatch : public EventSink {
     asker_ = asker;
     chance_ = state.chance();
     knows_.assign(static_cast<size_t>(state.player_count()), std::vector<bool>(static_cast<size_t>(state.component_count())));
-    for (Seat seat = 0; seat < state.player_count(); ++seat)
-      for (ComponentId id : ComponentId::all(state.component_count())) knows_[seat][id.index()] = state.visible_to(id, seat);
+    for (Seat seat : Seat::all(state.player_count()))
+      for (ComponentId id : ComponentId::all(state.component_count())) knows_[seat.index()][id.index()] = state.visible_to(id, seat);
   }
 
   void on_event(const GameState& state, const Event& e) override {
@@ -39,9 +39,9 @@ class RevealWatch : public EventSink {
       return;
     }
     if (e.component.is_none() || !seen) return;
-    for (Seat seat = 0; seat < state.player_count(); ++seat) {
+    for (Seat seat : Seat::all(state.player_count())) {
       const bool now = state.visible_to(e.component, seat);
-      if (now && !knows_[seat][e.component.index()]) {
+      if (now && !knows_[seat.index()][e.component.index()]) {
         // A move into the seat's own zone is a draw; into anybody's view, a reveal.
         const char* what = e.type == EventType::Move && state.zone_owner(e.to) != seat ? "revealed" : verb(e.type);
         reason_ = fmt::format("{} was {} since", with_article(kind(state, e.component)), what);
@@ -50,7 +50,7 @@ class RevealWatch : public EventSink {
         if (!can_see(e, asker_)) reason_ = "something was shown to another player since";
         return;
       }
-      knows_[seat][e.component.index()] = now;  // hidden again: seeing it later is news
+      knows_[seat.index()][e.component.index()] = now;  // hidden again: seeing it later is news
     }
   }
 
@@ -78,7 +78,7 @@ class RevealWatch : public EventSink {
   }
 
   bool armed_ = false;
-  Seat asker_ = -1;
+  Seat asker_;
   Rng chance_;
   std::vector<std::vector<bool>> knows_;
   std::string reason_;

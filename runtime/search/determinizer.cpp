@@ -463,7 +463,7 @@ std::vector<double> Determinizer::rewards() {
   const GameResult& result = sim_->result();
   if (!result.finished && !result.stopped) {
     // Cut off: the game's own estimate (rules.evaluate), 1/n without one.
-    for (Seat s = 0; s < players_; ++s) {
+    for (Seat s : Seat::all(players_)) {
       double v = 1.0 / players_;
       if (has_evaluate_ != 0) {
         try {

@@ -86,7 +86,7 @@ TEST_CASE("describe: a wrong answer, a change to the game or an error is reporte
     try {
       // The pause's request holds the deciding seat's view: describe runs there.
       match.start(2, 1);
-      match.view(0);
+      match.view(Seat{0});
       FAIL("no error");
     } catch (const ScriptError& e) {
       INFO(e.what());
@@ -201,7 +201,7 @@ TEST_CASE("describe: every bundled game describes itself, the same for every sea
     Match match(def);
     bool pending = match.start(def->default_players, 5);
     for (int step = 0; pending && step < 30; ++step) {
-      for (Seat s = 0; s < def->default_players; ++s) {
+      for (Seat s : Seat::all(def->default_players)) {
         const json view = match.view(s);
         REQUIRE(view.contains("describe"));
         CHECK_FALSE(view["describe"].empty());

@@ -32,7 +32,7 @@ struct Paused {
   RandomAgent other;
   Paused(const std::string& lua, int players = 2)
       : game(kYaml, lua), def(load_game(game.dir())), match(def) {
-    for (Seat s = 1; s < players; ++s) match.set_agent(s, &other);
+    for (Seat s : Seat::range(1, players)) match.set_agent(s, &other);
     REQUIRE(match.start(players, 7));
   }
 };
@@ -42,29 +42,29 @@ struct Paused {
 TEST_CASE("rules.evaluate gives the estimate before the end and the outcome after it", "[evaluation]") {
   Paused p(rules_with("function rules.evaluate(game, seat) return seat == 0 and game.state.v or 0.75 end"));
   CHECK(p.match.engine().has_evaluation());
-  CHECK(*p.match.evaluation(0) == Approx(0.25));
-  CHECK(*p.match.evaluation(1) == Approx(0.75));
+  CHECK(*p.match.evaluation(Seat{0}) == Approx(0.25));
+  CHECK(*p.match.evaluation(Seat{1}) == Approx(0.75));
   CHECK_FALSE(p.match.answer(0));
-  CHECK(*p.match.evaluation(0) == 1.0);
-  CHECK(*p.match.evaluation(1) == 0.0);
-  CHECK_THROWS_AS(p.match.evaluation(2), std::out_of_range);
+  CHECK(*p.match.evaluation(Seat{0}) == 1.0);
+  CHECK(*p.match.evaluation(Seat{1}) == 0.0);
+  CHECK_THROWS_AS(p.match.evaluation(Seat{2}), std::out_of_range);
 }
 
 TEST_CASE("without rules.evaluate, only outcomes: a shared win is 1/k", "[evaluation]") {
   Paused p(rules_with("", "{0, 2}"), 3);
   CHECK_FALSE(p.match.engine().has_evaluation());
-  CHECK_FALSE(p.match.evaluation(0).has_value());
+  CHECK_FALSE(p.match.evaluation(Seat{0}).has_value());
   CHECK_FALSE(p.match.answer(1));
-  CHECK(*p.match.evaluation(0) == 0.5);
-  CHECK(*p.match.evaluation(1) == 0.0);
-  CHECK(*p.match.evaluation(2) == 0.5);
+  CHECK(*p.match.evaluation(Seat{0}) == 0.5);
+  CHECK(*p.match.evaluation(Seat{1}) == 0.0);
+  CHECK(*p.match.evaluation(Seat{2}) == 0.5);
 }
 
 TEST_CASE("a bad evaluation is reported with the script, the seat and what is wrong", "[evaluation]") {
   auto message = [](const std::string& evaluate) {
     Paused p(rules_with(evaluate));
     try {
-      p.match.evaluation(1);
+      p.match.evaluation(Seat{1});
     } catch (const ScriptError& e) {
       // The game is not harmed: it goes on and ends as it would have.
       CHECK_FALSE(p.match.answer(1));
@@ -96,9 +96,9 @@ TEST_CASE("rules.evaluate that is not a function is a load error", "[evaluation]
 TEST_CASE("math.random in rules.evaluate never draws the game's chance", "[evaluation]") {
   const std::string lua = rules_with("function rules.evaluate(game, seat) return math.random() end");
   Paused a(lua), b(lua);
-  const double first = *a.match.evaluation(0);
-  CHECK(*a.match.evaluation(0) == first);  // the same position, the same value
-  for (int i = 0; i < 5; ++i) b.match.evaluation(0);
+  const double first = *a.match.evaluation(Seat{0});
+  CHECK(*a.match.evaluation(Seat{0}) == first);  // the same position, the same value
+  for (int i = 0; i < 5; ++i) b.match.evaluation(Seat{0});
   CHECK(a.match.state().chance().next() == b.match.state().chance().next());
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("every bundled game evaluates every seat within [0, 1] all game long",
       random.begin_game(11, 0);
       bool pending = match.start(players, 3);
       while (pending) {
-        for (Seat s = 0; s < players; ++s) {
+        for (Seat s : Seat::all(players)) {
           const double v = *match.evaluation(s);
           REQUIRE(v >= 0.0);
           REQUIRE(v <= 1.0);
@@ -126,7 +126,7 @@ TEST_CASE("every bundled game evaluates every seat within [0, 1] all game long",
         ++decisions;
         pending = match.answer(random.choose(Decision(match.pending())));
       }
-      for (Seat s = 0; s < players; ++s) CHECK(*match.evaluation(s) == outcome_share(match.result(), s));
+      for (Seat s : Seat::all(players)) CHECK(*match.evaluation(s) == outcome_share(match.result(), s));
     }
     CHECK(decisions > 0);
     CHECK(lo < hi);  // it tells positions apart

@@ -155,9 +155,9 @@ TEST_CASE("GameState::reset places components in their start zones", "[state]") 
   GameState state(def);
   state.reset(3, 42);
   CHECK(state.player_count() == 3);
-  CHECK(state.player(0).name == "Ann");
-  CHECK(state.player(1).name == "Bob");
-  CHECK(state.player(2).name == "Player 3");
+  CHECK(state.player(Seat{0}).name == "Ann");
+  CHECK(state.player(Seat{1}).name == "Bob");
+  CHECK(state.player(Seat{2}).name == "Player 3");
   CHECK(state.seed() == 42);
   CHECK(state.zone(kSupply) == ids({0, 1, 2}));
   CHECK(state.zone(kDeck) == ids({3, 4, 5, 6, 7}));
@@ -171,14 +171,14 @@ TEST_CASE("GameState::reset places components in their start zones", "[state]") 
   // A second reset undoes everything the first game did.
   move_component(state, ComponentId{0}, kTable);
   set_face(state, ComponentId{1}, 4);
-  add_score(state, 1, 5);
-  eliminate(state, 2);
+  add_score(state, Seat{1}, 5);
+  eliminate(state, Seat{2});
   reveal(state, ComponentId{3});
   state.reset(2, 7, {"Xia", ""});
   CHECK(state.player_count() == 2);
-  CHECK(state.player(0).name == "Xia");
-  CHECK(state.player(1).name == "Bob");  // empty name: the default
-  CHECK(state.player(1).score == 0);
+  CHECK(state.player(Seat{0}).name == "Xia");
+  CHECK(state.player(Seat{1}).name == "Bob");  // empty name: the default
+  CHECK(state.player(Seat{1}).score == 0);
   CHECK(state.zone(kSupply) == ids({0, 1, 2}));
   CHECK(state.zone_size(kTable) == 0);
   CHECK(state.face_name(ComponentId{1}) == "one");
@@ -209,8 +209,8 @@ TEST_CASE("GameState: moves to the top and to the bottom", "[state]") {
   CHECK(state.zone_title(kPool0 + 2) == "Player 3's pool");
   CHECK(state.zone_id(kSupply) == "supply");
   CHECK(state.zone_title(kSupply) == "the box");
-  CHECK(state.zone_owner(kHand0 + 2) == 2);
-  CHECK(state.zone_owner(kTable) == -1);
+  CHECK(state.zone_owner(kHand0 + 2) == Seat{2});
+  CHECK(state.zone_owner(kTable).is_none());
 }
 
 TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
@@ -222,23 +222,23 @@ TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
 
   move_component(state, card, kHand0 + 1);  // owner policy
   CHECK(state.component(card).visibility == Visibility::Owner);
-  CHECK(state.component(card).owner == 1);
-  CHECK(state.visible_to(card, 1));
-  CHECK_FALSE(state.visible_to(card, 0));
-  CHECK_FALSE(state.visible_to(card, 2));
+  CHECK(state.component(card).owner == Seat{1});
+  CHECK(state.visible_to(card, Seat{1}));
+  CHECK_FALSE(state.visible_to(card, Seat{0}));
+  CHECK_FALSE(state.visible_to(card, Seat{2}));
 
   move_component(state, card, kTable);  // public
   CHECK(state.component(card).visibility == Visibility::Public);
-  CHECK(state.component(card).owner == 1);  // a shared zone keeps the owner
-  for (int seat = 0; seat < 3; ++seat) CHECK(state.visible_to(card, seat));
+  CHECK(state.component(card).owner == Seat{1});  // a shared zone keeps the owner
+  for (Seat seat : Seat::all(3)) CHECK(state.visible_to(card, seat));
 
   move_component(state, card, kPool0 + 2);  // per-player, public
-  CHECK(state.component(card).owner == 2);
+  CHECK(state.component(card).owner == Seat{2});
   CHECK(state.component(card).visibility == Visibility::Public);
 
   move_component(state, card, kDeck);  // hidden
   CHECK(state.component(card).visibility == Visibility::Hidden);
-  for (int seat = 0; seat < 3; ++seat) CHECK_FALSE(state.visible_to(card, seat));
+  for (Seat seat : Seat::all(3)) CHECK_FALSE(state.visible_to(card, seat));
 
   // A board keeps whatever visibility a component had.
   move_component(state, card, kGrid0);
@@ -249,17 +249,17 @@ TEST_CASE("GameState: zone policies set visibility and owner", "[state]") {
   // Who knows a card survives a move into another hand (the one who had
   // peeked, the former owner); a hidden zone forgets them all.
   move_component(state, ComponentId{6}, kHand0);
-  peek(state, ComponentId{6}, 2);
-  CHECK(state.visible_to(ComponentId{6}, 2));
+  peek(state, ComponentId{6}, Seat{2});
+  CHECK(state.visible_to(ComponentId{6}, Seat{2}));
   move_component(state, ComponentId{6}, kHand0 + 1);
-  CHECK(state.visible_to(ComponentId{6}, 2));
-  CHECK(state.visible_to(ComponentId{6}, 0));
-  CHECK(state.visible_to(ComponentId{6}, 1));
+  CHECK(state.visible_to(ComponentId{6}, Seat{2}));
+  CHECK(state.visible_to(ComponentId{6}, Seat{0}));
+  CHECK(state.visible_to(ComponentId{6}, Seat{1}));
   move_component(state, ComponentId{6}, kDeck);
-  for (int seat = 0; seat < 3; ++seat) CHECK_FALSE(state.visible_to(ComponentId{6}, seat));
+  for (Seat seat : Seat::all(3)) CHECK_FALSE(state.visible_to(ComponentId{6}, seat));
   move_component(state, ComponentId{6}, kDeck, MoveOptions{true, seat_bit(1)});  // seen by seat 1 as it goes under
-  CHECK(state.visible_to(ComponentId{6}, 1));
-  CHECK_FALSE(state.visible_to(ComponentId{6}, 0));
+  CHECK(state.visible_to(ComponentId{6}, Seat{1}));
+  CHECK_FALSE(state.visible_to(ComponentId{6}, Seat{0}));
   CHECK(state.zone(kDeck).front() == ComponentId{6});
 }
 
@@ -268,20 +268,20 @@ TEST_CASE("GameState: reveal, hide, peek and visible_to", "[state]") {
   GameState state(def);
   state.reset(3, 1);
   const ComponentId card{3};
-  CHECK(state.visible_to(card, -1));  // the onlooker sees everything
-  CHECK_FALSE(state.visible_to(card, 0));
-  peek(state, card, 0);
-  CHECK(state.visible_to(card, 0));
-  CHECK_FALSE(state.visible_to(card, 1));
+  CHECK(state.visible_to(card, Seat::none()));  // the onlooker sees everything
+  CHECK_FALSE(state.visible_to(card, Seat{0}));
+  peek(state, card, Seat{0});
+  CHECK(state.visible_to(card, Seat{0}));
+  CHECK_FALSE(state.visible_to(card, Seat{1}));
   reveal(state, card);
-  for (int seat = 0; seat < 3; ++seat) CHECK(state.visible_to(card, seat));
+  for (Seat seat : Seat::all(3)) CHECK(state.visible_to(card, seat));
   hide(state, card);
   CHECK(state.component(card).visibility == Visibility::Hidden);
-  CHECK_FALSE(state.visible_to(card, 1));
-  CHECK(state.visible_to(card, 0));  // still remembers what it peeked
+  CHECK_FALSE(state.visible_to(card, Seat{1}));
+  CHECK(state.visible_to(card, Seat{0}));  // still remembers what it peeked
   // A shuffle makes everybody forget.
   shuffle_zone(state, kDeck);
-  CHECK_FALSE(state.visible_to(card, 0));
+  CHECK_FALSE(state.visible_to(card, Seat{0}));
 }
 
 TEST_CASE("GameState: rolls draw from the seeded chance stream", "[state]") {
@@ -400,7 +400,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   CHECK(ids1 == std::vector<int>{0, 1, 2, 4, 7});
 
   // A peek lets one seat, and only that seat, see the board's card.
-  peek(state, ComponentId{5}, 2);
+  peek(state, ComponentId{5}, Seat{2});
   CHECK(seat_view(state, 2).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
   CHECK(seat_view(state, 0).dump().find("sapphire") == std::string::npos);
 
@@ -434,12 +434,12 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   REQUIRE(rec.events.size() == 1u);
   CHECK(rec.events[0].type == EventType::GameStart);
   CHECK(rec.events[0].value == 3);
-  state.begin_turn(0);
+  state.begin_turn(Seat{0});
   move_component(state, ComponentId{7}, kHand0 + 2);
   roll_die(state, ComponentId{1});
-  peek(state, ComponentId{3}, 1);
+  peek(state, ComponentId{3}, Seat{1});
   shuffle_zone(state, kDeck);
-  add_score(state, 2, 4);
+  add_score(state, Seat{2}, 4);
   state.message(0, "hello");
   REQUIRE(rec.events.size() == 8u);
   CHECK(rec.events[1].type == EventType::TurnBegin);

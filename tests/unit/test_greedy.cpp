@@ -31,8 +31,8 @@ int greedy_choice(const std::string& lua, uint64_t seed) {
   Match match(def);
   auto greedy = build_agent("greedy");
   RandomAgent other;
-  match.set_agent(0, greedy.get());
-  match.set_agent(1, &other);
+  match.set_agent(Seat{0}, greedy.get());
+  match.set_agent(Seat{1}, &other);
   match.record_answers();
   match.play(2, seed);
   REQUIRE(!match.answers().empty());
@@ -100,8 +100,8 @@ TEST_CASE("rollout=greedy: a search whose rollouts look one decision deep sees t
     Match match(def);
     auto bot = build_agent(spec);
     RandomAgent other;
-    match.set_agent(0, bot.get());
-    match.set_agent(1, &other);
+    match.set_agent(Seat{0}, bot.get());
+    match.set_agent(Seat{1}, &other);
     match.record_answers();
     match.play(2, seed);
     REQUIRE(!match.answers().empty());

@@ -41,7 +41,7 @@ TEST_CASE("hai-noon: a view shows one's own hand and only the count of the other
     for (int step = 0; pending && step < 60; ++step) {
       for (int seat = 0; seat < players; ++seat) check_hands(match.view(seat), seat, players);
       // Everyone watching (-1) sees every hand's count.
-      const json all = match.view(-1);
+      const json all = match.view(Seat::none());
       for (int s = 0; s < players; ++s) CHECK(all.at("zones").contains(fmt::format("hand@{}", s)));
       // Public data only: no card of any hand is named in game.state.
       CHECK(all.at("state").dump().find("_harpoon") == std::string::npos);
@@ -53,7 +53,7 @@ TEST_CASE("hai-noon: a view shows one's own hand and only the count of the other
 TEST_CASE("hai-noon: every side's colour and the owners are public state", "[hai-noon]") {
   Match match(load_game("hai-noon"));
   REQUIRE(match.start(4, 3));
-  const json v = match.view(1);
+  const json v = match.view(Seat{1});
   REQUIRE(v.contains("state"));
   CHECK(v.at("state").at("owners").at("pink") == 0);
   CHECK(v.at("state").at("side_colours").at("top") == "none");

@@ -55,7 +55,7 @@ TEST_CASE("hao-hao: each player's secret look is in their view only", "[hao-hao]
   const GameState& state = match.state();
   REQUIRE(match.start(3, 11));
   // The three secret looks, seat 0 first: (1,1), (2,1), (3,1).
-  for (int seat = 0; seat < 3; ++seat) {
+  for (Seat seat : Seat::all(3)) {
     REQUIRE(match.pending().seat == seat);
     REQUIRE(match.pending().prompt == "Take a secret look at a tile");
     REQUIRE(match.pending().labels.at(seat) == fmt::format("the field ({},1)", seat + 1));
@@ -63,7 +63,7 @@ TEST_CASE("hao-hao: each player's secret look is in their view only", "[hao-hao]
   }
   // Seat 2, right of seat 0, places Hao Hao now.
   REQUIRE(match.pending().seat == 2);
-  for (int seat = 0; seat < 3; ++seat) {
+  for (Seat seat : Seat::all(3)) {
     const json view = match.view(seat);
     for (int x = 1; x <= 3; ++x) {
       const json tile = tile_in_view(view, fmt::format("{},1", x));
@@ -102,7 +102,7 @@ TEST_CASE("hao-hao: face-down tiles stay hidden through whole games", "[hao-hao]
       CHECK(face_up_seen > 0);
       // Public state never names a face-down tile's place with its identity
       // unless it was flipped this turn (state.revealed) - check the keys.
-      const json st = match.view(0).at("state");
+      const json st = match.view(Seat{0}).at("state");
       for (const auto& [key, value] : st.items())
         CHECK((key == "revealed" || key == "hao_hao" || key == "sees_all" || key == "won_tiles" ||
                key == "effect_tiles" || key == "round_limit_reached" || key == "hao_hao_winner"));

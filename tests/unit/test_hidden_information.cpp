@@ -309,7 +309,7 @@ TEST_CASE("hidden: rounds of the game, sitting out, and views that show them", "
     }
   } viewer;
   viewer.out = &view_at_decision;
-  t.match.set_agent(1, &viewer);
+  t.match.set_agent(Seat{1}, &viewer);
   const GameResult r = t.play();
   REQUIRE(r.finished);
   const json& d = r.details;
@@ -349,7 +349,7 @@ TEST_CASE("hidden: a game without rounds keeps its views and turn events", "[hid
   Seats t(game);
   t.play();
   CHECK(t.of_type(-1, "turn").at(0) == json({{"type", "turn"}, {"seat", 0}, {"round", 1}}));
-  const json v = t.match.view(0);
+  const json v = t.match.view(Seat{0});
   CHECK(v.at("turn") == json({{"current", 0}, {"round", 1}}));
   CHECK_FALSE(v.at("players").at(0).contains("sitting_out"));
 }

@@ -132,8 +132,8 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
   d.first_card = game:components("blue_card")[1]:id()
   d.listening = game:listening()
   game:say("%s has %d points", game:player_name(1), 7)
-  d.score_total = game:add_score(1, 3)
-  game:add_score(1, 2)
+  d.score_total = game:add_score(1, Seat{3})
+  game:add_score(1, Seat{2})
   game:add_score(2, -1)
   d.score = game:score(1)
   d.score0 = game:score(0)
@@ -172,13 +172,13 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
   CHECK(d.at("score") == 5);
   CHECK(d.at("score0") == 0);
   CHECK(d.at("mine") == 1);  // `game` is fresh for every game
-  CHECK(t.state.player(1).score == 5);
-  CHECK(t.state.player(2).score == -1);
+  CHECK(t.state.player(Seat{1}).score == 5);
+  CHECK(t.state.player(Seat{2}).score == -1);
   CHECK(rec.texts(EventType::Message) == std::vector<std::string>{"Bob has 7 points"});
   CHECK(rec.texts(EventType::GameEnd) == std::vector<std::string>{"Bob wins"});
 
   // game.state is public: it is in every seat's view.
-  const json view = t.match.view(0);
+  const json view = t.match.view(Seat{0});
   CHECK(view.at("state").at("phase") == "play");
   CHECK(view.at("state").at("list") == json::array({1, 2, 3}));
   CHECK(view.at("players").size() == 3u);
@@ -283,7 +283,7 @@ TEST_CASE("bindings: turns", "[bindings]") {
   CHECK(r.winners == std::vector<int>{3});
   CHECK(r.turns == 7);
   CHECK(t.state.turns().round() == 3);
-  CHECK_FALSE(t.state.player(2).eliminated);
+  CHECK_FALSE(t.state.player(Seat{2}).eliminated);
 
   SECTION("a turn limit stops the game when the next turn would begin") {
     t.match.set_turn_limit(4);
@@ -405,7 +405,7 @@ TEST_CASE("bindings: decisions step by step (no agent)", "[bindings]") {
   REQUIRE(t.match.answer(1));
   CHECK(t.match.pending().labels == std::vector<std::string>{"yes", "no"});
   // The view can be read while the game waits.
-  CHECK(t.match.view(0).at("zones").at("supply").at("count") == 7);
+  CHECK(t.match.view(Seat{0}).at("zones").at("supply").at("count") == 7);
   REQUIRE(t.match.answer(0));
   CHECK(t.match.pending().labels == std::vector<std::string>{"die (one)", "the box"});
   CHECK_FALSE(t.match.answer(1));
@@ -525,17 +525,17 @@ TEST_CASE("bindings: components", "[bindings]") {
   const GameDefinition& def = *t.def;
   const int hand1 = def.zone_slot(def.find_zone_def("hand"), 1);
   CHECK(t.state.component(ComponentId{4}).zone == hand1);
-  CHECK(t.state.component(ComponentId{4}).owner == -1);
+  CHECK(t.state.component(ComponentId{4}).owner.is_none());
   CHECK(t.state.component(ComponentId{4}).visibility == Visibility::Hidden);
   CHECK(t.state.component(ComponentId{10}).facing == static_cast<int>(Direction::NorthEast));
   CHECK(t.state.face_name(ComponentId{0}) == "four");
   CHECK(t.state.face_name(ComponentId{9}) == "back");
   // Seat 0 peeked at the card: it sees it; seat 2 does not.
-  CHECK(t.state.visible_to(ComponentId{4}, 0));
-  CHECK_FALSE(t.state.visible_to(ComponentId{4}, 2));
-  const std::string hidden_view = t.match.view(2).dump();
+  CHECK(t.state.visible_to(ComponentId{4}, Seat{0}));
+  CHECK_FALSE(t.state.visible_to(ComponentId{4}, Seat{2}));
+  const std::string hidden_view = t.match.view(Seat{2}).dump();
   CHECK(hidden_view.find("red") == std::string::npos);
-  CHECK(t.match.view(0).dump().find("red_card") != std::string::npos);
+  CHECK(t.match.view(Seat{0}).dump().find("red_card") != std::string::npos);
 }
 
 TEST_CASE("bindings: dice roll from the game's chance stream", "[bindings]") {
@@ -723,12 +723,12 @@ TEST_CASE("bindings: zones and decks", "[bindings]") {
   const int hand1 = def.zone_slot(def.find_zone_def("hand"), 1);
   CHECK(t.state.zone_size(hand1) == 5);
   for (ComponentId id : t.state.zone(hand1)) {
-    CHECK(t.state.component(id).owner == 1);
-    CHECK(t.state.visible_to(id, 0));
+    CHECK(t.state.component(id).owner == Seat{1});
+    CHECK(t.state.visible_to(id, Seat{0}));
   }
-  CHECK(t.match.view(0).at("zones").at("hand@1").at("count") == 5);
-  CHECK(t.match.view(0).at("zones").at("hand@1").at("components").size() == 5u);
-  CHECK(t.match.view(1).at("zones").at("hand@1").at("components").size() == 5u);
+  CHECK(t.match.view(Seat{0}).at("zones").at("hand@1").at("count") == 5);
+  CHECK(t.match.view(Seat{0}).at("zones").at("hand@1").at("components").size() == 5u);
+  CHECK(t.match.view(Seat{1}).at("zones").at("hand@1").at("components").size() == 5u);
 }
 
 TEST_CASE("bindings: boards", "[bindings]") {
@@ -824,7 +824,7 @@ TEST_CASE("bindings: boards", "[bindings]") {
   CHECK_THAT(errors[5], Catch::Contains("bad argument #2 to 'step' (string expected, got no value)"));
 
   // Board cells show in the view.
-  const json view = t.match.view(0);
+  const json view = t.match.view(Seat{0});
   CHECK(view.at("boards").at("grid").at("2,3").size() == 2u);
   CHECK(view.at("boards").at("grid").at("2,3")[0].at("id") == 11);
 }
@@ -921,7 +921,7 @@ TEST_CASE("bindings: the game table's methods cannot be overwritten by rules dat
   Table t(game);
   const GameResult r = t.play(2, 1);
   CHECK(r.details.at("own") == 2);
-  const json st = t.match.view(-1).at("state");
+  const json st = t.match.view(Seat::none()).at("state");
   CHECK_THAT(st.at("error").get<std::string>(),
              Catch::Contains("game.board is a method of game and cannot be assigned"));
   CHECK(st.at("still_a_method") == true);
@@ -930,8 +930,8 @@ TEST_CASE("bindings: the game table's methods cannot be overwritten by rules dat
 TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never truncated", "[bindings]") {
   SECTION("add_score: a delta beyond 32 bits, and an overflowing total") {
     TempGame game(kYaml, script(R"(
-  local ok1, e1 = pcall(function() return game:add_score(0, 1 << 40) end)
-  game:add_score(1, 2147483647)
+  local ok1, e1 = pcall(function() return game:add_score(0, Seat{1} << 40) end)
+  game:add_score(1, Seat{2147483647})
   local ok2, e2 = pcall(game.add_score, game, 1, 1)
   game.state.e1, game.state.e2 = e1, e2
   game.state.score = game:score(1)
@@ -939,7 +939,7 @@ TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never
 )"));
     Table t(game);
     t.play(2, 1);
-    const json st = t.match.view(-1).at("state");
+    const json st = t.match.view(Seat::none()).at("state");
     CHECK_THAT(st.at("e1").get<std::string>(),
                Catch::Contains("bad argument #2 to 'add_score' (number has no integer representation"));
     CHECK_THAT(st.at("e2").get<std::string>(), Catch::Contains("overflows"));
@@ -957,7 +957,7 @@ TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never
 )"));
     Table t(game);
     t.play(2, 1);
-    const json st = t.match.view(-1).at("state");
+    const json st = t.match.view(Seat::none()).at("state");
     CHECK(st.at("moved") == 7);  // 4 dice, the tile and 2 pawns: everything in the box
     CHECK(st.at("off") == true);
     CHECK(st.at("far") == true);
@@ -984,7 +984,7 @@ TEST_CASE("bindings: option labels from a metatable are read safely", "[bindings
   FirstAgent bob;
   const GameResult r = t.play(2, 1, {&ann, &bob});
   CHECK(r.finished);
-  CHECK(t.match.view(-1).at("state").at("picked") == true);
+  CHECK(t.match.view(Seat::none()).at("state").at("picked") == true);
   CHECK(rec.texts(EventType::Choice) == std::vector<std::string>{"mine"});
   ScriptedAgent wrong({"boom"});
   CHECK_THROWS_WITH(t.play(2, 1, {&wrong, &bob}), Catch::Contains("option 1, lazy, mine"));

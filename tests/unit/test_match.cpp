@@ -45,12 +45,12 @@ TEST_CASE("agents never receive the seed of the game's chance", "[match][agents]
     Match match(def);
     const int players = def->min_players;
     std::vector<std::unique_ptr<SpyAgent>> spies;
-    for (Seat s = 0; s < players; ++s) {
+    for (Seat s : Seat::all(players)) {
       spies.push_back(std::make_unique<SpyAgent>());
       match.set_agent(s, spies.back().get());
     }
     REQUIRE(match.play(players, seed).finished);
-    for (Seat s = 0; s < players; ++s) {
+    for (Seat s : Seat::all(players)) {
       const SpyAgent& spy = *spies[static_cast<size_t>(s)];
       REQUIRE(spy.seeds.size() == 1u);
       CHECK(spy.seeds[0] != seed);

@@ -70,7 +70,7 @@ class SeenBy : public EventSink {
   explicit SeenBy(int count) : seen(static_cast<size_t>(count), 0) {}
   void on_event(const GameState& state, const Event&) override {
     for (ComponentId id : ComponentId::all(state.component_count()))
-      if (state.visible_to(id, 0)) seen[id.index()] = 1;
+      if (state.visible_to(id, Seat{0})) seen[id.index()] = 1;
   }
   std::vector<char> seen;
 };
@@ -107,8 +107,8 @@ Play play_prefix(const std::shared_ptr<const GameDefinition>& def, Agent& bot, i
                  int decisions, const std::vector<int>& identities, SeenBy* seen = nullptr) {
   Match match(def);
   Recorder recorder(bot, decisions);
-  match.set_agent(0, &recorder);
-  for (Seat s = 1; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+  match.set_agent(Seat{0}, &recorder);
+  for (Seat s : Seat::range(1, players)) match.set_agent(s, std::make_unique<RandomAgent>());
   match.set_start_identities(identities);
   if (seen) match.add_sink(seen);
   std::string error;
@@ -238,8 +238,8 @@ TEST_CASE("determinizations agree with what the seat saw and hide nothing else",
       bool agrees = false;
     } capture;
     Match match(def);
-    match.set_agent(0, &capture);
-    for (Seat s = 1; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+    match.set_agent(Seat{0}, &capture);
+    for (Seat s : Seat::range(1, players)) match.set_agent(s, std::make_unique<RandomAgent>());
     CHECK_THROWS_AS(match.play(players, 21), AgentFailure);
     CHECK(capture.n == 4);
     CHECK(capture.agrees);
@@ -258,9 +258,9 @@ TEST_CASE("search bots play games deterministically from the seed", "[search]") 
       Match match(def);
       match.record_answers();
       match.set_turn_limit(8);  // a few turns of each: enough to differ if anything leaked in
-      match.set_agent(0, make_search_agent("ismcts:iterations=6,depth=10"));
-      match.set_agent(1, make_search_agent("mcts:iterations=6,depth=10,determinizations=2"));
-      for (Seat s = 2; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+      match.set_agent(Seat{0}, make_search_agent("ismcts:iterations=6,depth=10"));
+      match.set_agent(Seat{1}, make_search_agent("mcts:iterations=6,depth=10,determinizations=2"));
+      for (Seat s : Seat::range(2, players)) match.set_agent(s, std::make_unique<RandomAgent>());
       const GameResult& r = match.play(players, 4);
       CHECK((r.finished || r.stopped));
       std::vector<int> answers;
@@ -356,7 +356,7 @@ TEST_CASE("an agent's thinking is not charged to the rules' time budget", "[sear
   EngineLimits limits;
   limits.max_seconds = 0.1;
   Match match(def, limits);
-  match.set_agent(0, &thinker);
-  for (Seat s = 1; s < def->min_players; ++s) match.set_agent(s, std::make_unique<FirstAgent>());
+  match.set_agent(Seat{0}, &thinker);
+  for (Seat s : Seat::range(1, def->min_players)) match.set_agent(s, std::make_unique<FirstAgent>());
   CHECK(match.play(def->min_players, 3).finished);
 }

@@ -75,7 +75,7 @@ TEST_CASE("seat protocol: every message of whole games of every bundled game fol
     INFO(def->name);
     Match match(def);
     std::vector<CheckingTransport*> transports;
-    for (Seat s = 0; s < def->default_players; ++s) {
+    for (Seat s : Seat::all(def->default_players)) {
       auto transport = std::make_unique<CheckingTransport>();
       transports.push_back(transport.get());
       match.set_agent(s, std::make_unique<ExternalSeat>(std::move(transport), "test"));

@@ -160,7 +160,7 @@ TEST_CASE("Match::fork replays the game so far on the same engine and plays on l
     CHECK(fork->answers().size() == match.answers().size());
     // The fork's request is whole, and the same as the original's.
     CHECK(fork->pending().to_json() == match.pending().to_json());
-    CHECK(fork->view(0) == match.view(0));
+    CHECK(fork->view(0) == match.view(Seat{0}));
     // Both play on with the same answers to the same end, interleaved on one engine.
     bool a = true, b = true;
     int turn = 0;

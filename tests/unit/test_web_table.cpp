@@ -53,7 +53,7 @@ struct Open {
 // published; nothing when the game is over. Bounded: 30 s.
 std::optional<Open> open_decision(const WebTable& table) {
   for (int tries = 0; tries < 3000; ++tries) {
-    for (int seat = 0; seat < 2; ++seat) {
+    for (Seat seat : Seat::all(2)) {
       const auto messages = parsed(table.messages(table.token(seat)));
       std::optional<Open> open;
       for (const auto& m : messages) {
@@ -91,7 +91,7 @@ std::vector<size_t> stream_sizes(const WebTable& table) {
 // and cards moving into it are anonymous.
 void check_no_hand_but(const std::vector<json>& messages, int own_seat) {
   for (const auto& m : messages) {
-    for (int seat = 0; seat < 2; ++seat) {
+    for (Seat seat : Seat::all(2)) {
       if (seat == own_seat) continue;
       const std::string hand = "hand@" + std::to_string(seat);
       if (m["type"] == "view" || m["type"] == "decide" || m["type"] == "undo") {
@@ -357,7 +357,7 @@ TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game
   REQUIRE(table->wait_over(30));
   CHECK(table->error() == "");
   CHECK(table->result()["finished"] == true);
-  for (int seat = 0; seat < 2; ++seat) {
+  for (Seat seat : Seat::all(2)) {
     const auto messages = parsed(table->messages(table->token(seat)));
     CHECK(messages.back()["type"] == "end");
     check_no_hand_but(messages, seat);
@@ -544,7 +544,7 @@ TEST_CASE("serve: undo at the table is refused with the reason after a reveal, e
   CHECK(allowed);
   REQUIRE(table->wait_over(30));
   CHECK(table->error() == "");
-  for (int seat = 0; seat < 2; ++seat) {
+  for (Seat seat : Seat::all(2)) {
     const auto messages = parsed(table->messages(table->token(seat)));
     check_no_hand_but(messages, seat);
     check_protocol_messages(messages);
