@@ -49,7 +49,7 @@ int run(PlayOptions& o) {
   std::vector<HumanAgent*> humans;
   Seat human_seat;
   for (Seat s : Seat::all(players)) {
-    agents.push_back(make_agent(kinds[s], std::cin, std::cout, AgentSettings{o.game.agent_timeout}));
+    agents.push_back(make_agent(kinds[s.index()], std::cin, std::cout, AgentSettings{o.game.agent_timeout}));
     if (auto* human = dynamic_cast<HumanAgent*>(agents.back().get())) {
       humans.push_back(human);
       human_seat = s;

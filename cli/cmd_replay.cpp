@@ -33,7 +33,7 @@ int run(const ReplayOptions& o) {
   if (o.narrate_option->count() > 0) {
     if (o.view < -1 || o.view >= log.value("players", 0))
       throw SetupError(fmt::format("--view: error: seat {} is not in -1..{}", o.view, log.value("players", 0) - 1));
-    narrator = std::make_unique<Narrator>(std::cout, o.view, narration_style(1), o.narrate);
+    narrator = std::make_unique<Narrator>(std::cout, Seat{o.view}, narration_style(1), o.narrate);
   }
   const ReplayReport report = replay_log(log, {}, narrator.get());
   if (narrator) narrator->flush();

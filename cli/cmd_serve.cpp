@@ -40,8 +40,8 @@ int run(ServeOptions& o) {
   specs.insert(specs.end(), o.agents.begin(), o.agents.end());
   const auto kinds = agent_kinds(specs, players);
   // Any bot of the registry; a bad specification fails here, before the table opens.
-  for (int s = 0; s < players; ++s)
-    if (kinds[s] != "human") build_agent(kinds[s], AgentSettings{o.game.agent_timeout});
+  for (const std::string& kind : kinds)
+    if (kind != "human") build_agent(kind, AgentSettings{o.game.agent_timeout});
 
   WebTableConfig config;
   config.definition = def;
@@ -57,11 +57,11 @@ int run(ServeOptions& o) {
 
   std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
                            o.host, table.port());
-  for (int s = 0; s < players; ++s) {
-    if (kinds[s] == "human") std::cout << fmt::format("  seat {}: {}\n", s, table.link(s));
-    else std::cout << fmt::format("  seat {}: {} bot\n", s, kinds[s]);
+  for (Seat s : Seat::all(players)) {
+    if (kinds[s.index()] == "human") std::cout << fmt::format("  seat {}: {}\n", s, table.link(s));
+    else std::cout << fmt::format("  seat {}: {} bot\n", s, kinds[s.index()]);
   }
-  std::cout << fmt::format("  spectators: {}\n", table.link(-1));
+  std::cout << fmt::format("  spectators: {}\n", table.link(Seat::none()));
   std::cout << "Each seat's link is its secret: give it to that player only. Ctrl-C stops the table.\n";
   std::cout.flush();
 

@@ -582,17 +582,17 @@ void WebTable::stop() {
   if (impl_->http_thread.joinable()) impl_->http_thread.join();
 }
 
-std::string WebTable::token(int seat) const {
+std::string WebTable::token(Seat seat) const {
   for (const auto& s : impl_->streams)
-    if (s->seat == Seat{seat}) return s->token;
+    if (s->seat == seat) return s->token;
   return "";
 }
 
-std::string WebTable::link(int seat) const {
+std::string WebTable::link(Seat seat) const {
   std::string host = impl_->config.host;
   if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
   if (host.find(':') != std::string::npos) host = "[" + host + "]";
-  if (seat < 0) return fmt::format("http://{}:{}/watch", host, port_);
+  if (seat.is_none()) return fmt::format("http://{}:{}/watch", host, port_);
   return fmt::format("http://{}:{}/play?token={}", host, port_, token(seat));
 }
 

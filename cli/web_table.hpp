@@ -64,9 +64,9 @@ class WebTable {
 
   int port() const { return port_; }
   // A human seat's secret token ("" for a bot's seat).
-  std::string token(int seat) const;
-  // The link a seat's player opens, or the spectators' link (seat -1).
-  std::string link(int seat) const;
+  std::string token(Seat seat) const;
+  // The link a seat's player opens, or the spectators' link (seat none).
+  std::string link(Seat seat) const;
 
   // Waits until the game is over (true) or `seconds` passed (false).
   bool wait_over(double seconds) const;

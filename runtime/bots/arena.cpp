@@ -97,7 +97,7 @@ std::vector<std::vector<double>> pair_scores(const std::vector<const GameRecord*
 int64_t arena_games(int64_t games, int agents) { return (games + agents - 1) / agents * agents; }
 
 int arena_seat_agent(int64_t game, Seat seat, int agents) {
-  return static_cast<int>((game + seat) % agents);
+  return static_cast<int>((game + seat.value()) % agents);
 }
 
 std::vector<double> bradley_terry_ratings(const std::vector<std::vector<double>>& raw) {
@@ -173,7 +173,7 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
         std::vector<Agent*> seats;
         for (Seat s : Seat::all(plan.players)) {
           const int a = arena_seat_agent(g, s, agents);
-          auto& slot = made[static_cast<size_t>(a)][static_cast<size_t>(s)];
+          auto& slot = made[static_cast<size_t>(a)][s.index()];
           if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)], plan.agent_settings));
           seats.push_back(slot.get());
           record.lineup.push_back(a);
@@ -181,7 +181,7 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
         match.set_agents(seats);
         const GameResult& r = match.play(plan.players, Rng::mix(plan.seed, static_cast<uint64_t>(g)));
         record.won.assign(static_cast<size_t>(plan.players), false);
-        for (Seat winner : r.winners) record.won[static_cast<size_t>(winner)] = true;
+        for (Seat winner : r.winners) record.won[winner.index()] = true;
         if (done) done->fetch_add(1, std::memory_order_relaxed);
         if (plan.until_half_width > 0) {
           std::lock_guard<std::mutex> lock(stop_mutex);

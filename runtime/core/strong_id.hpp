@@ -78,6 +78,13 @@ class StrongId {
   // first .. end - 1.
   static constexpr Range range(Rep first, Rep end) { return Range{first, end}; }
 
+  // Streams print the plain number too (test frameworks' messages); a
+  // template, so that this header needs no <ostream>.
+  template <class Stream>
+  friend auto operator<<(Stream& out, StrongId id) -> decltype(out << id.value()) {
+    return out << id.value_;
+  }
+
   // nlohmann::json reads and writes the plain number (found by ADL; no
   // include of the JSON library needed here).
   template <class Json>

@@ -465,7 +465,7 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
   EngineImpl& e = *g.engine;
   if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to deal");
   if (e.deal_unseen_ref == LUA_NOREF) throw std::logic_error("the rules define no deal_unseen");
-  if (seat < 0 || seat >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
+  if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
   lua_State* L = e.L;
   // The bot's stream, never the game's chance: a deal is one draw of the
   // search, the same draw deals alike.
@@ -476,7 +476,7 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
   const int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.deal_unseen_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
-  lua_pushinteger(L, seat);
+  lua_pushinteger(L, seat.value());
   lua_createtable(L, static_cast<int>(unseen.size()), 0);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.components_ref);
   for (size_t k = 0; k < unseen.size(); ++k) {

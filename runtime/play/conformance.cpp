@@ -401,7 +401,7 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
     std::string message = e.what();
     if (config.variants.size() > 1)
       message += " (variants that do not go together: list the combinations to check under check.combinations in game.yaml)";
-    GameCheck(game, config, o.seed, &failures, &failed).fail("loads", -1, "loading", message);
+    GameCheck(game, config, o.seed, &failures, &failed).fail("loads", Seat::none(), "loading", message);
     return;
   }
   for (int g = 0; g < o.games; ++g) {
@@ -411,10 +411,10 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
     ++games_played;
     const std::string end = fmt::format("event {} (the last)", p.events.size());
     if (!p.error.empty()) {
-      check.fail("finishes", -1, end, p.error);
+      check.fail("finishes", Seat::none(), end, p.error);
       continue;  // nothing more to compare: the engine reset itself
     }
-    if (!p.result.finished) check.fail("finishes", -1, end, "the game stopped without game:finish");
+    if (!p.result.finished) check.fail("finishes", Seat::none(), end, "the game stopped without game:finish");
 
     // The log replays field for field.
     {
@@ -426,9 +426,9 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
       log.erase("result");  // `state` is not the game's final state; a log may omit it
       try {
         const ReplayReport report = replay_log(log, o.limits);
-        if (!report.ok) check.fail("replay", -1, "replaying the log", report.message);
+        if (!report.ok) check.fail("replay", Seat::none(), "replaying the log", report.message);
       } catch (const std::exception& e) {
-        check.fail("replay", -1, "replaying the log", e.what());
+        check.fail("replay", Seat::none(), "replaying the log", e.what());
       }
     }
 
@@ -437,14 +437,14 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
       RuleEngine fresh(def, o.limits);
       Played q = play_recorded(fresh, def, config.players, seed, nullptr, 0);
       if (!q.error.empty()) {
-        check.fail("isolation", -1, "a fresh Lua state",
+        check.fail("isolation", Seat::none(), "a fresh Lua state",
                    fmt::format("game {} in the reused state finished, but a fresh state fails: {}", g + 1, q.error));
       } else if (q.events != p.events) {
         size_t i = 0;
         while (i < p.events.size() && i < q.events.size() && p.events[i] == q.events[i]) ++i;
         const std::string reused = i < p.events.size() ? p.events[i].dump() : "the end";
         const std::string fresh_event = i < q.events.size() ? q.events[i].dump() : "the end";
-        check.fail("isolation", -1, fmt::format("event {}", i + 1),
+        check.fail("isolation", Seat::none(), fmt::format("event {}", i + 1),
                    fmt::format("game {} in the reused Lua state differs from a fresh state's: {} instead of {} "
                                "(rulebook play runs a fresh state; `rulebook check {} --games {} --seed {}` "
                                "plays the reused one again)",
@@ -513,7 +513,7 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
 
 json to_json(const ConformanceFailure& f) {
   return json{{"check", f.check},     {"game", f.game},   {"players", f.players},
-              {"variants", f.variants}, {"seed", f.seed}, {"seat", f.!seat.is_none() ? json(f.seat) : json(nullptr)},
+              {"variants", f.variants}, {"seed", f.seed}, {"seat", !f.seat.is_none() ? json(f.seat) : json(nullptr)},
               {"where", f.where},     {"message", f.message}, {"reproduce", f.reproduce}};
 }
 
@@ -525,7 +525,7 @@ json to_json(const ConformanceReport& r) {
 }
 
 std::string describe(const ConformanceFailure& f) {
-  std::string seat = f.!seat.is_none() ? fmt::format(", seat {}", f.seat) : std::string();
+  std::string seat = !f.seat.is_none() ? fmt::format(", seat {}", f.seat) : std::string();
   return fmt::format("{}: {}, {} players, variants {}, seed {}{}: {}\n  at {}\n  reproduce: {}", f.check, f.game,
                      f.players, variants_text(f.variants), f.seed, seat, f.message, f.where, f.reproduce);
 }

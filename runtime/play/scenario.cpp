@@ -471,7 +471,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       }
     }
     if (expect.contains("state")) {
-      const json view = match.view(-1);
+      const json view = match.view(Seat::none());
       const json actual = view.value("state", json::object());
       for (const auto& [key, value] : expect.at("state").items())
         if (!actual.contains(key) || !subset_matches(value, actual.at(key)))

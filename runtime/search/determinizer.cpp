@@ -54,7 +54,7 @@ void give_identities(GameState& state, const IdentitySnapshot& was, const std::v
 // decision), or compares what the seat is shown with what it saw.
 class Determinizer::Observer : public EventSink {
  public:
-  Seat seat = 0;
+  Seat seat{0};
   bool marking = false;
   bool mismatch = false;
   size_t next = 0;
@@ -86,7 +86,7 @@ class Determinizer::Replayer : public Agent {
   Observer* observer = nullptr;
   SimulationPolicy* policy = nullptr;
   GameState* state = nullptr;
-  Seat seat = 0;
+  Seat seat{0};
   bool check = true;
   uint64_t chance_seed = 0;
   size_t cursor = 0;
@@ -473,13 +473,13 @@ std::vector<double> Determinizer::rewards() {
         } catch (const std::exception&) {  // a failing evaluation scores nothing apart
         }
       }
-      r[static_cast<size_t>(s)] = v;
+      r[s.index()] = v;
     }
     return r;
   }
   const auto& winners = result.winners;
   for (Seat w : winners)
-    if (w >= 0 && w < players_) r[static_cast<size_t>(w)] = 1.0 / static_cast<double>(winners.size());
+    if (!w.is_none() && w.value() < players_) r[w.index()] = 1.0 / static_cast<double>(winners.size());
   return r;
 }
 

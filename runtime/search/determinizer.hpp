@@ -200,7 +200,7 @@ class Determinizer {
   bool deal_ready_ = false;  // deal_ stands at this decision
   bool hint_off_ = false;    // the hint failed once: generic sampling for good
   bool hint_wanted_ = true;
-  Seat seat_ = 0;
+  Seat seat_{0};
   HintStats hint_;
   void hint_problem(const std::string& what, bool turn_off);
   // Replays the true answers on the definition's identities with `r` in

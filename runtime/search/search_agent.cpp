@@ -77,7 +77,7 @@ class Iteration : public SimulationPolicy {
     for (const auto& [node, edge, seat] : path_) {
       Edge& e = nodes[static_cast<size_t>(node)].edges[static_cast<size_t>(edge)];
       ++e.visits;
-      e.reward += rewards[static_cast<size_t>(seat)];
+      e.reward += rewards[seat.index()];
     }
   }
 

@@ -37,7 +37,7 @@ class SeatSearchAgent : public Agent {
   const Match& truth() const { return *truth_; }
 
   Rng rng_;
-  Seat seat_ = 0;
+  Seat seat_{0};
 
  private:
   const Match* truth_ = nullptr;

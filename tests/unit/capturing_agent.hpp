@@ -22,7 +22,7 @@ struct CapturingAgent : Agent {
   void observe(const nlohmann::json& e) override { events.push_back(e); }
   bool wants_game_access() const override { return true; }
   void attach(const GameAccess* g) override { truth = dynamic_cast<const Match*>(g); }
-  void begin_game(uint64_t s, Seat) override { random.begin_game(s, 0); }
+  void begin_game(uint64_t s, Seat) override { random.begin_game(s, Seat{0}); }
 };
 
 }  // namespace rulebook::test

@@ -97,7 +97,7 @@ TEST_CASE("arena: seats rotate so that every agent plays every seat equally ofte
       CHECK(games >= 7);
       std::vector<std::vector<int>> count(static_cast<size_t>(agents), std::vector<int>(static_cast<size_t>(players)));
       for (int64_t g = 0; g < games; ++g)
-        for (Seat s : Seat::all(players)) ++count[static_cast<size_t>(arena_seat_agent(g, s, agents))][static_cast<size_t>(s)];
+        for (Seat s : Seat::all(players)) ++count[static_cast<size_t>(arena_seat_agent(g, s, agents))][s.index()];
       for (const auto& row : count)
         for (int c : row) CHECK(c == games / agents);
     }

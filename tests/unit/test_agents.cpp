@@ -33,13 +33,13 @@ struct Options {
       return nlohmann::json{{"zones", {{"supply", {{"count", 2}, {"components", {{{"face", "panda"}}, {{"hidden", true}}}}}}}}};
     };
   }
-  Decision decision(int seat = 0, const char* prompt = "Pick one") const {
+  Decision decision(Seat seat = Seat{0}, const char* prompt = "Pick one") const {
     return Decision(seat, prompt, static_cast<int>(labels.size()), &label, &view);
   }
 };
 
 // A random bot of seat `seat` in a game of seed `seed` (as a match seeds it).
-std::vector<int> random_choices(uint64_t seed, int seat, int count, int n) {
+std::vector<int> random_choices(uint64_t seed, Seat seat, int count, int n) {
   RandomAgent agent;
   agent.begin_game(agent_stream_seed(seed, seat), seat);
   std::vector<std::string> labels;
@@ -53,21 +53,21 @@ std::vector<int> random_choices(uint64_t seed, int seat, int count, int n) {
 }  // namespace
 
 TEST_CASE("RandomAgent: deterministic per (seed, seat), within range", "[agents]") {
-  CHECK(random_choices(1, 0, 6, 50) == random_choices(1, 0, 6, 50));
-  CHECK(random_choices(1, 0, 6, 50) != random_choices(1, 1, 6, 50));
-  CHECK(random_choices(1, 0, 6, 50) != random_choices(2, 0, 6, 50));
+  CHECK(random_choices(1, Seat{0}, 6, 50) == random_choices(1, Seat{0}, 6, 50));
+  CHECK(random_choices(1, Seat{0}, 6, 50) != random_choices(1, Seat{1}, 6, 50));
+  CHECK(random_choices(1, Seat{0}, 6, 50) != random_choices(2, Seat{0}, 6, 50));
   // begin_game restarts the sequence.
   RandomAgent agent;
   Options options({"a", "b", "c", "d", "e"});
-  agent.begin_game(9, 2);
+  agent.begin_game(9, Seat{2});
   std::vector<int> first, second;
-  for (int i = 0; i < 20; ++i) first.push_back(agent.choose(options.decision(2)));
-  agent.begin_game(9, 2);
-  for (int i = 0; i < 20; ++i) second.push_back(agent.choose(options.decision(2)));
+  for (int i = 0; i < 20; ++i) first.push_back(agent.choose(options.decision(Seat{2})));
+  agent.begin_game(9, Seat{2});
+  for (int i = 0; i < 20; ++i) second.push_back(agent.choose(options.decision(Seat{2})));
   CHECK(first == second);
   // In range, and every option gets picked.
   std::set<int> seen;
-  for (int c : random_choices(3, 1, 7, 500)) {
+  for (int c : random_choices(3, Seat{1}, 7, 500)) {
     REQUIRE(c >= 0);
     REQUIRE(c < 7);
     seen.insert(c);
@@ -79,23 +79,23 @@ TEST_CASE("RandomAgent: deterministic per (seed, seat), within range", "[agents]
   chance.reseed(1, kChanceStream);
   std::vector<int> dice;
   for (int i = 0; i < 50; ++i) dice.push_back(static_cast<int>(chance.below(6)));
-  CHECK(random_choices(1, 0, 6, 50) != dice);
+  CHECK(random_choices(1, Seat{0}, 6, 50) != dice);
   CHECK(RandomAgent().kind() == "random");
   // Seats get different streams, and the derivation is fixed (logs of
   // random bots must stay byte-identical across versions): the first 8
   // bytes, little-endian, of SHA-256("rulebook agent stream" || seed as 8
   // bytes || seat as 4 bytes), a one-way function of the chance seed (no
   // longer the invertible Rng::mix). Python's hashlib gives the same value.
-  CHECK(agent_stream_seed(1, 0) != agent_stream_seed(1, 1));
-  CHECK(agent_stream_seed(1, 0) != 1u);
-  CHECK(agent_stream_seed(1, 0) != Rng::mix(1, 0));
-  CHECK(agent_stream_seed(1, 0) == 0xb5bba4d7712026f4ull);
+  CHECK(agent_stream_seed(1, Seat{0}) != agent_stream_seed(1, Seat{1}));
+  CHECK(agent_stream_seed(1, Seat{0}) != 1u);
+  CHECK(agent_stream_seed(1, Seat{0}) != Rng::mix(1, 0));
+  CHECK(agent_stream_seed(1, Seat{0}) == 0xb5bba4d7712026f4ull);
 }
 
 TEST_CASE("DecisionRequest: a decision as a value, to JSON and back", "[agents]") {
   Options options({"Keep", "Pass"});
-  const DecisionRequest r = options.decision(1, "Keep or pass?").request();
-  CHECK(r.seat == 1);
+  const DecisionRequest r = options.decision(Seat{1}, "Keep or pass?").request();
+  CHECK(r.seat == Seat{1});
   CHECK(r.prompt == "Keep or pass?");
   CHECK(r.labels == std::vector<std::string>{"Keep", "Pass"});
   CHECK(r.view.at("zones").at("supply").at("count") == 2);
@@ -120,7 +120,7 @@ TEST_CASE("FirstAgent always takes the first option", "[agents]") {
 TEST_CASE("ScriptedAgent answers by label (any case) or by number", "[agents]") {
   Options options({"Keep", "Pass", "Roll again"});
   ScriptedAgent agent({"pass", "ROLL AGAIN", "1", " 3 ", "keep"});
-  agent.begin_game(0, 0);
+  agent.begin_game(0, Seat{0});
   CHECK(agent.remaining() == 5u);
   CHECK(agent.choose(options.decision()) == 1);
   CHECK(agent.choose(options.decision()) == 2);
@@ -132,12 +132,12 @@ TEST_CASE("ScriptedAgent answers by label (any case) or by number", "[agents]") 
 
   SECTION("out of answers") {
     CHECK_THROWS_AS(agent.choose(options.decision()), AgentFailure);
-    CHECK_THROWS_WITH(agent.choose(options.decision(0, "Keep or pass?")),
+    CHECK_THROWS_WITH(agent.choose(options.decision(Seat{0}, "Keep or pass?")),
                       Catch::Contains("ran out of answers") && Catch::Contains("Keep or pass?") &&
                           Catch::Contains("Keep, Pass, Roll again"));
   }
   SECTION("begin_game starts the answers again") {
-    agent.begin_game(0, 0);
+    agent.begin_game(0, Seat{0});
     CHECK(agent.remaining() == 5u);
     CHECK(agent.choose(options.decision()) == 1);
   }
@@ -148,7 +148,7 @@ TEST_CASE("ScriptedAgent rejects answers that are not options", "[agents]") {
   for (const std::string bad : {"discard", "0", "3", "-1", "", "Kee", "99999999999"}) {
     ScriptedAgent agent({bad}, "answers.txt");
     INFO("answer '" << bad << "'");
-    CHECK_THROWS_WITH(agent.choose(options.decision(0, "Keep?")),
+    CHECK_THROWS_WITH(agent.choose(options.decision(Seat{0}, "Keep?")),
                       Catch::Contains("answers.txt") && Catch::Contains("not among the options") &&
                           Catch::Contains("Keep?"));
   }
@@ -189,7 +189,7 @@ TEST_CASE("HumanAgent reads a number or a label, re-asking on bad input", "[agen
     std::istringstream in("2\n");
     std::ostringstream out;
     HumanAgent agent(in, out);
-    CHECK(agent.choose(options.decision(0, "What now?")) == 1);
+    CHECK(agent.choose(options.decision(Seat{0}, "What now?")) == 1);
     const std::string shown = out.str();
     CHECK_THAT(shown, Catch::Contains("What now?"));
     CHECK_THAT(shown, Catch::Contains("1) Keep"));
@@ -200,7 +200,7 @@ TEST_CASE("HumanAgent reads a number or a label, re-asking on bad input", "[agen
     std::istringstream in("7\nmaybe\n\nkeep\n");
     std::ostringstream out;
     HumanAgent agent(in, out);
-    CHECK(agent.choose(options.decision(0, "What now?")) == 0);
+    CHECK(agent.choose(options.decision(Seat{0}, "What now?")) == 0);
     const std::string shown = out.str();
     size_t asks = 0;
     for (size_t at = shown.find("What now?"); at != std::string::npos; at = shown.find("What now?", at + 1)) ++asks;

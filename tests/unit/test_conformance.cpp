@@ -81,7 +81,7 @@ TEST_CASE("conformance: a hand made public fails the view check", "[conformance]
   const auto& f = r.failures.front();
   CHECK(f.players == 2);
   CHECK(f.seed == 1);
-  CHECK(f.seat == 0);
+  CHECK(f.seat == Seat{0});
   CHECK(f.where == "decision 1 (seat 0: \"Play a card to a side\")");
   CHECK(f.reproduce == "rulebook play " + game.dir() + " --players 2 --variant leak-public-hand --seed 1 --view 0");
 }

@@ -61,7 +61,7 @@ TEST_CASE("describe: lines and fields are part of every seat's view", "[describe
   TempGame game(kYaml, script(R"(
   return {"Hello", {label = "you are", value = game:player_name(seat)}, {label = "cards", value = 4},
           {label = "over", value = false}})"));
-  const json view = view_at_first_decision(game.dir(), 1);
+  const json view = view_at_first_decision(game.dir(), Seat{1});
   REQUIRE(view.contains("describe"));
   CHECK(view["describe"] == json::parse(R"(["Hello", {"label": "you are", "value": "Bob"},
       {"label": "cards", "value": 4}, {"label": "over", "value": false}])"));
@@ -106,7 +106,7 @@ TEST_CASE("describe: math.random inside it never moves the game's chance", "[des
     match.add_sink(&events);
     REQUIRE(match.start(2, 9));
     if (look)
-      for (int i = 0; i < 5; ++i) match.view(i % 2);
+      for (int i = 0; i < 5; ++i) match.view(Seat{i % 2});
     match.answer(1);
     return json(events.events()).dump();
   };

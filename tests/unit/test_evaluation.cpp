@@ -68,7 +68,7 @@ TEST_CASE("a bad evaluation is reported with the script, the seat and what is wr
     } catch (const ScriptError& e) {
       // The game is not harmed: it goes on and ends as it would have.
       CHECK_FALSE(p.match.answer(1));
-      CHECK(p.match.result().winners == std::vector<Seat>{0});
+      CHECK(p.match.result().winners == std::vector<Seat>{Seat{0}});
       return std::string(e.what());
     }
     FAIL("no error");
@@ -113,7 +113,7 @@ TEST_CASE("every bundled game evaluates every seat within [0, 1] all game long",
     for (int players : {def->min_players, def->max_players}) {
       INFO(players);
       RandomAgent random;
-      random.begin_game(11, 0);
+      random.begin_game(11, Seat{0});
       bool pending = match.start(players, 3);
       while (pending) {
         for (Seat s : Seat::all(players)) {

@@ -359,7 +359,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   hide(state, ComponentId{6});              // ... and the table's card turned face down
   move_component(state, ComponentId{0}, kTable);      // a die on top of it
 
-  const json v0 = seat_view(state, 0);
+  const json v0 = seat_view(state, Seat{0});
   const std::string text0 = v0.dump();
   // Seat 0 knows nothing of the hidden cards: no ruby or sapphire at all,
   // and the only ids it may see are the dice's.
@@ -388,7 +388,7 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
   CHECK(v0.at("zones").contains("hand@2"));
 
   // Bob sees his own hand (top first) but nothing else that is hidden.
-  const json v1 = seat_view(state, 1);
+  const json v1 = seat_view(state, Seat{1});
   const json& hand = v1.at("zones").at("hand@1").at("components");
   REQUIRE(hand.size() == 2u);
   CHECK(hand[0].at("id") == 4);
@@ -401,21 +401,21 @@ TEST_CASE("GameState::view never shows what a seat may not know", "[state]") {
 
   // A peek lets one seat, and only that seat, see the board's card.
   peek(state, ComponentId{5}, Seat{2});
-  CHECK(seat_view(state, 2).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
-  CHECK(seat_view(state, 0).dump().find("sapphire") == std::string::npos);
+  CHECK(seat_view(state, Seat{2}).at("boards").at("grid").at("2,2")[0].at("face") == "sapphire");
+  CHECK(seat_view(state, Seat{0}).dump().find("sapphire") == std::string::npos);
 
   // The onlooker (-1) sees everything.
-  auto all = ids_in_view(seat_view(state, -1));
+  auto all = ids_in_view(seat_view(state, Seat::none()));
   std::sort(all.begin(), all.end());
   CHECK(all == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
-  CHECK(seat_view(state, -1).at("zones").at("deck").at("components").size() == 1u);
+  CHECK(seat_view(state, Seat::none()).at("zones").at("deck").at("components").size() == 1u);
 
   // Zones of seats beyond the player count are left out.
   GameState two(def);
   two.reset(2, 1);
-  CHECK(seat_view(two, 0).at("zones").contains("hand@1"));
-  CHECK_FALSE(seat_view(two, 0).at("zones").contains("hand@2"));
-  CHECK(seat_view(two, 0).at("players").size() == 2u);
+  CHECK(seat_view(two, Seat{0}).at("zones").contains("hand@1"));
+  CHECK_FALSE(seat_view(two, Seat{0}).at("zones").contains("hand@2"));
+  CHECK(seat_view(two, Seat{0}).at("players").size() == 2u);
 }
 
 TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
@@ -425,7 +425,7 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   state.reset(3, 1);
   move_component(state, ComponentId{0}, kTable);
   roll_die(state, ComponentId{0});
-  state.message(-1, "nobody hears this");
+  state.message(Seat::none(), "nobody hears this");
 
   Recorder rec;
   state.set_sink(&rec);
@@ -440,7 +440,7 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   peek(state, ComponentId{3}, Seat{1});
   shuffle_zone(state, kDeck);
   add_score(state, Seat{2}, 4);
-  state.message(0, "hello");
+  state.message(Seat{0}, "hello");
   REQUIRE(rec.events.size() == 8u);
   CHECK(rec.events[1].type == EventType::TurnBegin);
   CHECK(rec.events[1].value == 1);  // round 1
@@ -449,7 +449,7 @@ TEST_CASE("GameState: events are emitted only when a sink listens", "[state]") {
   CHECK(move.component == ComponentId{7});
   CHECK(move.from == kDeck);
   CHECK(move.to == kHand0 + 2);
-  CHECK(move.seat == 2);
+  CHECK(move.seat == Seat{2});
   CHECK(rec.events[3].type == EventType::Roll);
   CHECK(rec.events[3].value == state.component(ComponentId{1}).face);
   const Event& peek = rec.events[4];

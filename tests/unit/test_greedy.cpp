@@ -36,7 +36,7 @@ int greedy_choice(const std::string& lua, uint64_t seed) {
   match.record_answers();
   match.play(2, seed);
   REQUIRE(!match.answers().empty());
-  REQUIRE(match.answers()[0].seat == 0);
+  REQUIRE(match.answers()[0].seat == Seat{0});
   return match.answers()[0].index;
 }
 

@@ -39,7 +39,7 @@ TEST_CASE("hai-noon: a view shows one's own hand and only the count of the other
     Match match(load_game("hai-noon"));  // no agents: every decision pauses
     bool pending = match.start(players, 7);
     for (int step = 0; pending && step < 60; ++step) {
-      for (int seat = 0; seat < players; ++seat) check_hands(match.view(seat), seat, players);
+      for (Seat seat : Seat::all(players)) check_hands(match.view(seat), seat.value(), players);
       // Everyone watching (-1) sees every hand's count.
       const json all = match.view(Seat::none());
       for (int s = 0; s < players; ++s) CHECK(all.at("zones").contains(fmt::format("hand@{}", s)));

@@ -27,7 +27,7 @@ json tile_in_view(const json& view, const std::string& xy) {
 // know it: public tiles to all, hidden ones to the seats that peeked.
 void check_field(const GameState& state, const Match& match, const std::string& where) {
   const auto& def = state.definition();
-  for (int seat = -1; seat < state.player_count(); ++seat) {
+  for (Seat seat : Seat::range(-1, state.player_count())) {
     const json view = match.view(seat);
     for (int slot = 0; slot < def.zone_count(); ++slot) {
       const std::string id = state.zone_id(slot);
@@ -58,17 +58,17 @@ TEST_CASE("hao-hao: each player's secret look is in their view only", "[hao-hao]
   for (Seat seat : Seat::all(3)) {
     REQUIRE(match.pending().seat == seat);
     REQUIRE(match.pending().prompt == "Take a secret look at a tile");
-    REQUIRE(match.pending().labels.at(seat) == fmt::format("the field ({},1)", seat + 1));
-    REQUIRE(match.answer(seat));
+    REQUIRE(match.pending().labels.at(seat.index()) == fmt::format("the field ({},1)", seat.value() + 1));
+    REQUIRE(match.answer(seat.value()));
   }
   // Seat 2, right of seat 0, places Hao Hao now.
-  REQUIRE(match.pending().seat == 2);
+  REQUIRE(match.pending().seat == Seat{2});
   for (Seat seat : Seat::all(3)) {
     const json view = match.view(seat);
     for (int x = 1; x <= 3; ++x) {
       const json tile = tile_in_view(view, fmt::format("{},1", x));
       INFO("seat " << seat << " at (" << x << ",1)");
-      if (x == seat + 1) {
+      if (x == seat.value() + 1) {
         CHECK(tile.contains("type"));
         CHECK(tile.value("known", false));
       } else {

@@ -54,7 +54,7 @@ std::string script(const std::string& play_body) {
 // for an onlooker (-1), FirstAgent at every seat.
 struct Seats {
   explicit Seats(const TempGame& game, int players = 3) : match(load_game(game.dir())) {
-    for (int s = -1; s < players; ++s) {
+    for (Seat s : Seat::range(-1, players)) {
       texts.push_back(std::make_unique<std::ostringstream>());
       narrators.push_back(std::make_unique<Narrator>(*texts.back(), s));
       recorders.push_back(std::make_unique<EventRecorder>(s));
@@ -381,7 +381,7 @@ TEST_CASE("hidden: read-only lists are accepted wherever the API takes a list", 
   Seats t(game);
   const GameResult r = t.play();
   CHECK(r.details.at("choice") == 2);
-  CHECK(r.winners == std::vector<int>{2, 0});
+  CHECK(r.winners == std::vector<Seat>{Seat{2}, Seat{0}});
 }
 
 namespace {

@@ -272,7 +272,7 @@ TEST_CASE("hostile: __close handlers a finished game leaves run under the budget
   for (int i = 0; i < 3; ++i) {
     const GameResult r = match.play(2, 1);
     CHECK(r.finished);
-    CHECK(r.winners == std::vector<int>{1});
+    CHECK(r.winners == std::vector<Seat>{Seat{1}});
   }
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 30.0);
 }

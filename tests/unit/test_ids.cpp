@@ -71,7 +71,7 @@ TEST_CASE("typed ids: none, compare, hash, print and JSON as their number", "[id
 TEST_CASE("typed ids: events say none for what they are not about", "[ids]") {
   const Event shuffle = Event::shuffle(3, 10);
   CHECK(shuffle.component.is_none());
-  const Event roll = Event::roll(ComponentId{4}, -1, 2, 5);
+  const Event roll = Event::roll(ComponentId{4}, Seat::none(), 2, 5);
   CHECK(roll.component == ComponentId{4});
   CHECK(roll.component != ComponentId{5});
 }

@@ -152,8 +152,8 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
   const GameResult r = t.play(3, 1);
   CHECK(r.finished);
   CHECK_FALSE(r.stopped);
-  CHECK(r.winners == std::vector<int>{1});
-  CHECK(r.losers == std::vector<int>{0, 2});
+  CHECK(r.winners == std::vector<Seat>{Seat{1}});
+  CHECK(r.losers == std::vector<Seat>{Seat{0}, Seat{2}});
   CHECK(r.summary == "Bob wins");
   const json& d = r.details;
   CHECK(d.at("players") == 3);
@@ -201,7 +201,7 @@ TEST_CASE("bindings: finish without a summary, and play that never finishes", "[
   Recorder rec;
   t.listen(&rec);
   const GameResult r = t.play(3, 1);
-  CHECK(r.winners == std::vector<int>{0, 2});
+  CHECK(r.winners == std::vector<Seat>{Seat{0}, Seat{2}});
   CHECK(rec.texts(EventType::GameEnd) == std::vector<std::string>{"Ann, Cy win"});
   CHECK_THROWS_WITH(t.play(2, 1), Catch::Contains("returned without calling game:finish"));
   CHECK(t.play(3, 1).finished);
@@ -280,7 +280,7 @@ TEST_CASE("bindings: turns", "[bindings]") {
   CHECK(d.at("previous_ccw") == 1);
   CHECK_THAT(d.at("direction_error").get<std::string>(),
              Catch::Contains("bad argument #1 to 'set_direction' (1 (clockwise) or -1 expected)"));
-  CHECK(r.winners == std::vector<int>{3});
+  CHECK(r.winners == std::vector<Seat>{Seat{3}});
   CHECK(r.turns == 7);
   CHECK(t.state.turns().round() == 3);
   CHECK_FALSE(t.state.player(Seat{2}).eliminated);
@@ -359,13 +359,13 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
   // replay expects no answer for it.
   const std::vector<AnswerRecord> log = t.match.answers();
   REQUIRE(log.size() == 5u);
-  CHECK(log[0].seat == 0);
+  CHECK(log[0].seat == Seat{0});
   CHECK(log[0].index == 2);
-  CHECK(log[1].seat == 1);
+  CHECK(log[1].seat == Seat{1});
   CHECK(log[1].index == 1);
-  CHECK(log[2].seat == 2);
+  CHECK(log[2].seat == Seat{2});
   CHECK(log[2].index == 1);
-  CHECK(log[4].seat == 1);
+  CHECK(log[4].seat == Seat{1});
   CHECK(log[4].index == 1);
 
   SECTION("an agent that cannot answer fails the game, not the engine") {
@@ -393,12 +393,12 @@ TEST_CASE("bindings: decisions step by step (no agent)", "[bindings]") {
   TempGame game(kYaml, script(kChoices));
   Table t(game);
   REQUIRE(t.start_paused(3, 1));
-  CHECK(t.match.pending().seat == 0);
+  CHECK(t.match.pending().seat == Seat{0});
   CHECK(t.match.pending().prompt == "Colour?");
   CHECK(t.match.pending().labels == std::vector<std::string>{"red", "green", "blue"});
   CHECK_THROWS_AS(t.match.answer(3), std::out_of_range);
   REQUIRE(t.match.answer(2));
-  CHECK(t.match.pending().seat == 1);
+  CHECK(t.match.pending().seat == Seat{1});
   CHECK(t.match.pending().labels == std::vector<std::string>{"Ann", "Cy"});
   REQUIRE(t.match.answer(1));
   CHECK(t.match.pending().labels == std::vector<std::string>{"Attack", "Defend"});
@@ -859,7 +859,7 @@ return rules
   // The engine plays the next game normally.
   const GameResult r = t.play(3, 1);
   CHECK(r.finished);
-  CHECK(r.winners == std::vector<int>{0});
+  CHECK(r.winners == std::vector<Seat>{Seat{0}});
 }
 
 TEST_CASE("bindings: errors raised by the rules name the file and line", "[bindings]") {

@@ -51,7 +51,7 @@ TEST_CASE("agents never receive the seed of the game's chance", "[match][agents]
     }
     REQUIRE(match.play(players, seed).finished);
     for (Seat s : Seat::all(players)) {
-      const SpyAgent& spy = *spies[static_cast<size_t>(s)];
+      const SpyAgent& spy = *spies[s.index()];
       REQUIRE(spy.seeds.size() == 1u);
       CHECK(spy.seeds[0] != seed);
       CHECK(spy.seeds[0] == agent_stream_seed(seed, s));

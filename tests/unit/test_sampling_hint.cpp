@@ -52,7 +52,7 @@ Probed probe(const std::string& game, const std::vector<std::string>& variants, 
       for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
       Determinizer det(truth->definition_ptr());
       det.use_hint(hint);
-      det.prepare(*truth, 0, events, labels);
+      det.prepare(*truth, Seat{0}, events, labels);
       REQUIRE(det.agrees());
       // The box's components and the removed types (the test may look).
       const GameState& t = truth->state();
@@ -87,8 +87,8 @@ Probed probe(const std::string& game, const std::vector<std::string>& variants, 
   seat0.hint = hint;
   seat0.samples = samples;
   Match match(def);
-  match.set_agent(0, &seat0);
-  match.set_agent(1, std::make_unique<RandomAgent>());
+  match.set_agent(Seat{0}, &seat0);
+  match.set_agent(Seat{1}, std::make_unique<RandomAgent>());
   CHECK_THROWS_AS(match.play(2, 3), AgentFailure);
   CHECK(seat0.n == 6);
   return seat0.out;
@@ -177,8 +177,8 @@ TEST_CASE("search bots use the sampling hint in play, and still choose alike whe
   Match match(def);
   auto bot = make_search_agent("ismcts:iterations=20,depth=5");
   Agent* b = bot.get();
-  match.set_agent(0, std::move(bot));
-  match.set_agent(1, std::make_unique<RandomAgent>());
+  match.set_agent(Seat{0}, std::move(bot));
+  match.set_agent(Seat{1}, std::make_unique<RandomAgent>());
   match.set_turn_limit(12);
   match.play(2, 5);
   const SearchStats* stats = search_stats(*b);

@@ -93,7 +93,7 @@ class PeekingAgent : public Agent {
 
  private:
   const Match* match_ = nullptr;
-  Seat seat_ = 0;
+  Seat seat_{0};
 };
 
 struct Play {
@@ -209,7 +209,7 @@ TEST_CASE("determinizations agree with what the seat saw and hide nothing else",
           std::vector<std::string> labels;
           for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
           Determinizer det(truth->definition_ptr());
-          det.prepare(*truth, 0, events, labels);
+          det.prepare(*truth, Seat{0}, events, labels);
           unobserved = det.unobserved().size();
           agrees = det.agrees();
           struct First : SimulationPolicy {
@@ -264,7 +264,7 @@ TEST_CASE("search bots play games deterministically from the seed", "[search]") 
       const GameResult& r = match.play(players, 4);
       CHECK((r.finished || r.stopped));
       std::vector<int> answers;
-      for (const auto& a : match.answers()) answers.push_back(a.seat * 1000 + a.index);
+      for (const auto& a : match.answers()) answers.push_back(a.seat.value() * 1000 + a.index);
       return answers;
     };
     CHECK(once() == once());
@@ -294,12 +294,12 @@ TEST_CASE("greedy and the search bots choose at fixed seeds as they always did",
     auto def = load_game(p.game);
     Match match(def);
     match.record_answers();
-    match.set_agent(0, std::make_unique<GreedyAgent>());
-    match.set_agent(1, make_search_agent("ismcts:iterations=30"));
-    for (Seat s = 2; s < p.players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+    match.set_agent(Seat{0}, std::make_unique<GreedyAgent>());
+    match.set_agent(Seat{1}, make_search_agent("ismcts:iterations=30"));
+    for (Seat s : Seat::range(2, p.players)) match.set_agent(s, std::make_unique<RandomAgent>());
     match.play(p.players, 5);
     std::vector<std::pair<int, int>> answers;
-    for (const auto& a : match.answers()) answers.emplace_back(a.seat, a.index);
+    for (const auto& a : match.answers()) answers.emplace_back(a.seat.value(), a.index);
     CHECK(answers == p.answers);
   }
 }
@@ -313,10 +313,10 @@ TEST_CASE("when nothing is hidden mcts, ismcts and the oracle make the same choi
   auto answers = [&](const std::string& spec) {
     Match match(def);
     match.record_answers();
-    for (Seat s = 0; s < 3; ++s) match.set_agent(s, make_search_agent(spec));
+    for (Seat s : Seat::all(3)) match.set_agent(s, make_search_agent(spec));
     match.play(3, 8);
     std::vector<int> out;
-    for (const auto& a : match.answers()) out.push_back(a.seat * 1000 + a.index);
+    for (const auto& a : match.answers()) out.push_back(a.seat.value() * 1000 + a.index);
     return out;
   };
   const auto ismcts = answers("ismcts:iterations=40");

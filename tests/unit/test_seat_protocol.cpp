@@ -97,12 +97,12 @@ TEST_CASE("seat protocol: every message of whole games of every bundled game fol
 
 TEST_CASE("seat protocol: hello names the game, the seat and the players, never the chance seed", "[protocol]") {
   seat_protocol::GameInfo info{"hao-hao", "Hao Hao", {"Ann", "Bob"}, json{{"rounds", 3}}};
-  const json hello = seat_protocol::hello(info, 1, 42);
+  const json hello = seat_protocol::hello(info, Seat{1}, 42);
   check_message(hello, "hello");
   CHECK(hello.at("seat") == 1);
   CHECK(hello.at("players") == json::array({"Ann", "Bob"}));
   CHECK(hello.at("seed") == 42);
-  DecisionRequest request{1, "Play which?", {"red 3", "blue 5"}, json::object(), {}};
+  DecisionRequest request{Seat{1}, "Play which?", {"red 3", "blue 5"}, json::object(), {}};
   const json decide = seat_protocol::decide(request, 4);
   check_message(decide, "decide");
   CHECK(decide.at("options").at(1) == json{{"index", 1}, {"label", "blue 5"}});
@@ -156,7 +156,7 @@ namespace {
 struct TwoOptions {
   Decision::LabelFn label = [](int i) { return i ? std::string("second") : std::string("first"); };
   Decision::ViewFn view = [] { return json::object(); };
-  Decision decision() const { return Decision(1, "Which one?", 2, &label, &view); }
+  Decision decision() const { return Decision(Seat{1}, "Which one?", 2, &label, &view); }
 };
 
 // `pause`: time the bot has between its hello and the decision.
@@ -166,7 +166,7 @@ std::string fault_of(const std::string& script, std::chrono::milliseconds pause 
   seat.prepare_game(seat_protocol::GameInfo{"g", "G", {"A", "B"}, json::object()});
   TwoOptions options;
   try {
-    seat.begin_game(1, 1);
+    seat.begin_game(1, Seat{1});
     std::this_thread::sleep_for(pause);
     seat.choose(options.decision());
   } catch (const AgentFailure& e) {
@@ -210,7 +210,7 @@ TEST_CASE("exec: closing a seat kills the bot's whole process group and reaps it
     auto transport = std::make_unique<ExecTransport>("sh -c 'sleep 300 & echo $! > " + pids + "; sleep 300'");
     ExecTransport* raw = transport.get();
     ExternalSeat seat(std::move(transport), "exec:stubborn");
-    seat.begin_game(1, 0);
+    seat.begin_game(1, Seat{0});
     bot = raw->pid();
     REQUIRE(bot > 0);
     for (int i = 0; i < 200 && test::read_text(pids).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));

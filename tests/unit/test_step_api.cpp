@@ -35,12 +35,12 @@ Recorded play_stepwise(std::shared_ptr<const GameDefinition> def, uint64_t seed,
   bool pending = match.start(players, seed);  // no agents: every decision pauses
   while (pending) {
     const DecisionRequest& d = match.pending();
-    REQUIRE(d.seat >= 0);
+    REQUIRE_FALSE(d.seat.is_none());
     REQUIRE(d.labels.size() >= 2);
     CHECK_FALSE(d.prompt.empty());
     // The request is whole: the seat's view comes with it.
     REQUIRE(d.view.is_object());
-    CHECK(d.view.at("seat") == d.seat);
+    CHECK(d.view.at("seat") == d.seat.value());
     int index;
     if (forced && next < forced->size()) {
       CHECK((*forced)[next].seat == d.seat);
@@ -160,7 +160,7 @@ TEST_CASE("Match::fork replays the game so far on the same engine and plays on l
     CHECK(fork->answers().size() == match.answers().size());
     // The fork's request is whole, and the same as the original's.
     CHECK(fork->pending().to_json() == match.pending().to_json());
-    CHECK(fork->view(0) == match.view(Seat{0}));
+    CHECK(fork->view(Seat{0}) == match.view(Seat{0}));
     // Both play on with the same answers to the same end, interleaved on one engine.
     bool a = true, b = true;
     int turn = 0;

@@ -44,7 +44,7 @@ std::vector<json> parsed(const std::vector<std::string>& texts) {
 }
 
 struct Open {
-  int seat = -1;
+  Seat seat;
   int decision = 0;
   int count = 0;
 };
@@ -84,16 +84,20 @@ void check_error(const httplib::Result& r, int status) {
 
 // What every stream holds now: nothing changes while bad requests come in.
 std::vector<size_t> stream_sizes(const WebTable& table) {
-  return {table.messages(table.token(0)).size(), table.messages(table.token(1)).size(), table.messages("").size()};
+  return {table.messages(table.token(Seat{0})).size(), table.messages(table.token(Seat{1})).size(),
+          table.messages("").size()};
 }
+
+// The two-player table's other seat.
+Seat other_seat(Seat seat) { return Seat{1 - seat.value()}; }
 
 // A stream never shows another seat's hand: its views list no card of it,
 // and cards moving into it are anonymous.
-void check_no_hand_but(const std::vector<json>& messages, int own_seat) {
+void check_no_hand_but(const std::vector<json>& messages, Seat own_seat) {
   for (const auto& m : messages) {
     for (Seat seat : Seat::all(2)) {
       if (seat == own_seat) continue;
-      const std::string hand = "hand@" + std::to_string(seat);
+      const std::string hand = "hand@" + std::to_string(seat.value());
       if (m["type"] == "view" || m["type"] == "decide" || m["type"] == "undo") {
         INFO(m.dump());
         CHECK_FALSE(m["view"]["zones"][hand].contains("components"));
@@ -156,7 +160,7 @@ TEST_CASE("serve: an answer out of turn or to a closed decision changes nothing"
   httplib::Client client("127.0.0.1", table->port());
   const Open open = *open_decision(*table);
   const auto before = stream_sizes(*table);
-  const std::string other = table->token(1 - open.seat), mine = table->token(open.seat);
+  const std::string other = table->token(other_seat(open.seat)), mine = table->token(open.seat);
 
   check_error(post_answer(client, other, R"({"choose": 0})"), 409);
   check_error(post_answer(client, other, json{{"choose", 0}, {"decision", open.decision}}.dump()), 409);
@@ -283,7 +287,7 @@ TEST_CASE("serve: 100 spectators follow the game at once and see only the public
     }
   }
   CHECK(spectators.front()["seat"].is_null());
-  check_no_hand_but(spectators, -1);  // no hand at all
+  check_no_hand_but(spectators, Seat::none());  // no hand at all
   // The game goes on, untouched by the crowd.
   open_decision(*table);
   CHECK(table->answered() == 1);
@@ -293,7 +297,7 @@ TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game
   const std::string log = rulebook::test::temp_folder("serve-reconnect") + "/game.json";
   auto table = open_table(15, log);
   httplib::Client client("127.0.0.1", table->port());
-  const std::string seat0 = table->token(0);
+  const std::string seat0 = table->token(Seat{0});
 
   // Seat 0's page reads its stream up to the first decision (its own, or
   // the seat it waits for), then drops.
@@ -439,7 +443,7 @@ void check_protocol_messages(const std::vector<json>& messages) {
   CHECK(seen > 0);
 }
 
-json last_decide(const WebTable& table, int seat) {
+json last_decide(const WebTable& table, Seat seat) {
   json decide;
   for (const auto& m : parsed(table.messages(table.token(seat))))
     if (m["type"] == "decide") decide = m;
@@ -483,7 +487,7 @@ TEST_CASE("serve: undo at the table is refused with the reason after a reveal, e
     REQUIRE(mirror->pending().seat == open->seat);
     // Either seat may ask while a person decides.
     bool rewound = false;
-    for (const int asker : {open->seat, 1 - open->seat}) {
+    for (const Seat asker : {open->seat, other_seat(open->seat)}) {
       const UndoCheck check = check_undo(def, checker, start, mirror->answers(), asker);
       if (!refused && !check.allowed && check.reason.find(" since") != std::string::npos) {
         const auto before = stream_sizes(*table);
@@ -494,31 +498,31 @@ TEST_CASE("serve: undo at the table is refused with the reason after a reveal, e
         CHECK(stream_sizes(*table) == before);  // refused: nothing changed
         refused = true;
       } else if (!allowed && check.allowed) {
-        auto undos = [&](int seat) {
+        auto undos = [&](Seat seat) {
           int n = 0;
           for (const auto& m : parsed(table->messages(table->token(seat)))) n += m["type"] == "undo";
           return n;
         };
-        const int undos_before = undos(0) + undos(1);
+        const int undos_before = undos(Seat{0}) + undos(Seat{1});
         const auto r = post_undo(table->token(asker));
         REQUIRE(r);
         CHECK(r->status == 200);
         // The game is played again up to there; then each seat hears its undo.
-        for (int i = 0; i < 3000 && undos(0) + undos(1) < undos_before + 2; ++i)
+        for (int i = 0; i < 3000 && undos(Seat{0}) + undos(Seat{1}) < undos_before + 2; ++i)
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
         const auto again = open_decision(*table);
         REQUIRE(again);
         // Back where the decision taken back was asked: same seat, prompt, options.
         const json& then = asked.at(check.keep);
         CHECK(again->seat == asker);
-        CHECK(then["seat"] == asker);
+        CHECK(then["seat"] == asker.value());
         const json now = last_decide(*table, again->seat);
         CHECK(now["prompt"] == then["prompt"]);
         CHECK(now["options"] == then["options"]);
         CHECK(now["decision"] == then["decision"]);
         // Every page heard it: the seats in an undo message, everybody in the narration.
-        CHECK(undos(0) == 1);
-        CHECK(undos(1) == 1);
+        CHECK(undos(Seat{0}) == 1);
+        CHECK(undos(Seat{1}) == 1);
         bool told = false;
         for (const auto& m : parsed(table->messages("")))
           told = told || (m["type"] == "narration" && m.dump().find("takes back") != std::string::npos);
@@ -549,8 +553,8 @@ TEST_CASE("serve: undo at the table is refused with the reason after a reveal, e
     check_no_hand_but(messages, seat);
     check_protocol_messages(messages);
   }
-  check_no_hand_but(parsed(table->messages("")), -1);
-  check_error(post_undo(table->token(0)), 409);  // over
+  check_no_hand_but(parsed(table->messages("")), Seat::none());
+  check_error(post_undo(table->token(Seat{0})), 409);  // over
   table->stop();
   const auto replay = rulebook::test::run_rulebook("replay '" + log + "'");
   INFO(replay.out << replay.err);
