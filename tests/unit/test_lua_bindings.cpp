@@ -132,8 +132,8 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
   d.first_card = game:components("blue_card")[1]:id()
   d.listening = game:listening()
   game:say("%s has %d points", game:player_name(1), 7)
-  d.score_total = game:add_score(1, Seat{3})
-  game:add_score(1, Seat{2})
+  d.score_total = game:add_score(1, 3)
+  game:add_score(1, 2)
   game:add_score(2, -1)
   d.score = game:score(1)
   d.score0 = game:score(0)
@@ -930,8 +930,8 @@ TEST_CASE("bindings: the game table's methods cannot be overwritten by rules dat
 TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never truncated", "[bindings]") {
   SECTION("add_score: a delta beyond 32 bits, and an overflowing total") {
     TempGame game(kYaml, script(R"(
-  local ok1, e1 = pcall(function() return game:add_score(0, Seat{1} << 40) end)
-  game:add_score(1, Seat{2147483647})
+  local ok1, e1 = pcall(function() return game:add_score(0, 1 << 40) end)
+  game:add_score(1, 2147483647)
   local ok2, e2 = pcall(game.add_score, game, 1, 1)
   game.state.e1, game.state.e2 = e1, e2
   game.state.score = game:score(1)
