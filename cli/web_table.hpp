@@ -45,7 +45,7 @@ struct WebTableConfig {
   // Tests only: runs on the game thread after a human seat's decide message
   // is out and before the game waits for its answer (the moment a quick
   // page's answer may arrive first).
-  std::function<void(int seat)> before_wait;
+  std::function<void(Seat seat)> before_wait;
 };
 
 class WebTable {

@@ -189,7 +189,7 @@ TEST_CASE("serve: an answer that arrives before the game waits for it is taken",
   std::atomic<WebTable*> table_of_hook{nullptr};
   int status = 0;  // of the early answer (game thread)
   bool posted = false;
-  c.before_wait = [&](int seat) {
+  c.before_wait = [&](Seat seat) {
     if (posted) return;
     posted = true;
     WebTable* t = table_of_hook.load();
