@@ -72,7 +72,7 @@ class Prober : public Agent {
         ThenRandom policy(option, static_cast<uint64_t>(k) * 7919 + 1);
         double r = 0;
         if (det_.simulate(identities, static_cast<uint64_t>(k) + 1, policy, true) == Determinizer::Outcome::Finished)
-          r = det_.rewards()[static_cast<size_t>(d.seat())];
+          r = det_.rewards()[d.seat().index()];
         reward[static_cast<size_t>(option)].push_back(r);
         wins += r;
       }
@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
     match.record_answers();
     std::vector<std::unique_ptr<Prober>> probers;
     std::vector<Agent*> seats;
-    for (Seat s = 0; s < players; ++s) {
+    for (Seat s : Seat::all(players)) {
       probers.push_back(std::make_unique<Prober>(def, rollouts, spread));
       seats.push_back(probers.back().get());
     }

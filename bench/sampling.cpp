@@ -56,7 +56,7 @@ class Probe : public Agent {
     if (t_.decisions >= limit_) throw Enough();
     std::vector<std::string> labels;
     for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
-    det_.prepare(*truth_, 0, observed_, labels);
+    det_.prepare(*truth_, Seat{0}, observed_, labels);
     if (!det_.unobserved().empty()) {
       ++t_.decisions;
       Stop stop;
@@ -111,8 +111,8 @@ int main(int argc, char** argv) {
     Tally t;
     for (uint64_t seed = 1; t.decisions < decisions && seed < 200; ++seed) {
       Match match(def);
-      match.set_agent(0, std::make_unique<Probe>(def, samples, decisions, t));
-      for (Seat s = 1; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+      match.set_agent(Seat{0}, std::make_unique<Probe>(def, samples, decisions, t));
+      for (Seat s : Seat::range(1, players)) match.set_agent(s, std::make_unique<RandomAgent>());
       try {
         match.play(players, seed);
       } catch (const std::exception&) {  // enough decisions probed

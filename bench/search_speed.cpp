@@ -79,8 +79,8 @@ int main(int argc, char** argv) {
       Match match(def);
       auto timed = std::make_unique<Timed>(make_search_agent(spec), decisions - all.size());
       Timed* t = timed.get();
-      match.set_agent(0, std::move(timed));
-      for (Seat s = 1; s < players; ++s) match.set_agent(s, std::make_unique<RandomAgent>());
+      match.set_agent(Seat{0}, std::move(timed));
+      for (Seat s : Seat::range(1, players)) match.set_agent(s, std::make_unique<RandomAgent>());
       try {
         match.play(players, seed);
       } catch (const AgentFailure&) {  // enough decisions timed (the type does not cross Lua)
