@@ -10,7 +10,7 @@ namespace rulebook {
 class GameState;
 
 void face_to(GameState& state, ComponentId id, Direction direction);
-// -1: nobody's.
+// Seat::none(): nobody's.
 void set_owner(GameState& state, ComponentId id, Seat seat);
 
 }  // namespace rulebook

@@ -52,7 +52,7 @@ std::string option_label(lua_State* L, int i, bool seats) {
     case LUA_TNUMBER:
       if (seats && lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0 &&
           lua_tointeger(L, -1) < state.player_count())
-        label = state.player(static_cast<Seat>(lua_tointeger(L, -1))).name;
+        label = state.player(Seat{static_cast<int>(lua_tointeger(L, -1))}).name;
       else
         label = lua_isinteger(L, -1) ? std::to_string(lua_tointeger(L, -1))
                                      : fmt::format("{}", lua_tonumber(L, -1));

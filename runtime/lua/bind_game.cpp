@@ -157,7 +157,7 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& o
     const lua_Integer s = lua_tointegerx(L, -1, &isnum);
     if (!isnum || s < 0 || s >= players)
       luaL_argerror(L, table, lua_pushfstring(L, "%s[%d] is not a seat", field, i));
-    out.push_back(static_cast<Seat>(s));
+    out.push_back(Seat{static_cast<int>(s)});
     lua_pop(L, 1);
   }
   lua_pop(L, 1);

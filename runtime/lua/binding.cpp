@@ -68,7 +68,7 @@ Seat check_seat(lua_State* L, int arg) {
   const int players = state_of(L).player_count();
   if (seat < 0 || seat >= players)
     luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is not in 0..%d", seat, players - 1));
-  return static_cast<Seat>(seat);
+  return Seat{static_cast<int>(seat)};
 }
 
 int check_list_length(lua_State* L, int arg) { return list_length_at(L, arg, arg); }
