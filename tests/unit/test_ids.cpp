@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/event.hpp"
+#include "core/game_state.hpp"
 #include "core/ids.hpp"
+#include "core/visibility.hpp"
 
 using namespace rulebook;
 
@@ -24,6 +26,11 @@ constexpr bool converts_either_way = std::is_convertible_v<A, B> || std::is_conv
 static_assert(!converts_either_way<ComponentId, FaceId>);
 static_assert(!std::is_assignable_v<ComponentId&, FaceId> && !std::is_assignable_v<FaceId&, ComponentId>);
 static_assert(!std::is_constructible_v<ComponentId, FaceId> && !std::is_constructible_v<FaceId, ComponentId>);
+static_assert(!converts_either_way<Seat, ComponentId> && !converts_either_way<Seat, FaceId>);
+static_assert(!std::is_assignable_v<Seat&, ComponentId> && !std::is_assignable_v<ComponentId&, Seat>);
+static_assert(!std::is_assignable_v<Seat&, FaceId> && !std::is_assignable_v<FaceId&, Seat>);
+static_assert(!std::is_constructible_v<Seat, ComponentId> && !std::is_constructible_v<ComponentId, Seat>);
+static_assert(!std::is_constructible_v<Seat, FaceId> && !std::is_constructible_v<FaceId, Seat>);
 
 // ...and from bare numbers, both ways; explicit construction from the
 // number is the way in, .value() the way out. As cheap as the int they hold.
@@ -35,6 +42,26 @@ constexpr bool is_typed_id = !converts_either_way<Id, int> && !converts_either_w
                              std::is_trivially_copyable_v<Id>;
 static_assert(is_typed_id<ComponentId>);
 static_assert(is_typed_id<FaceId>);
+static_assert(is_typed_id<Seat>);
+
+// So a seat passed where a component, or a bare count, is expected does not
+// compile (detected here rather than written as code that must not build).
+template <class S, class = void>
+constexpr bool player_takes = false;
+template <class S>
+constexpr bool player_takes<S, std::void_t<decltype(std::declval<const GameState&>().player(std::declval<S>()))>> =
+    true;
+template <class C, class S, class = void>
+constexpr bool visible_to_takes = false;
+template <class C, class S>
+constexpr bool visible_to_takes<
+    C, S, std::void_t<decltype(std::declval<const GameState&>().visible_to(std::declval<C>(), std::declval<S>()))>> =
+    true;
+static_assert(player_takes<Seat>);
+static_assert(!player_takes<int> && !player_takes<ComponentId> && !player_takes<FaceId>);
+static_assert(visible_to_takes<ComponentId, Seat>);
+static_assert(!visible_to_takes<Seat, Seat> && !visible_to_takes<ComponentId, ComponentId>);
+static_assert(!visible_to_takes<ComponentId, int> && !visible_to_takes<Seat, ComponentId>);
 
 }  // namespace
 
@@ -87,4 +114,34 @@ TEST_CASE("typed ids: ranges name every id from the first to the end", "[ids]") 
   for (FaceId f : FaceId::all(0)) seen.push_back(f.value());
   for (FaceId f : FaceId::range(4, 1)) seen.push_back(f.value());
   CHECK(seen.empty());
+}
+
+TEST_CASE("typed ids: Seat::all counts the seats, a seat prints and serialises as its number", "[ids]") {
+  std::vector<Seat> seats;
+  for (Seat s : Seat::all(4)) seats.push_back(s);
+  CHECK(seats == std::vector<Seat>{Seat{0}, Seat{1}, Seat{2}, Seat{3}});
+  int n = 0;
+  for (Seat s : Seat::all(0)) n += s.value() + 1;
+  CHECK(n == 0);
+  std::vector<Seat> from_one;
+  for (Seat s : Seat::range(1, 3)) from_one.push_back(s);
+  CHECK(from_one == std::vector<Seat>{Seat{1}, Seat{2}});
+  // A list of seats needs Seat{...} items: std::vector<Seat>{2} would be
+  // two default (none) seats, not seat 2.
+  CHECK(std::vector<Seat>(2) == std::vector<Seat>{Seat::none(), Seat::none()});
+
+  CHECK(Seat{}.is_none());
+  CHECK(Seat::none() != Seat{0});
+  CHECK(fmt::format("seat {}, {:>2}, {}", Seat{2}, Seat{3}, Seat::none()) == "seat 2,  3, -1");
+  CHECK(seat_bit(Seat{3}) == seat_bit(3));
+
+  nlohmann::json j{{"seat", Seat{1}}, {"winners", std::vector<Seat>{Seat{2}, Seat{0}}}};
+  CHECK(j.dump() == R"({"seat":1,"winners":[2,0]})");
+  const nlohmann::json back = nlohmann::json::parse(j.dump());
+  CHECK(back.at("seat").get<Seat>() == Seat{1});
+  CHECK(back.at("winners").get<std::vector<Seat>>() == std::vector<Seat>{Seat{2}, Seat{0}});
+
+  const Event score = Event::score(Seat{2}, 3, 7);
+  CHECK(score.seat == Seat{2});
+  CHECK(Event::shuffle(3, 10).seat.is_none());
 }
