@@ -20,6 +20,8 @@ for n = 1, 64 do NUMERALS[n] = tostring(n) end
 -- again ("Fast rules" in docs/writing-a-game.md). `refilled` drops what is
 -- left of the previous fill past the n entries just written. Lists of
 -- places hold the cells' zones, so that game:choose takes them as they are.
+-- Which tiles lie face down the field itself says (`board:face_down_cells`
+-- and the like read the tiles where they lie, in one call).
 local function refilled(list, n)
   for k = #list, n + 1, -1 do list[k] = nil end
   return list
@@ -32,18 +34,16 @@ end
 -- starts (after a scenario's `prepare`, which may arrange anything); the
 -- rules keep it up to date from then on.
 function rules.scan(game)
-  local tile, down, kind, leopard, set_size = {}, {}, {}, {}, {}
+  local tile, kind, leopard, set_size = {}, {}, {}, {}
   local on_field, kinds, tiles = {}, {}, 0
   game.hh_cell = nil
   for i, cell in ipairs(game.cells) do
-    down[i] = false
     for _, c in ipairs(cell:items()) do
       local what = c:kind()
       if what == "piece" then game.hh_cell = i
       elseif what == "tile" then
         local t = c:type()
         tile[i] = c
-        down[i] = not c:is_public()
         kind[i] = t
         tiles = tiles + 1
         if not on_field[t] then
@@ -56,24 +56,13 @@ function rules.scan(game)
       end
     end
   end
-  -- tile[i]: the tile on cell i; down[i]: it is face down; kind[i]: its
-  -- type; leopard[type] and set_size[type]: that type's attributes;
-  -- on_field[type]: how many of its tiles are on the field (kinds: those
-  -- types), tiles_left: how many tiles in all (rules.tidy keeps them).
-  game.tile, game.down, game.kind, game.leopard, game.set_size = tile, down, kind, leopard, set_size
+  -- tile[i]: the tile on cell i; kind[i]: its type; leopard[type] and
+  -- set_size[type]: that type's attributes; on_field[type]: how many of its
+  -- tiles are on the field (kinds: those types), tiles_left: how many tiles
+  -- in all (rules.tidy keeps them).
+  game.tile, game.kind, game.leopard, game.set_size = tile, kind, leopard, set_size
   game.on_field, game.kinds, game.tiles_left = on_field, kinds, tiles
   game.revealed_text = {}
-  -- Face-down tiles in each row and column (rules.set_down keeps them).
-  local in_row, in_col = {}, {}
-  for y = 1, game.height do in_row[y] = 0 end
-  for x = 1, game.width do in_col[x] = 0 end
-  for i = 1, game.width * game.height do
-    if down[i] then
-      local y, x = (i - 1) // game.width + 1, (i - 1) % game.width + 1
-      in_row[y], in_col[x] = in_row[y] + 1, in_col[x] + 1
-    end
-  end
-  game.down_in_row, game.down_in_col = in_row, in_col
 end
 
 -- "a Red Panda", "an Otter"
@@ -111,46 +100,19 @@ end
 
 -- A cell holding a face-down tile.
 function rules.face_down(game, i)
-  return game.down[i]
+  local t = game.tile[i]
+  return t ~= nil and not t:is_public()
 end
 
--- Face-down tiles a piece on cell i facing dir sees: holes and face-up
--- tiles neither count nor block the view.
--- The cells seen from cell i towards dir, nearest first (the board's line
--- of sight, asked once per cell and direction).
-function rules.line(game, i, dir)
-  local lines = game.lines[i]
-  local line = lines[dir]
-  if not line then
-    line = {}
-    for k, c in ipairs(game.field:line(game.cells[i], dir)) do line[k] = game.index[c] end
-    lines[dir] = line
-  end
-  return line
-end
-
+-- Face-down tiles a piece on cell i facing dir sees, nearest first: holes
+-- and face-up tiles neither count nor block the view.
 function rules.sight_from(game, i, dir)
-  local seen, n, down, cells, line = game.seen_list, 0, game.down, game.cells, rules.line(game, i, dir)
-  for k = 1, #line do
-    local j = line[k]
-    if down[j] then
-      n = n + 1
-      seen[n] = cells[j]
-    end
-  end
-  return refilled(seen, n)
+  return (game.field:face_down_line(game.cells[i], dir, game.seen_list))
 end
 
 -- Every face-down tile but the one on cell `except` (nil: none).
 function rules.face_down_cells(game, except)
-  local out, n, down, cells = game.anywhere_list, 0, game.down, game.cells
-  for i = 1, #cells do
-    if down[i] and i ~= except then
-      n = n + 1
-      out[n] = cells[i]
-    end
-  end
-  return refilled(out, n)
+  return (game.field:face_down_cells(except and game.cells[except], game.anywhere_list))
 end
 
 -- Every face-down tile except the one Hao Hao rests on ("anywhere").
@@ -158,13 +120,10 @@ function rules.anywhere(game)
   return rules.face_down_cells(game, game.hh_cell)
 end
 
--- Is any tile left to flip "anywhere"? (The same test, with no list.)
+-- Is any tile left to flip "anywhere"?
 function rules.any_face_down(game)
-  local down, here = game.down, game.hh_cell
-  for i = 1, game.width * game.height do
-    if down[i] and i ~= here then return true end
-  end
-  return false
+  local _, n = game.field:face_down_cells(game.hh_cell and game.cells[game.hh_cell], game.anywhere_list)
+  return n > 0
 end
 
 -- What Hao Hao sees now: his line, or every face-down tile once he "sees all".
@@ -175,42 +134,11 @@ function rules.line_of_sight(game)
   return seen
 end
 
--- Legal places for Hao Hao: every face-down tile (other than `except`) with
--- at least 2 face-down tiles in some direction. Along a row (or column)
--- holding r face-down tiles, every one of them sees at least 2 others one
--- way when r >= 4; when r = 3 only the two ends do (the 1st and the 3rd);
--- never when r <= 2. (This runs every turn: one pass over the cells, with
--- the counts of face-down tiles per row and column that rules.set_down
--- keeps.)
+-- Legal places for Hao Hao: every face-down tile (other than `except`)
+-- from which he would see at least `sight_needed` (2) face-down tiles in
+-- some direction, row by row.
 function rules.placements(game, except)
-  local W, H, down = game.width, game.height, game.down
-  local cells = game.cells
-  if game.sight_needed ~= 2 then  -- the shortcut below counts on 2
-    local out = {}
-    for i = 1, W * H do
-      if down[i] and i ~= except and #rules.directions(game, i) > 0 then out[#out + 1] = cells[i] end
-    end
-    return out
-  end
-  local rows, cols, nth_in_col = game.down_in_row, game.down_in_col, game.nth_in_col
-  for x = 1, W do nth_in_col[x] = 0 end
-  local out, n, i = game.placement_list, 0, 0
-  for y = 1, H do
-    local r, nth_in_row = rows[y], 0
-    for x = 1, W do
-      i = i + 1
-      if down[i] then
-        nth_in_row = nth_in_row + 1
-        local c, nth = cols[x], nth_in_col[x] + 1
-        nth_in_col[x] = nth
-        if i ~= except and (r >= 4 or c >= 4 or (r == 3 and nth_in_row ~= 2) or (c == 3 and nth ~= 2)) then
-          n = n + 1
-          out[n] = cells[i]
-        end
-      end
-    end
-  end
-  return refilled(out, n)
+  return (game.field:face_down_seeing(game.sight_needed, except and game.cells[except], game.placement_list))
 end
 
 -- The tile on cell i is of type `name` after all (see rules.flip).
@@ -228,23 +156,9 @@ function rules.retype(game, i, t, name)
   game.revealed_text[i] = nil
 end
 
--- Turns the tile on cell i face down (true) or up (false) in the script's
--- picture, keeping the counts of face-down tiles per row and column.
-function rules.set_down(game, i, down)
-  local downs = game.down
-  if downs[i] == down then return end
-  downs[i] = down
-  local step, x, y = down and 1 or -1, (i - 1) % game.width + 1, (i - 1) // game.width + 1
-  local rows, cols = game.down_in_row, game.down_in_col
-  rows[y], cols[x] = rows[y] + step, cols[x] + step
-end
-
 -- Face-down tiles seen from cell i towards dir.
 function rules.count_sight(game, i, dir)
-  local line, down, n = rules.line(game, i, dir), game.down, 0
-  for k = 1, #line do
-    if down[line[k]] then n = n + 1 end
-  end
+  local _, n = game.field:face_down_line(game.cells[i], dir, game.sight_list)
   return n
 end
 
@@ -311,7 +225,7 @@ end
 
 function rules.setup(game)
   game.placement_list, game.anywhere_list, game.seen_list, game.direction_list = {}, {}, {}, {}
-  game.others_list = {}
+  game.others_list, game.sight_list = {}, {}
   game.field = game:board("field")
   game.bag = game:zone("bag")
   game.box = game:zone("box")
@@ -326,12 +240,9 @@ function rules.setup(game)
   game.sight_needed = 2
   game.cells = game.field:cells()
   game.width, game.height = game.field:width(), game.field:height()
-  game.nth_in_col = {}
   game.index = {}  -- a zone has one handle: cells are keys
   game.names = {}  -- made when first needed (rules.cell_name)
   for i, cell in ipairs(game.cells) do game.index[cell] = i end
-  game.lines = {}
-  for i = 1, #game.cells do game.lines[i] = {} end
   game.talk = game:listening()
   rules.announce(game)
   rules.lay_out(game)
@@ -422,7 +333,6 @@ function rules.flip(game, seat, turn, i)
   -- middle of a game: the picture then learns the tile as it shows.
   local name = t:type()
   if name ~= game.kind[i] then rules.retype(game, i, t, name) end
-  rules.set_down(game, i, false)
   turn.flipped[#turn.flipped + 1] = i
   if game.talk then game:say("%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
            rules.cell_name(game, i)) end
@@ -713,7 +623,6 @@ function rules.tidy(game, seat, turn)
       game.kind[i] = nil
     else
       t:hide()
-      rules.set_down(game, i, true)
     end
   end
   if #won > 0 then rules.public_summary(game) end

@@ -1,6 +1,7 @@
 // Boards: grid geometry in 1-based (x, y) coordinates, y growing
 // downwards. Each cell is a zone, so what lies on it is moved like anything
 // else; board methods answer questions of place and sight.
+#include "core/face_down.hpp"
 #include "core/game_state.hpp"
 #include "lua/engine_impl.hpp"
 
@@ -10,12 +11,13 @@ namespace {
 struct BoardArgs {
   const BoardDef* board;
   const GameDefinition* def;
+  BoardId id;
 };
 
 BoardArgs check(lua_State* L) {
   const int b = check_board(L, 1);
   const GameDefinition& def = *engine(L).def;
-  return {&def.boards[b], &def};
+  return {&def.boards[b], &def, b};
 }
 
 // The 0-based cell of 1-based (x, y), or -1 off the board; coordinates
@@ -215,6 +217,109 @@ int board_at(lua_State* L) {
   return 1;
 }
 
+// ---- face-down cells (core/face_down.hpp) ----------------------------------
+
+// The board's face-down picture and the cells a query found, kept per
+// thread so that a query allocates nothing once it has run: each thread
+// runs its own Lua states, and nothing calls back into Lua while they are
+// in use.
+struct FaceDownScratch {
+  FaceDownCells board;
+  std::vector<int> cells;
+};
+FaceDownScratch& face_down_scratch() {
+  thread_local FaceDownScratch scratch;
+  return scratch;
+}
+
+// An optional cell of this board given as its zone: -1 when nil or absent.
+int check_optional_cell(lua_State* L, const BoardArgs& a, int arg) {
+  if (lua_isnoneornil(L, arg)) return -1;
+  if (lua_type(L, arg) != LUA_TUSERDATA) luaL_typeerror(L, arg, "cell or nil");
+  int next;
+  return check_place(L, a, arg, &next);
+}
+
+// An optional list to fill (0: none, make a new one).
+int check_into(lua_State* L, int arg) {
+  if (lua_isnoneornil(L, arg)) return 0;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  return arg;
+}
+
+// Pushes the cells' zones as a list -- the table at `into`, refilled and
+// cleared past the new end, or a new one -- then their number.
+int push_cell_list(lua_State* L, const BoardArgs& a, const std::vector<int>& cells, int into) {
+  const int n = static_cast<int>(cells.size());
+  lua_Unsigned old = 0;
+  if (into) {
+    lua_pushvalue(L, into);
+    old = lua_rawlen(L, -1);
+  } else {
+    lua_createtable(L, n, 0);
+  }
+  for (int i = 0; i < n; ++i) {
+    push_cell_zone(L, a, cells[static_cast<size_t>(i)]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  for (lua_Unsigned k = old; k > static_cast<lua_Unsigned>(n); --k) {
+    lua_pushnil(L);
+    lua_rawseti(L, -2, static_cast<lua_Integer>(k));
+  }
+  lua_pushinteger(L, n);
+  return 2;
+}
+
+// board:face_down_cells([except [, into]]) -> the cells holding a face-down
+// component, row by row, but `except`; and how many
+int board_face_down_cells(lua_State* L) {
+  const BoardArgs a = check(L);
+  const int except = check_optional_cell(L, a, 2);
+  const int into = check_into(L, 3);
+  FaceDownScratch& s = face_down_scratch();
+  catch_exceptions(L, [&] {
+    s.board.read(state_of(L), a.id);
+    s.board.cells(except, s.cells);
+    return 0;
+  });
+  return push_cell_list(L, a, s.cells, into);
+}
+
+// board:face_down_seeing(n [, except [, into [, diagonal]]]) -> the face-down
+// cells but `except` from which at least n face-down cells lie in one
+// direction, row by row; and how many
+int board_face_down_seeing(lua_State* L) {
+  const BoardArgs a = check(L);
+  const int sees = check_int(L, 2);
+  const int except = check_optional_cell(L, a, 3);
+  const int into = check_into(L, 4);
+  const bool diagonal = lua_toboolean(L, 5);
+  FaceDownScratch& s = face_down_scratch();
+  catch_exceptions(L, [&] {
+    s.board.read(state_of(L), a.id);
+    s.board.seeing(sees, diagonal, except, s.cells);
+    return 0;
+  });
+  return push_cell_list(L, a, s.cells, into);
+}
+
+// board:face_down_line(cell | x, y, dir [, into]) -> the face-down cells seen
+// in that direction, nearest first; and how many
+int board_face_down_line(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  const Direction d = check_direction(L, next);
+  const int into = check_into(L, next + 1);
+  FaceDownScratch& s = face_down_scratch();
+  catch_exceptions(L, [&] {
+    s.board.read(state_of(L), a.id);
+    s.board.along(cell, d, s.cells);
+    return 0;
+  });
+  return push_cell_list(L, a, s.cells, into);
+}
+
 const luaL_Reg kBoardMethods[] = {
     {"name", board_name},
     {"width", board_width},
@@ -231,6 +336,9 @@ const luaL_Reg kBoardMethods[] = {
     {"path", board_path},
     {"along", board_along},
     {"at", board_at},
+    {"face_down_cells", board_face_down_cells},
+    {"face_down_seeing", board_face_down_seeing},
+    {"face_down_line", board_face_down_line},
     {nullptr, nullptr},
 };
 
