@@ -9,7 +9,6 @@
 -- game.index[zone] is i).
 local rules = {}
 
-local DIRECTIONS = {"north", "east", "south", "west"}
 -- Coordinates as text without a number-to-string conversion in a game.
 local NUMERALS = {}
 for n = 1, 64 do NUMERALS[n] = tostring(n) end
@@ -156,23 +155,10 @@ function rules.retype(game, i, t, name)
   game.revealed_text[i] = nil
 end
 
--- Face-down tiles seen from cell i towards dir.
-function rules.count_sight(game, i, dir)
-  local _, n = game.field:face_down_line(game.cells[i], dir, game.sight_list)
-  return n
-end
-
--- The directions Hao Hao may look from cell i.
+-- The directions Hao Hao may look from cell i: those where he sees at
+-- least `sight_needed` (2) face-down tiles, clockwise from north.
 function rules.directions(game, i)
-  local need, dirs, n = game.sight_needed, game.direction_list, 0
-  for k = 1, 4 do
-    local d = DIRECTIONS[k]
-    if rules.count_sight(game, i, d) >= need then
-      n = n + 1
-      dirs[n] = d
-    end
-  end
-  return refilled(dirs, n)
+  return (game.field:face_down_directions(game.cells[i], game.sight_needed, game.direction_list))
 end
 
 -- Asks for one of the cells (zones) in `list`; returns its index.
@@ -225,7 +211,7 @@ end
 
 function rules.setup(game)
   game.placement_list, game.anywhere_list, game.seen_list, game.direction_list = {}, {}, {}, {}
-  game.others_list, game.sight_list = {}, {}
+  game.others_list = {}
   game.field = game:board("field")
   game.bag = game:zone("bag")
   game.box = game:zone("box")

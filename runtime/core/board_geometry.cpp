@@ -17,6 +17,7 @@ const char* to_string(Direction d) { return kNames[static_cast<int>(d)]; }
 
 bool parse_direction(const std::string& text, Direction& out) {
   for (int i = 0; i < kDirectionCount; ++i) {
+    if (text.empty() || text[0] != kNames[i][0]) continue;  // rules name directions at every turn
     if (text == kNames[i] || text == kShort[i]) {
       out = static_cast<Direction>(i);
       return true;

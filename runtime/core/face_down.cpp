@@ -51,6 +51,14 @@ void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>
   }
 }
 
+void FaceDownCells::directions(int cell, int sees, bool diagonal, std::vector<Direction>& out) const {
+  out.clear();
+  for (int d = 0; d < kDirectionCount; d += diagonal ? 1 : 2) {
+    const Direction dir = static_cast<Direction>(d);
+    if (count_along(cell, dir, sees) >= sees) out.push_back(dir);
+  }
+}
+
 void FaceDownCells::along(int cell, Direction d, std::vector<int>& out) const {
   out.clear();
   for (int c = geometry_->step(cell, d); c >= 0; c = geometry_->step(c, d)) {

@@ -36,6 +36,9 @@ class FaceDownCells {
   void along(int cell, Direction d, std::vector<int>& out) const;
   // How many of them, stopping at `enough` (no limit when <= 0).
   int count_along(int cell, Direction d, int enough = 0) const;
+  // The directions from `cell`, clockwise from north, along which at least
+  // `sees` face-down cells lie (orthogonal ones, all eight with `diagonal`).
+  void directions(int cell, int sees, bool diagonal, std::vector<Direction>& out) const;
 
  private:
   const BoardGeometry* geometry_ = nullptr;

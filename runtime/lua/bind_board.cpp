@@ -226,6 +226,7 @@ int board_at(lua_State* L) {
 struct FaceDownScratch {
   FaceDownCells board;
   std::vector<int> cells;
+  std::vector<Direction> directions;
 };
 FaceDownScratch& face_down_scratch() {
   thread_local FaceDownScratch scratch;
@@ -247,25 +248,36 @@ int check_into(lua_State* L, int arg) {
   return arg;
 }
 
-// Pushes the cells' zones as a list -- the table at `into`, refilled and
-// cleared past the new end, or a new one -- then their number.
-int push_cell_list(lua_State* L, const BoardArgs& a, const std::vector<int>& cells, int into) {
-  const int n = static_cast<int>(cells.size());
-  lua_Unsigned old = 0;
-  if (into) {
-    lua_pushvalue(L, into);
-    old = lua_rawlen(L, -1);
-  } else {
+// Pushes the list a query fills: the table at `into` (returning how long
+// it was), or a new one for n entries.
+lua_Unsigned push_list(lua_State* L, int into, int n) {
+  if (!into) {
     lua_createtable(L, n, 0);
+    return 0;
   }
-  for (int i = 0; i < n; ++i) {
-    push_cell_zone(L, a, cells[static_cast<size_t>(i)]);
-    lua_rawseti(L, -2, i + 1);
-  }
+  lua_pushvalue(L, into);
+  return lua_rawlen(L, -1);
+}
+
+// Clears what a refilled list on top of the stack held past its n new
+// entries (it held `old`).
+void clear_past(lua_State* L, int n, lua_Unsigned old) {
   for (lua_Unsigned k = old; k > static_cast<lua_Unsigned>(n); --k) {
     lua_pushnil(L);
     lua_rawseti(L, -2, static_cast<lua_Integer>(k));
   }
+}
+
+// Pushes the cells' zones as a list -- the table at `into`, refilled and
+// cleared past the new end, or a new one -- then their number.
+int push_cell_list(lua_State* L, const BoardArgs& a, const std::vector<int>& cells, int into) {
+  const int n = static_cast<int>(cells.size());
+  const lua_Unsigned old = push_list(L, into, n);
+  for (int i = 0; i < n; ++i) {
+    push_cell_zone(L, a, cells[static_cast<size_t>(i)]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  clear_past(L, n, old);
   lua_pushinteger(L, n);
   return 2;
 }
@@ -320,6 +332,33 @@ int board_face_down_line(lua_State* L) {
   return push_cell_list(L, a, s.cells, into);
 }
 
+// board:face_down_directions(cell | x, y, n [, into [, diagonal]]) -> the
+// directions, clockwise from north, in which at least n face-down cells are
+// seen from the cell; and how many
+int board_face_down_directions(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  const int sees = check_int(L, next);
+  const int into = check_into(L, next + 1);
+  const bool diagonal = lua_toboolean(L, next + 2);
+  FaceDownScratch& s = face_down_scratch();
+  catch_exceptions(L, [&] {
+    s.board.read(state_of(L), a.id);
+    s.board.directions(cell, sees, diagonal, s.directions);
+    return 0;
+  });
+  const int n = static_cast<int>(s.directions.size());
+  const lua_Unsigned old = push_list(L, into, n);
+  for (int i = 0; i < n; ++i) {
+    lua_pushstring(L, to_string(s.directions[static_cast<size_t>(i)]));
+    lua_rawseti(L, -2, i + 1);
+  }
+  clear_past(L, n, old);
+  lua_pushinteger(L, n);
+  return 2;
+}
+
 const luaL_Reg kBoardMethods[] = {
     {"name", board_name},
     {"width", board_width},
@@ -339,6 +378,7 @@ const luaL_Reg kBoardMethods[] = {
     {"face_down_cells", board_face_down_cells},
     {"face_down_seeing", board_face_down_seeing},
     {"face_down_line", board_face_down_line},
+    {"face_down_directions", board_face_down_directions},
     {nullptr, nullptr},
 };
 
