@@ -454,6 +454,45 @@ function Board:path(name) end
 ---@return Cell?
 function Board:along(name, cell, steps) end
 
+---The cells holding a face-down component (one that is not public), row by
+---row, but `except`; then how many. `into`: a list to refill instead of a
+---new table.
+---@param except? Cell
+---@param into? Cell[]
+---@return Cell[] cells
+---@return integer count
+function Board:face_down_cells(except, into) end
+
+---The face-down cells but `except` from which at least `n` face-down cells
+---lie along one orthogonal direction (or diagonal, with `diagonal`), row by
+---row; then how many.
+---@param n integer
+---@param except? Cell
+---@param into? Cell[]
+---@param diagonal? boolean
+---@return Cell[] cells
+---@return integer count
+function Board:face_down_seeing(n, except, into, diagonal) end
+
+---The face-down cells seen from a cell in a direction, nearest first; then
+---how many.
+---@param cell Cell
+---@param dir Direction
+---@param into? Cell[]
+---@return Cell[] cells
+---@return integer count
+function Board:face_down_line(cell, dir, into) end
+
+---The directions, clockwise from north, along which at least `n` face-down
+---cells lie from a cell; then how many.
+---@param cell Cell
+---@param n integer
+---@param into? Direction[]
+---@param diagonal? boolean
+---@return Direction[] directions
+---@return integer count
+function Board:face_down_directions(cell, n, into, diagonal) end
+
 ---The table a rules script returns: `setup` and `play` are required; one
 ---function per rulebook step lets a variant replace exactly one step.
 ---@class Rules

@@ -829,6 +829,94 @@ TEST_CASE("bindings: boards", "[bindings]") {
   CHECK(view.at("boards").at("grid").at("2,3")[0].at("id") == 11);
 }
 
+TEST_CASE("bindings: a board's face-down cells", "[bindings]") {
+  // The grid (4x4), x across and y down: cards from the hidden deck lie
+  // face down at (1,1), (3,1), (4,1), (2,2) and (1,3); a pawn (public) on
+  // (2,1).
+  TempGame game(kYaml, script(R"(
+  local d = {}
+  local g = game:board("grid")
+  local function ids(list)
+    local out = {}
+    for i, z in ipairs(list) do out[i] = z:id() end
+    return out
+  end
+  local deck = game:zone("deck")
+  for _, xy in ipairs({{1, 1}, {3, 1}, {4, 1}, {2, 2}, {1, 3}}) do deck:top():move(g:cell(xy[1], xy[2])) end
+  game:components("pawn")[1]:move(g:cell(2, 1))
+  local all, n = g:face_down_cells()
+  d.all, d.all_n = ids(all), n
+  d.but = ids(g:face_down_cells(g:cell(4, 1)))
+  d.seeing = ids(g:face_down_seeing(2))
+  d.seeing_but = ids(g:face_down_seeing(2, g:cell(4, 1)))
+  d.seeing_diagonal = ids(g:face_down_seeing(2, nil, nil, true))
+  local list = {"a", "b", "c", "d", "e", "f", "g"}
+  local same, m = g:face_down_seeing(2, nil, list)
+  d.refilled, d.refilled_n, d.refilled_len, d.refilled_rest = same == list, m, #list, list[3] == nil and list[7] == nil
+  d.line = ids(g:face_down_line(g:cell(1, 1), "east"))
+  d.line_xy = ids(g:face_down_line(4, 1, "w"))
+  local _, none = g:face_down_line(g:cell(1, 1), "north", list)
+  d.line_none, d.line_none_len = none, #list
+  local dirs, k = g:face_down_directions(g:cell(1, 1), 1)
+  d.directions, d.directions_n = dirs, k
+  d.directions_diagonal = g:face_down_directions(1, 3, 1, nil, true)
+  local two = {"x", "y", "z"}
+  g:face_down_directions(g:cell(4, 1), 2, two)
+  d.directions_refilled = two
+  -- A card turned face up leaves the list; a look at it does not.
+  g:cell(4, 1):top():reveal()
+  g:cell(1, 1):top():peek(1)
+  d.after_reveal = ids(g:face_down_cells())
+  local errors = {}
+  for _, f in ipairs({
+    function() g:face_down_cells(game:zone("supply")) end,
+    function() g:face_down_cells(3) end,
+    function() g:face_down_cells(nil, 5) end,
+    function() g:face_down_seeing("x") end,
+    function() g:face_down_line(g:cell(1, 1), "up") end,
+    function() g:face_down_directions(g:cell(1, 1)) end,
+  }) do
+    local _, e = pcall(f)
+    errors[#errors + 1] = e
+  end
+  d.errors = errors
+  game:finish{details = d}
+)"));
+  Table t(game);
+  const json d = t.play(3, 1).details;
+  using Ids = std::vector<std::string>;
+  CHECK(strings(d.at("all")) == Ids{"grid@1,1", "grid@3,1", "grid@4,1", "grid@2,2", "grid@1,3"});
+  CHECK(d.at("all_n") == 5);
+  CHECK(strings(d.at("but")) == Ids{"grid@1,1", "grid@3,1", "grid@2,2", "grid@1,3"});
+  // (1,1) sees (3,1) and (4,1) eastwards, (4,1) sees them westwards; the
+  // others see at most one face-down card in any orthogonal direction.
+  CHECK(strings(d.at("seeing")) == Ids{"grid@1,1", "grid@4,1"});
+  CHECK(strings(d.at("seeing_but")) == Ids{"grid@1,1"});
+  // Diagonally (3,1) sees (2,2) and (1,3), and (1,3) the other way.
+  CHECK(strings(d.at("seeing_diagonal")) == Ids{"grid@1,1", "grid@3,1", "grid@4,1", "grid@1,3"});
+  CHECK(d.at("refilled") == true);
+  CHECK(d.at("refilled_n") == 2);
+  CHECK(d.at("refilled_len") == 2);
+  CHECK(d.at("refilled_rest") == true);
+  CHECK(strings(d.at("line")) == Ids{"grid@3,1", "grid@4,1"});
+  CHECK(strings(d.at("line_xy")) == Ids{"grid@3,1", "grid@1,1"});
+  CHECK(d.at("line_none") == 0);
+  CHECK(d.at("line_none_len") == 0);
+  CHECK(strings(d.at("directions")) == Ids{"east", "south"});
+  CHECK(d.at("directions_n") == 2);
+  CHECK(strings(d.at("directions_diagonal")) == Ids{"north", "northeast"});
+  CHECK(strings(d.at("directions_refilled")) == Ids{"west"});
+  CHECK(strings(d.at("after_reveal")) == Ids{"grid@1,1", "grid@3,1", "grid@2,2", "grid@1,3"});
+  const auto errors = strings(d.at("errors"));
+  REQUIRE(errors.size() == 6u);
+  CHECK_THAT(errors[0], Catch::Contains("bad argument #1 to 'face_down_cells' (a cell of this board expected)"));
+  CHECK_THAT(errors[1], Catch::Contains("bad argument #1 to 'face_down_cells' (cell or nil expected, got number)"));
+  CHECK_THAT(errors[2], Catch::Contains("bad argument #2 to 'face_down_cells' (table expected, got number)"));
+  CHECK_THAT(errors[3], Catch::Contains("bad argument #1 to 'face_down_seeing' (number expected, got string)"));
+  CHECK_THAT(errors[4], Catch::Contains("bad argument #2 to 'face_down_line' (direction expected"));
+  CHECK_THAT(errors[5], Catch::Contains("bad argument #2 to 'face_down_directions' (number expected, got no value)"));
+}
+
 TEST_CASE("bindings: argument errors surface as ScriptError with file, line and traceback", "[bindings]") {
   TempGame game(kYaml, R"(local rules = {}
 function rules.setup(game) end
