@@ -5,8 +5,6 @@
 namespace rulebook {
 namespace {
 
-constexpr int kDx[kDirectionCount] = {0, 1, 1, 1, 0, -1, -1, -1};
-constexpr int kDy[kDirectionCount] = {-1, -1, 0, 1, 1, 1, 0, -1};
 const char* const kNames[kDirectionCount] = {"north", "northeast", "east", "southeast",
                                              "south", "southwest", "west", "northwest"};
 const char* const kShort[kDirectionCount] = {"n", "ne", "e", "se", "s", "sw", "w", "nw"};
@@ -30,7 +28,7 @@ BoardGeometry::BoardGeometry(int width, int height) : width_(width), height_(hei
 
 int BoardGeometry::step(int cell, Direction d) const {
   const int i = static_cast<int>(d);
-  return this->cell(x(cell) + kDx[i], y(cell) + kDy[i]);
+  return this->cell(x(cell) + kStepX[i], y(cell) + kStepY[i]);
 }
 
 std::vector<int> BoardGeometry::neighbours(int cell, bool diagonal) const {
@@ -60,7 +58,7 @@ bool BoardGeometry::direction_between(int a, int b, Direction& out) const {
   if (a == b || !(dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy))) return false;
   const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
   for (int i = 0; i < kDirectionCount; ++i) {
-    if (kDx[i] == sx && kDy[i] == sy) {
+    if (kStepX[i] == sx && kStepY[i] == sy) {
       out = static_cast<Direction>(i);
       return true;
     }

@@ -16,6 +16,9 @@ constexpr int kDirectionCount = 8;
 const char* to_string(Direction d);
 bool parse_direction(const std::string& text, Direction& out);  // "north", "n", ...
 inline bool is_diagonal(Direction d) { return static_cast<int>(d) % 2 == 1; }
+// One step in each direction, in Direction's order: x grows eastwards, y southwards.
+inline constexpr int kStepX[kDirectionCount] = {0, 1, 1, 1, 0, -1, -1, -1};
+inline constexpr int kStepY[kDirectionCount] = {-1, -1, 0, 1, 1, 1, 0, -1};
 
 struct BoardPath {
   std::string name;

@@ -3,34 +3,44 @@
 #include "core/game_state.hpp"
 
 namespace rulebook {
+
 void FaceDownCells::read(const GameState& state, BoardId board) {
   const GameDefinition& def = state.definition();
   const BoardDef& b = def.boards[static_cast<size_t>(board)];
+  state_ = &state;
   geometry_ = &b.geometry;
-  const int first = def.zone_defs[static_cast<size_t>(b.zone_def)].first_slot;
-  const int cells = geometry_->cell_count();
-  down_.assign(static_cast<size_t>(cells), 0);
-  for (int c = 0; c < cells; ++c) {
-    for (const ComponentId id : state.zone(first + c)) {
-      if (state.component(id).visibility != Visibility::Public) {
-        down_[static_cast<size_t>(c)] = 1;
+  first_slot_ = def.zone_defs[static_cast<size_t>(b.zone_def)].first_slot;
+  cells_.assign(static_cast<size_t>(geometry_->cell_count()), kUnread);
+}
+
+bool FaceDownCells::down(int cell) const {
+  uint8_t& known = cells_[static_cast<size_t>(cell)];
+  if (known == kUnread) {
+    known = kUp;
+    for (const ComponentId id : state_->zone(first_slot_ + cell)) {
+      if (state_->component(id).visibility != Visibility::Public) {
+        known = kDown;
         break;
       }
     }
   }
+  return known == kDown;
 }
 
 void FaceDownCells::cells(int except, std::vector<int>& out) const {
   out.clear();
-  const int n = static_cast<int>(down_.size());
+  const int n = geometry_->cell_count();
   for (int c = 0; c < n; ++c)
-    if (down_[static_cast<size_t>(c)] && c != except) out.push_back(c);
+    if (c != except && down(c)) out.push_back(c);
 }
 
 int FaceDownCells::count_along(int cell, Direction d, int enough) const {
+  const int dx = kStepX[static_cast<int>(d)], dy = kStepY[static_cast<int>(d)];
+  const int w = geometry_->width(), h = geometry_->height();
   int n = 0;
-  for (int c = geometry_->step(cell, d); c >= 0; c = geometry_->step(c, d)) {
-    if (down_[static_cast<size_t>(c)] && ++n == enough) break;
+  for (int x = geometry_->x(cell) + dx, y = geometry_->y(cell) + dy; x >= 0 && y >= 0 && x < w && y < h;
+       x += dx, y += dy) {
+    if (down(y * w + x) && ++n == enough) break;
   }
   return n;
 }
@@ -38,11 +48,10 @@ int FaceDownCells::count_along(int cell, Direction d, int enough) const {
 void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>& out) const {
   if (sees <= 0) return cells(except, out);
   out.clear();
-  const int n = static_cast<int>(down_.size());
-  const int step = diagonal ? 1 : 2;
+  const int n = geometry_->cell_count();
   for (int c = 0; c < n; ++c) {
-    if (!down_[static_cast<size_t>(c)] || c == except) continue;
-    for (int d = 0; d < kDirectionCount; d += step) {
+    if (c == except || !down(c)) continue;
+    for (int d = 0; d < kDirectionCount; d += diagonal ? 1 : 2) {
       if (count_along(c, static_cast<Direction>(d), sees) >= sees) {
         out.push_back(c);
         break;
@@ -51,18 +60,21 @@ void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>
   }
 }
 
+void FaceDownCells::along(int cell, Direction d, std::vector<int>& out) const {
+  out.clear();
+  const int dx = kStepX[static_cast<int>(d)], dy = kStepY[static_cast<int>(d)];
+  const int w = geometry_->width(), h = geometry_->height();
+  for (int x = geometry_->x(cell) + dx, y = geometry_->y(cell) + dy; x >= 0 && y >= 0 && x < w && y < h;
+       x += dx, y += dy) {
+    if (down(y * w + x)) out.push_back(y * w + x);
+  }
+}
+
 void FaceDownCells::directions(int cell, int sees, bool diagonal, std::vector<Direction>& out) const {
   out.clear();
   for (int d = 0; d < kDirectionCount; d += diagonal ? 1 : 2) {
     const Direction dir = static_cast<Direction>(d);
     if (count_along(cell, dir, sees) >= sees) out.push_back(dir);
-  }
-}
-
-void FaceDownCells::along(int cell, Direction d, std::vector<int>& out) const {
-  out.clear();
-  for (int c = geometry_->step(cell, d); c >= 0; c = geometry_->step(c, d)) {
-    if (down_[static_cast<size_t>(c)]) out.push_back(c);
   }
 }
 

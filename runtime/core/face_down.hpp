@@ -3,8 +3,8 @@
 // while a component on it is not public (a tile lying face down, a card only
 // its owner may see; `c:is_public()` false). Rules ask these questions at
 // every decision (Hao Hao: where the panda may stand, which tiles a player
-// may flip), so they are answered here in one pass over the cells instead of
-// a walk in Lua (docs/writing-a-game.md, "Fast rules").
+// may flip, which way he may look), so they are answered here in one call
+// instead of a walk in Lua (docs/writing-a-game.md, "Fast rules").
 #include <cstdint>
 #include <vector>
 
@@ -17,12 +17,13 @@ class GameState;
 
 class FaceDownCells {
  public:
-  // Reads which cells of `board` are face down now. An object may be read
-  // again (its buffer is kept: no allocation once it has seen the board).
+  // Looks at `board` in the state as it is now. Each cell is read when a
+  // question first needs it (a line reads only its own cells); the object
+  // may be pointed at a state again, keeping its buffer.
   void read(const GameState& state, BoardId board);
 
   const BoardGeometry& geometry() const { return *geometry_; }
-  bool down(int cell) const { return down_[static_cast<size_t>(cell)] != 0; }
+  bool down(int cell) const;
 
   // The face-down cells, row by row, `except` left out (-1: none); `out` is
   // cleared first.
@@ -41,8 +42,11 @@ class FaceDownCells {
   void directions(int cell, int sees, bool diagonal, std::vector<Direction>& out) const;
 
  private:
+  enum : uint8_t { kUnread, kDown, kUp };
+  const GameState* state_ = nullptr;
   const BoardGeometry* geometry_ = nullptr;
-  std::vector<uint8_t> down_;
+  int first_slot_ = 0;
+  mutable std::vector<uint8_t> cells_;  // kUnread until a question reads the cell
 };
 
 }  // namespace rulebook
