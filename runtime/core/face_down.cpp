@@ -48,14 +48,28 @@ int FaceDownCells::count_along(int cell, Direction d, int enough) const {
 void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>& out) const {
   if (sees <= 0) return cells(except, out);
   out.clear();
-  const int n = geometry_->cell_count();
-  for (int c = 0; c < n; ++c) {
-    if (c == except || !down(c)) continue;
-    for (int d = 0; d < kDirectionCount; d += diagonal ? 1 : 2) {
-      if (count_along(c, static_cast<Direction>(d), sees) >= sees) {
-        out.push_back(c);
-        break;
-      }
+  const int w = geometry_->width(), h = geometry_->height();
+  // Orthogonally a cell sees the face-down cells before and after it in its
+  // row and in its column: count each column once, then walk the rows
+  // keeping how many of each were passed. Diagonals walk their lines.
+  column_total_.assign(static_cast<size_t>(w), 0);
+  column_passed_.assign(static_cast<size_t>(w), 0);
+  for (int c = 0; c < w * h; ++c) column_total_[static_cast<size_t>(c % w)] += down(c);
+  for (int y = 0; y < h; ++y) {
+    int row_total = 0, row_passed = 0;
+    for (int x = 0; x < w; ++x) row_total += down(y * w + x);
+    for (int x = 0; x < w; ++x) {
+      const int c = y * w + x;
+      if (!down(c)) continue;
+      int& column_passed = column_passed_[static_cast<size_t>(x)];
+      const int column_total = column_total_[static_cast<size_t>(x)];
+      bool seen = row_passed >= sees || row_total - row_passed - 1 >= sees || column_passed >= sees ||
+                  column_total - column_passed - 1 >= sees;
+      ++row_passed;
+      ++column_passed;
+      for (int d = 1; diagonal && !seen && d < kDirectionCount; d += 2)
+        seen = count_along(c, static_cast<Direction>(d), sees) >= sees;
+      if (seen && c != except) out.push_back(c);
     }
   }
 }

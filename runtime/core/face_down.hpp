@@ -47,6 +47,7 @@ class FaceDownCells {
   const BoardGeometry* geometry_ = nullptr;
   int first_slot_ = 0;
   mutable std::vector<uint8_t> cells_;  // kUnread until a question reads the cell
+  mutable std::vector<int> column_total_, column_passed_;  // seeing()'s counts, kept for their buffers
 };
 
 }  // namespace rulebook
