@@ -52,7 +52,7 @@ struct Grid {
     state.reset(2, 1);
     const int hidden[] = {0, 2, 3, 5, 8, 11};
     for (int k = 0; k < 6; ++k) move_component(state, ComponentId{k}, hidden[k]);
-    peek(state, ComponentId{0}, 1);                    // a secret look leaves it face down
+    peek(state, ComponentId{0}, Seat{1});                   // a secret look leaves it face down
     move_component(state, ComponentId{6}, kHand0);     // only its owner sees it...
     move_component(state, ComponentId{6}, 4);          // ...and the board keeps that
     move_component(state, ComponentId{7}, 9);
