@@ -282,19 +282,28 @@ int push_cell_list(lua_State* L, const BoardArgs& a, const std::vector<int>& cel
   return 2;
 }
 
+// Points the scratch picture at the board, lets `question` fill the
+// scratch list of cells and pushes it (C++ exceptions stop here).
+template <typename Question>
+int answer_cells(lua_State* L, const BoardArgs& a, int into, Question&& question) {
+  FaceDownScratch& s = face_down_scratch();
+  catch_exceptions(L, [&] {
+    s.board.read(state_of(L), a.id);
+    question(s.board, s.cells);
+    return 0;
+  });
+  return push_cell_list(L, a, s.cells, into);
+}
+
 // board:face_down_cells([except [, into]]) -> the cells holding a face-down
 // component, row by row, but `except`; and how many
 int board_face_down_cells(lua_State* L) {
   const BoardArgs a = check(L);
   const int except = check_optional_cell(L, a, 2);
   const int into = check_into(L, 3);
-  FaceDownScratch& s = face_down_scratch();
-  catch_exceptions(L, [&] {
-    s.board.read(state_of(L), a.id);
-    s.board.cells(except, s.cells);
-    return 0;
+  return answer_cells(L, a, into, [&](const FaceDownCells& board, std::vector<int>& out) {
+    board.cells(except, out);
   });
-  return push_cell_list(L, a, s.cells, into);
 }
 
 // board:face_down_seeing(n [, except [, into [, diagonal]]]) -> the face-down
@@ -306,13 +315,9 @@ int board_face_down_seeing(lua_State* L) {
   const int except = check_optional_cell(L, a, 3);
   const int into = check_into(L, 4);
   const bool diagonal = lua_toboolean(L, 5);
-  FaceDownScratch& s = face_down_scratch();
-  catch_exceptions(L, [&] {
-    s.board.read(state_of(L), a.id);
-    s.board.seeing(sees, diagonal, except, s.cells);
-    return 0;
+  return answer_cells(L, a, into, [&](const FaceDownCells& board, std::vector<int>& out) {
+    board.seeing(sees, diagonal, except, out);
   });
-  return push_cell_list(L, a, s.cells, into);
 }
 
 // board:face_down_line(cell | x, y, dir [, into]) -> the face-down cells seen
@@ -323,13 +328,9 @@ int board_face_down_line(lua_State* L) {
   const int cell = check_place(L, a, 2, &next);
   const Direction d = check_direction(L, next);
   const int into = check_into(L, next + 1);
-  FaceDownScratch& s = face_down_scratch();
-  catch_exceptions(L, [&] {
-    s.board.read(state_of(L), a.id);
-    s.board.along(cell, d, s.cells);
-    return 0;
+  return answer_cells(L, a, into, [&](const FaceDownCells& board, std::vector<int>& out) {
+    board.along(cell, d, out);
   });
-  return push_cell_list(L, a, s.cells, into);
 }
 
 // board:face_down_directions(cell | x, y, n [, into [, diagonal]]) -> the

@@ -111,6 +111,14 @@ std::string script(const std::string& play_body, const std::string& setup_body =
          "\nend\nfunction rules.play(game)\n" + play_body + "\nend\nreturn rules\n";
 }
 
+// A Lua helper for the board tests: the ids of a list of zones.
+const char* const kZoneIds = R"(
+  local function ids(list)
+    local out = {}
+    for i, z in ipairs(list) do out[i] = z:id() end
+    return out
+  end)";
+
 std::vector<std::string> strings(const json& j) { return j.get<std::vector<std::string>>(); }
 
 }  // namespace
@@ -732,14 +740,9 @@ TEST_CASE("bindings: zones and decks", "[bindings]") {
 }
 
 TEST_CASE("bindings: boards", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, script(kZoneIds + std::string(R"(
   local d = {}
   local g = game:board("grid")
-  local function ids(list)
-    local out = {}
-    for i, z in ipairs(list) do out[i] = z:id() end
-    return out
-  end
   d.name, d.w, d.h = g:name(), g:width(), g:height()
   d.off, d.off0 = g:cell(5, 1) == nil, g:cell(0, 1) == nil
   local c = g:cell(2, 3)
@@ -778,7 +781,7 @@ TEST_CASE("bindings: boards", "[bindings]") {
   local _, e6 = pcall(function() g:step(c) end)
   d.errors = {e1, e2, e3, e4, e5, e6}
   game:finish{details = d}
-)"));
+)")));
   Table t(game);
   const json d = t.play(3, 1).details;
   CHECK(d.at("name") == "grid");
@@ -833,14 +836,9 @@ TEST_CASE("bindings: a board's face-down cells", "[bindings]") {
   // The grid (4x4), x across and y down: cards from the hidden deck lie
   // face down at (1,1), (3,1), (4,1), (2,2) and (1,3); a pawn (public) on
   // (2,1).
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, script(kZoneIds + std::string(R"(
   local d = {}
   local g = game:board("grid")
-  local function ids(list)
-    local out = {}
-    for i, z in ipairs(list) do out[i] = z:id() end
-    return out
-  end
   local deck = game:zone("deck")
   for _, xy in ipairs({{1, 1}, {3, 1}, {4, 1}, {2, 2}, {1, 3}}) do deck:top():move(g:cell(xy[1], xy[2])) end
   game:components("pawn")[1]:move(g:cell(2, 1))
@@ -881,7 +879,7 @@ TEST_CASE("bindings: a board's face-down cells", "[bindings]") {
   end
   d.errors = errors
   game:finish{details = d}
-)"));
+)")));
   Table t(game);
   const json d = t.play(3, 1).details;
   using Ids = std::vector<std::string>;
