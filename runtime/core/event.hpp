@@ -26,7 +26,7 @@ enum class EventType : uint8_t {
   Score,      // seat, value = delta, to = new total
   Eliminate,  // seat
   Choice,     // seat, value = option index, text = chosen label, from = option count
-  Message,    // seat (or -1), text; audience: the seats it is said to
+  Message,    // seat (or none), text; audience: the seats it is said to
   GameEnd,    // text = result summary
   RoundBegin, // seat = the round's first seat, value = the game's round
   SitOut,     // seat, out of this round only
@@ -60,7 +60,7 @@ struct Event {
   }
   static Event round_begin(Seat first, int game_round) { return make(EventType::RoundBegin, first, ComponentId::none(), -1, -1, game_round); }
   static Event sit_out(Seat seat) { return make(EventType::SitOut, seat, ComponentId::none(), -1, -1, 0); }
-  // `owner`: the seat owning the die, or -1.
+  // `owner`: the seat owning the die, or none.
   static Event roll(ComponentId die, Seat owner, ZoneSlot zone, int face) {
     return make(EventType::Roll, owner, die, zone, -1, face);
   }

@@ -1,5 +1,5 @@
 #pragma once
-// Records the events a seat may see (seat -1: all of them) as redacted
+// Records the events a seat may see (Seat::none(): all of them) as redacted
 // JSON, for logs and tests.
 #include <vector>
 

@@ -10,7 +10,7 @@ namespace rulebook {
 
 class GameState;
 
-// Whether `seat` receives `event` (seat -1, an onlooker, receives all).
+// Whether `seat` receives `event` (Seat::none(), an onlooker, receives all).
 bool can_see(const Event& event, Seat seat);
 
 // Whether `seat` knows the component the event is about: it may see it
@@ -21,7 +21,7 @@ bool knows_event_component(const GameState& state, const Event& event, Seat seat
 // that a choice was made, not which).
 bool hides_choice(const Event& event, Seat seat);
 
-// One event as JSON, as `seat` may know it (-1: everything).
+// One event as JSON, as `seat` may know it (none: everything).
 nlohmann::json event_json(const GameState& state, const Event& event, Seat seat = Seat::none());
 
 }  // namespace rulebook

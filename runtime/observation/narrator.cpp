@@ -194,7 +194,7 @@ void Narrator::on_event(const GameState& s, const Event& e) {
       line.to_title = to;
       if (dest.per_player) {
         line.dest_def = def.zone_def_of[e.to];
-        line.dest_owner = def.zone_key_of[e.to];
+        line.dest_owner = Seat{def.zone_key_of[e.to]};
       }
       line.from_title = from;
       line.dest_board = dest.board;
@@ -454,7 +454,7 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
         auto it = std::find_if(per_zone.begin(), per_zone.end(), [&](const auto& z) { return z.first == m.to_title; });
         if (it == per_zone.end()) per_zone.emplace_back(m.to_title, 1);
         else ++it->second;
-        if (!seat_.is_none() && m.dest_owner == seat_.value() && !m.title.empty()) {
+        if (!seat_.is_none() && m.dest_owner == seat_ && !m.title.empty()) {
           mine.push_back(m.title);
           mine_zone = m.to_title;
         }

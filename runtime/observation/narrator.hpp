@@ -1,6 +1,6 @@
 #pragma once
 // Turns events into readable lines, as one seat may know them (or, for
-// seat -1, as an onlooker who sees everything): narration filtering, with
+// Seat::none(), as an onlooker who sees everything): narration filtering, with
 // the same "can this seat see it" as logs and agents (event_view.hpp).
 //
 // Three levels (`--narrate brief|normal|full`):
@@ -68,7 +68,8 @@ class Narrator : public EventSink {
     int type = -1, board = -1, from_cell = -1, to_cell = -1;
     std::string plural_title, plural_kind, from_title;
     int from = -1, dest_board = -1;  // the zone left, the board arrived on
-    int to = -1, dest_def = -1, dest_owner = -1;  // the zone reached; its per-player zone and owner
+    int to = -1, dest_def = -1;  // the zone reached; its per-player zone
+    Seat dest_owner;              // and that zone's owner
     std::string to_title;
   };
 

@@ -8,7 +8,7 @@
 
 namespace rulebook {
 
-// The state as `seat` may know it (seat -1: everything).
+// The state as `seat` may know it (Seat::none(): everything).
 nlohmann::json seat_view(const GameState& state, Seat seat);
 // One component as `seat` may know it.
 nlohmann::json component_view(const GameState& state, ComponentId id, Seat seat);
