@@ -129,14 +129,14 @@ UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngin
   return UndoCheck{true, {}, k};
 }
 
-class Rewinder::Seat : public Agent {
+class Rewinder::SeatAgent : public Agent {
  public:
-  Seat(Rewinder& owner, rulebook::Seat seat, Agent* inner) : owner_(owner), seat_(seat), inner_(inner) {}
+  SeatAgent(Rewinder& owner, Seat seat, Agent* inner) : owner_(owner), seat_(seat), inner_(inner) {}
   std::string kind() const override { return inner_->kind(); }
   void prepare_game(const seat_protocol::GameInfo& game) override {
     if (!owner_.replaying_) inner_->prepare_game(game);
   }
-  void begin_game(uint64_t stream_seed, rulebook::Seat seat) override {
+  void begin_game(uint64_t stream_seed, Seat seat) override {
     if (!owner_.replaying_) inner_->begin_game(stream_seed, seat);
   }
   bool wants_events() const override { return inner_->wants_events(); }
@@ -161,7 +161,7 @@ class Rewinder::Seat : public Agent {
 
  private:
   Rewinder& owner_;
-  rulebook::Seat seat_;
+  Seat seat_;
   Agent* inner_;
 };
 
@@ -178,14 +178,14 @@ class Rewinder::Gate : public EventSink {
 };
 
 Rewinder::Rewinder(Match& match, std::vector<Agent*> agents) : match_(match), agents_(std::move(agents)) {
-  for (size_t s = 0; s < agents_.size(); ++s)
-    seats_.push_back(std::make_unique<Seat>(*this, static_cast<rulebook::Seat>(s), agents_[s]));
+  for (Seat s : Seat::all(static_cast<int>(agents_.size())))
+    seats_.push_back(std::make_unique<SeatAgent>(*this, s, agents_[s.index()]));
 }
 
 Rewinder::~Rewinder() = default;
 
 void Rewinder::install() {
-  for (size_t s = 0; s < seats_.size(); ++s) match_.set_agent(static_cast<rulebook::Seat>(s), seats_[s].get());
+  for (Seat s : Seat::all(static_cast<int>(seats_.size()))) match_.set_agent(s, seats_[s.index()].get());
 }
 
 EventSink* Rewinder::gate(EventSink* sink) {
@@ -202,10 +202,8 @@ void Rewinder::rewind(std::vector<AnswerRecord> answers, size_t keep) {
 
 void Rewinder::finish() {
   replaying_ = false;
-  for (size_t s = 0; s < agents_.size(); ++s) {
-    const auto seat = static_cast<rulebook::Seat>(s);
-    agents_[s]->taken_back(decisions_of(answers_, keep_, seat), match_.view(seat));
-  }
+  for (Seat seat : Seat::all(static_cast<int>(agents_.size())))
+    agents_[seat.index()]->taken_back(decisions_of(answers_, keep_, seat), match_.view(seat));
 }
 
 UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits,

@@ -73,12 +73,12 @@ class Rewinder {
   bool replaying() const { return replaying_; }
 
  private:
-  class Seat;
+  class SeatAgent;  // the wrapper at one seat
   class Gate;
   void finish();
   Match& match_;
   std::vector<Agent*> agents_;
-  std::vector<std::unique_ptr<Seat>> seats_;
+  std::vector<std::unique_ptr<SeatAgent>> seats_;
   std::vector<std::unique_ptr<Gate>> gates_;
   std::vector<AnswerRecord> answers_;
   size_t keep_ = 0, next_ = 0;
