@@ -10,10 +10,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "agents/agent.hpp"
 #include "core/event.hpp"
 #include "core/game_state.hpp"
 #include "core/ids.hpp"
 #include "core/visibility.hpp"
+#include "play/match.hpp"
 
 using namespace rulebook;
 
@@ -62,6 +64,16 @@ static_assert(!player_takes<int> && !player_takes<ComponentId> && !player_takes<
 static_assert(visible_to_takes<ComponentId, Seat>);
 static_assert(!visible_to_takes<Seat, Seat> && !visible_to_takes<ComponentId, ComponentId>);
 static_assert(!visible_to_takes<ComponentId, int> && !visible_to_takes<Seat, ComponentId>);
+// Across the layers: an agent's seat, a match's view and its seats' agents.
+static_assert(std::is_invocable_v<decltype(&Agent::begin_game), Agent&, uint64_t, Seat>);
+static_assert(!std::is_invocable_v<decltype(&Agent::begin_game), Agent&, uint64_t, int>);
+static_assert(!std::is_invocable_v<decltype(&Agent::begin_game), Agent&, uint64_t, ComponentId>);
+static_assert(std::is_invocable_v<decltype(&Match::view), const Match&, Seat>);
+static_assert(!std::is_invocable_v<decltype(&Match::view), const Match&, int>);
+static_assert(!std::is_invocable_v<decltype(&Match::view), const Match&, FaceId>);
+static_assert(!std::is_invocable_v<decltype(&agent_stream_seed), uint64_t, int>);
+static_assert(std::is_same_v<decltype(DecisionRequest::seat), Seat> && std::is_same_v<decltype(Event::seat), Seat>);
+static_assert(std::is_same_v<decltype(GameResult::winners), std::vector<Seat>>);
 
 }  // namespace
 
