@@ -10,11 +10,12 @@ GreedyAgent::GreedyAgent(int samples) : samples_(samples) {}
 GreedyAgent::~GreedyAgent() = default;
 
 int GreedyAgent::choose(const Decision& d) {
+  if (!searching()) return random_choice(d);
   Determinizer& det = determinizer_for(d, "greedy", "look ahead");
 
   std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
   int worlds = 0;
-  for (int tries = 0; worlds < samples_ && tries < 50 * samples_; ++tries) {
+  for (int tries = 0; worlds < samples_ && tries < 50 * samples_ && searching(); ++tries) {
     const Sample sample = det.sample(rng_);
     const uint64_t chance = rng_.next();
     std::vector<double> scores(value.size(), 0.0);
@@ -22,6 +23,7 @@ int GreedyAgent::choose(const Decision& d) {
     for (int i = 0; i < d.count() && accepted; ++i) {
       OneStepPolicy policy(i);
       const auto outcome = det.simulate(sample, chance, policy);
+      if (give_up_if_over_limit(det, "greedy")) return random_choice(d);
       if (outcome == Determinizer::Outcome::Rejected || outcome == Determinizer::Outcome::Failed) {
         accepted = false;
         break;

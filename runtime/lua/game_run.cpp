@@ -82,6 +82,8 @@ std::string rule_call(const EngineImpl& e, const char* function, Seat seat) {
   sandbox_restore_guarded(L);
   std::string msg = lua_tostring(L, -1) ? explain_script_error(L, lua_tostring(L, -1)) : "error object is not a string";
   lua_settop(L, handler - 1);
+  const Abort why = context(L)->abort;
+  if (why == Abort::Budget || why == Abort::Memory) throw ScriptLimitError(where + " failed: " + msg);
   throw ScriptError(where + " failed: " + msg);
 }
 
@@ -186,6 +188,7 @@ bool GameRunImpl::resume(int nargs) {
   // And free what the failed game left (a memory bomb's garbage), or the
   // next game would start next to the memory cap.
   lua_gc(L, LUA_GCCOLLECT);
+  if (why == Abort::Budget || why == Abort::Memory) throw ScriptLimitError(text);
   throw ScriptError(text);
 }
 

@@ -203,6 +203,11 @@ int EngineImpl::protected_run(int nargs, int nresults, int handler) {
   return status;
 }
 
+EngineLimits RuleEngine::limits() const {
+  const LuaContext& ctx = impl_->ctx;
+  return EngineLimits{ctx.max_instructions, ctx.max_memory, ctx.max_seconds};
+}
+
 RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineLimits limits,
                        LineCoverage* coverage)
     : impl_(std::make_unique<EngineImpl>()) {

@@ -40,6 +40,11 @@ struct EngineLimits {
 struct ScriptError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A rule script ran over a limit (its time or instruction budget, its
+// memory cap): a ScriptError that cost the whole budget to find.
+struct ScriptLimitError : ScriptError {
+  using ScriptError::ScriptError;
+};
 
 struct AnswerRecord {
   Seat seat{0};
@@ -154,6 +159,8 @@ class RuleEngine {
   RuleEngine& operator=(const RuleEngine&) = delete;
 
   const GameDefinition& definition() const;
+  // The limits its games run under.
+  EngineLimits limits() const;
   // The methods scripts can call on each API object ("game", "zone",
   // "component", "board"), sorted: what the LuaLS definitions must cover.
   std::map<std::string, std::vector<std::string>> api_methods() const;

@@ -82,6 +82,7 @@ class Match : public GameAccess {
   const GameDefinition& definition() const { return *definition_; }
   std::shared_ptr<const GameDefinition> definition_ptr() const { return definition_; }
   RuleEngine& engine() { return *engine_; }
+  EngineLimits limits() const { return engine_->limits(); }
   const std::string& prepare_code() const { return prepare_code_; }
   const std::string& prepare_chunk() const { return prepare_chunk_; }
   bool prepare_at_first_turn() const { return prepare_at_first_turn_; }

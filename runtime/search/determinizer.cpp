@@ -23,6 +23,11 @@ void set_search_warning_handler(std::function<void(const std::string&)> handler)
   warning_handler = std::move(handler);
 }
 
+void search_warning(const std::string& what) {
+  std::lock_guard<std::mutex> lock(warning_mutex);
+  if (warning_handler) warning_handler(what);
+}
+
 namespace {
 
 // What a determinization trades between components: each one's type and
@@ -160,6 +165,7 @@ Determinizer::~Determinizer() = default;
 void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                            std::vector<std::string> labels) {
   const GameState& t = truth.state();
+  over_limit_.clear();
   seat_ = seat;
   players_ = t.player_count();
   seed_ = t.seed();
@@ -257,8 +263,7 @@ void Determinizer::hint_problem(const std::string& what, bool turn_off) {
     deal_ready_ = false;
     ++hint_.failures;
   }
-  std::lock_guard<std::mutex> lock(warning_mutex);
-  if (warning_handler) warning_handler(what);
+  search_warning(what);
 }
 
 Sample Determinizer::sample(Rng& rng) {
@@ -397,6 +402,9 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
     if (r.rejected) outcome = Outcome::Rejected;
     else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
     else outcome = Outcome::Failed;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    outcome = Outcome::Failed;
   } catch (const ScriptError&) {
     outcome = r.handed_over ? Outcome::Failed : Outcome::Rejected;
   }
@@ -446,6 +454,9 @@ double Determinizer::look_ahead(int option, Seat seat) {
   } catch (const AgentFailure& e) {
     if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
     cut = true;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    return 1.0 / players_;
   } catch (const ScriptError&) {
     return 1.0 / players_;
   }
@@ -453,6 +464,9 @@ double Determinizer::look_ahead(int option, Seat seat) {
   try {
     const std::optional<double> v = ahead_->evaluation(seat);
     return v ? *v : 1.0 / players_;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    return 1.0 / players_;
   } catch (const std::exception&) {  // a failing evaluation tells nothing apart
     return 1.0 / players_;
   }
@@ -470,6 +484,8 @@ std::vector<double> Determinizer::rewards() {
           const std::optional<double> e = sim_->evaluation(s);
           has_evaluate_ = e ? 1 : 0;
           if (e) v = *e;
+        } catch (const ScriptLimitError& e) {
+          note_over_limit(e);
         } catch (const std::exception&) {  // a failing evaluation scores nothing apart
         }
       }
@@ -483,10 +499,19 @@ std::vector<double> Determinizer::rewards() {
   return r;
 }
 
+void Determinizer::note_over_limit(const ScriptLimitError& e) {
+  if (!over_limit_.empty()) return;
+  const std::string what = e.what();
+  over_limit_ = what.substr(0, what.find('\n'));  // the message, not its traceback
+}
+
 Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
                                    const std::vector<nlohmann::json>& observed, const Decision& d, bool hint) {
-  if (!cache || &cache->match().definition() != &truth.definition())
-    cache = std::make_unique<Determinizer>(truth.definition_ptr());
+  // The simulations run under the true game's limits (--max-seconds and
+  // the rest), not the defaults: a runaway script stops as soon there.
+  const EngineLimits limits = truth.limits();
+  if (!cache || &cache->match().definition() != &truth.definition() || !cache->same_limits(limits))
+    cache = std::make_unique<Determinizer>(truth.definition_ptr(), limits);
   cache->use_hint(hint);
   std::vector<std::string> labels;
   for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));

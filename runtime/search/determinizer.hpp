@@ -72,6 +72,8 @@ struct HintStats {
 // Called with a warning (a sampling hint turned off or rejected): the CLI
 // prints it on stderr. Null by default.
 void set_search_warning_handler(std::function<void(const std::string&)> handler);
+// Hands a warning to that handler (nothing when there is none).
+void search_warning(const std::string& what);
 
 struct SearchCutoff : AgentFailure {
   SearchCutoff() : AgentFailure("search rollout cut off") {}
@@ -163,6 +165,16 @@ class Determinizer {
   Match& match() { return *sim_; }
   int players() const { return players_; }
 
+  // What the first simulated game since prepare() that ran over the rules'
+  // limits (its time or instruction budget, its memory cap) said, else "".
+  // Such a game costs a whole budget, and a runaway script runs away in
+  // every simulation that reaches it: the search agents stop searching.
+  const std::string& over_limit() const { return over_limit_; }
+  bool same_limits(const EngineLimits& l) const {
+    return l.max_instructions == limits_.max_instructions && l.max_memory == limits_.max_memory &&
+           l.max_seconds == limits_.max_seconds;
+  }
+
  private:
   class Replayer;
   class Observer;
@@ -202,6 +214,8 @@ class Determinizer {
   bool hint_wanted_ = true;
   Seat seat_{0};
   HintStats hint_;
+  std::string over_limit_;
+  void note_over_limit(const ScriptLimitError& e);
   void hint_problem(const std::string& what, bool turn_off);
   // Replays the true answers on the definition's identities with `r` in
   // every seat, up to the seat's decision (no policy: it stops there).

@@ -168,6 +168,10 @@ class SearchAgent : public SeatSearchAgent {
   int choose(const Decision& d) override {
     const auto started = std::chrono::steady_clock::now();
     ++stats_.decisions;
+    if (!searching()) {
+      ++stats_.fallbacks;
+      return random_choice(d);
+    }
     Determinizer& det = determinizer_for(d, p_.kind, "search", p_.hint);
     const std::vector<std::string> root_keys = option_keys(d);
 
@@ -207,8 +211,10 @@ class SearchAgent : public SeatSearchAgent {
       }
       if (outcome == Determinizer::Outcome::Failed) {
         ++stats_.failures;
+        if (give_up_if_over_limit(det, p_.kind)) break;
         continue;
       }
+      if (give_up_if_over_limit(det, p_.kind)) break;  // a look-ahead or an evaluation ran over
       drawn[t] = true;
       it.backpropagate(det.rewards());
       ++accepted;
@@ -225,7 +231,7 @@ class SearchAgent : public SeatSearchAgent {
           if (root_keys[i] == e.key) visits[i] += e.visits;
     if (accepted == 0) {  // no determinization agreed with what the seat saw
       ++stats_.fallbacks;
-      return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
+      return random_choice(d);
     }
     size_t best = 0;
     for (size_t i = 1; i < visits.size(); ++i)

@@ -13,6 +13,7 @@ void SeatSearchAgent::begin_game(uint64_t stream_seed, Seat seat) {
   rng_.reseed(stream_seed, kAgentStream);
   seat_ = seat;
   observed_.clear();
+  gave_up_ = false;
 }
 
 void SeatSearchAgent::attach(const GameAccess* game) { truth_ = dynamic_cast<const Match*>(game); }
@@ -21,6 +22,19 @@ Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::st
                                                 bool hint) {
   if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to {} (it plays through Match)", name, what));
   return prepare_determinizer(determinizer_, *truth_, seat_, observed_, d, hint);
+}
+
+bool SeatSearchAgent::give_up_if_over_limit(const Determinizer& det, const std::string& name) {
+  if (gave_up_ || det.over_limit().empty()) return gave_up_;
+  gave_up_ = true;
+  search_warning(fmt::format("{} (seat {}): a simulated game ran over the rules' limits ({}); the bot stops "
+                             "searching and chooses at random for the rest of the game",
+                             name, seat_, det.over_limit()));
+  return true;
+}
+
+int SeatSearchAgent::random_choice(const Decision& d) {
+  return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
 }
 
 }  // namespace rulebook

@@ -35,12 +35,24 @@ class SeatSearchAgent : public Agent {
   // use the game's sampling hint (rules.deal_unseen).
   Determinizer& determinizer_for(const Decision& d, const std::string& name, const char* what, bool hint = true);
   const Match& truth() const { return *truth_; }
+  // Whether the bot still searches in this game: no longer once one of its
+  // simulations ran over the rules' limits (a runaway script would cost a
+  // whole budget in every simulation that reaches it); it then chooses at
+  // random from its own stream, and the true game meets the runaway itself.
+  bool searching() const { return !gave_up_; }
+  // After a simulation on `det`: true, with a warning naming the limit and
+  // the bot (`name`), when it ran over the rules' limits; from then on
+  // searching() is false for the rest of the game.
+  bool give_up_if_over_limit(const Determinizer& det, const std::string& name);
+  // The choice of a bot that does not search: uniform from its stream.
+  int random_choice(const Decision& d);
 
   Rng rng_;
   Seat seat_{0};
 
  private:
   const Match* truth_ = nullptr;
+  bool gave_up_ = false;
   std::vector<nlohmann::json> observed_;
   std::unique_ptr<Determinizer> determinizer_;
 };

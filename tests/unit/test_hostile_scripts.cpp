@@ -328,3 +328,30 @@ TEST_CASE("hostile: a rules table whose lookups raise or loop is refused while l
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("rules.lua: the returned table has no function 'play'"));
 }
+
+TEST_CASE("hostile: bots that search stop at the first simulation that runs away", "[hostile][search]") {
+  // The loop waits for the third decision: every bot's simulations reach it
+  // before the true game does. They run under --max-seconds (not the
+  // engine's default of 5 s), and the first one that runs over it ends the
+  // bot's search: without that, each of hundreds of simulations spent a
+  // whole budget (minutes for one game).
+  const std::string body =
+      "  for turn = 1, 20 do\n"                                 // 4
+      "    if turn == 3 then while true do end end\n"           // 5
+      "    game:choose(turn % 2, 'pick', {'left', 'right'})\n"  // 6
+      "  end";
+  test::TempGame game(kYaml, rules_with_play(body));
+  for (const char* bot : {"greedy", "ismcts:iterations=50", "mcts:iterations=50"}) {
+    const Run r = play(game.dir(), {"--agent", std::string("all=") + bot});
+    INFO(bot);
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("rules.lua:5:"));
+    CHECK_THAT(r.output, Catch::Contains("time budget (0.3 seconds"));
+    // The simulation's own budget was the command line's.
+    CHECK_THAT(r.output, Catch::Contains("a simulated game ran over the rules' limits (") &&
+                             Catch::Contains("time budget (0.3 seconds of CPU time, --max-seconds)); the bot stops "
+                                             "searching and chooses at random for the rest of the game"));
+    CHECK(r.seconds < 60.0);  // a few budgets at most
+  }
+}
