@@ -82,9 +82,8 @@ std::string option_label(lua_State* L, int i, bool seats) {
 
 // The component an option is (none: it is not one).
 ComponentId option_component(lua_State* L, int i) {
-  lua_rawgeti(L, kOptions, i + 1);
   ComponentId id;
-  if (lua_type(L, -1) == LUA_TUSERDATA) {
+  if (lua_rawgeti(L, kOptions, i + 1) == LUA_TUSERDATA) {  // asked of every option of every decision
     const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
     if (h->kind == HandleKind::Component) id = ComponentId{h->index};
   }
