@@ -97,12 +97,6 @@ function rules.revealed(game, i)
   return text
 end
 
--- A cell holding a face-down tile.
-function rules.face_down(game, i)
-  local t = game.tile[i]
-  return t ~= nil and not t:is_public()
-end
-
 -- Face-down tiles a piece on cell i facing dir sees, nearest first: holes
 -- and face-up tiles neither count nor block the view.
 function rules.sight_from(game, i, dir)
