@@ -79,9 +79,11 @@ class StrongId {
   static constexpr Range range(Rep first, Rep end) { return Range{first, end}; }
 
   // Streams print the plain number too (test frameworks' messages); a
-  // template, so that this header needs no <ostream>.
+  // template, so that this header needs no <ostream>. Its return type names
+  // Rep, not id.value(): clang refuses a member of the class, incomplete
+  // there, in the friend's declaration.
   template <class Stream>
-  friend auto operator<<(Stream& out, StrongId id) -> decltype(out << id.value()) {
+  friend auto operator<<(Stream& out, StrongId id) -> decltype(out << Rep{}) {
     return out << id.value_;
   }
 
