@@ -57,10 +57,12 @@ struct BudgetRun {
 
 namespace {
 
+double seconds_of(const timespec& ts) { return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9; }
+
 double monotonic_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return seconds_of(ts);
 }
 
 // The innermost run on this thread, for the signal handler.
@@ -137,14 +139,14 @@ class Watchdog {
       if (run->pause_sampled) return;
       timespec ts{};
       if (clock_gettime(run->cpu_clock, &ts) != 0) return;
-      const double cpu = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+      const double cpu = seconds_of(ts);
       run->pause_cpu = cpu - std::max(0.0, monotonic_seconds() - run->paused_wall);
       run->pause_sampled = true;
       return;
     }
     timespec ts{};
     if (clock_gettime(run->cpu_clock, &ts) != 0) return;
-    const double cpu = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    const double cpu = seconds_of(ts);
     if (g != run->seen) {  // a new run: its CPU time counts from here
       run->seen = g;
       run->start_cpu = cpu;
@@ -284,7 +286,7 @@ namespace {
 double thread_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return seconds_of(ts);
 }
 }  // namespace
 

@@ -170,10 +170,7 @@ class Determinizer {
   // Such a game costs a whole budget, and a runaway script runs away in
   // every simulation that reaches it: the search agents stop searching.
   const std::string& over_limit() const { return over_limit_; }
-  bool same_limits(const EngineLimits& l) const {
-    return l.max_instructions == limits_.max_instructions && l.max_memory == limits_.max_memory &&
-           l.max_seconds == limits_.max_seconds;
-  }
+  bool same_limits(const EngineLimits& l) const { return l == limits_; }
 
  private:
   class Replayer;

@@ -205,16 +205,14 @@ class SearchAgent : public SeatSearchAgent {
       Iteration it(forest[t], p_, rng_, det);
       const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
                                      : det.simulate(sample, rng_.next(), it);
+      if (outcome == Determinizer::Outcome::Failed) ++stats_.failures;
+      // The simulation, a look-ahead or an evaluation ran over the rules' limits.
+      if (give_up_if_over_limit(det, p_.kind)) break;
       if (outcome == Determinizer::Outcome::Rejected) {
         ++stats_.rejections;
         continue;
       }
-      if (outcome == Determinizer::Outcome::Failed) {
-        ++stats_.failures;
-        if (give_up_if_over_limit(det, p_.kind)) break;
-        continue;
-      }
-      if (give_up_if_over_limit(det, p_.kind)) break;  // a look-ahead or an evaluation ran over
+      if (outcome == Determinizer::Outcome::Failed) continue;
       drawn[t] = true;
       it.backpropagate(det.rewards());
       ++accepted;
