@@ -23,9 +23,12 @@ function rules.setup(game)
   game.talk = game:listening()  -- is anybody reading what the rules say?
   game.supply = game:zone("supply")
   game.evaporated = game:zone("evaporated")
-  game.dice = {}
-  -- Its fields written once here: filling a table built with its fields
-  -- costs less than growing an empty one.
+  -- Tables built with room for what goes in them: filling room costs less
+  -- than growing an empty table, which rehashes it at each new size
+  -- (docs/writing-a-game.md, "Fast rules"). Room for seats 0 to 4; more
+  -- players only grow it.
+  game.dice = {[0] = nil, nil, nil, nil, nil}
+  -- Its fields written once here, filled again each turn.
   game.rolled = {dice = 0, panda = 0, bamboo = 0, water = 0, blank = 0}
   for seat = 0, game:player_count() - 1 do
     game.dice[seat] = game:zone("dice", seat)
@@ -56,9 +59,9 @@ end
 function rules.update_recipients(game)
   local n = game:player_count()
   local everybody_in = game:active_count() == n
-  game.recipients = {}
+  game.recipients = {[0] = nil, nil, nil, nil, nil}  -- room for seats 0 to 4
   for seat = 0, n - 1 do
-    local others = {}
+    local others = {nil, nil, nil, nil}
     for other = 0, n - 1 do
       if other ~= seat and (everybody_in or not game:is_eliminated(other)) then
         others[#others + 1] = other
