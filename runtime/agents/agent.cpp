@@ -1,5 +1,7 @@
 #include "agents/agent.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>
@@ -73,13 +75,17 @@ uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
   // SHA-256 (nettle) of a domain tag, the game seed and the seat
   // (little-endian): one-way, so an agent cannot work its way back to the
   // chance seed.
-  std::string message = "rulebook agent stream";
-  for (int i = 0; i < 8; ++i) message += static_cast<char>(game_seed >> (8 * i));
+  // On the stack: four of these start every game.
+  static constexpr char kTag[] = "rulebook agent stream";
+  constexpr size_t kTagSize = sizeof kTag - 1;
+  uint8_t message[kTagSize + 8 + 4];
+  std::memcpy(message, kTag, kTagSize);
+  for (int i = 0; i < 8; ++i) message[kTagSize + i] = static_cast<uint8_t>(game_seed >> (8 * i));
   const auto seat_bits = static_cast<uint32_t>(seat.value());
-  for (int i = 0; i < 4; ++i) message += static_cast<char>(seat_bits >> (8 * i));
+  for (int i = 0; i < 4; ++i) message[kTagSize + 8 + i] = static_cast<uint8_t>(seat_bits >> (8 * i));
   sha256_ctx ctx;
   sha256_init(&ctx);
-  sha256_update(&ctx, message.size(), reinterpret_cast<const uint8_t*>(message.data()));
+  sha256_update(&ctx, sizeof message, message);
   uint8_t digest[SHA256_DIGEST_SIZE];
   sha256_digest(&ctx, sizeof digest, digest);
   uint64_t seed = 0;
