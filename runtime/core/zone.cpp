@@ -21,8 +21,10 @@ void move_component(GameState& state, ComponentId id, int to_zone, const MoveOpt
   const bool keeps = z.policy == ZonePolicy::Owner || z.policy == ZonePolicy::Keep;
   const SeatMask knew = keeps || state.listening() ? state.knowers(id) : 0;
   if (from >= 0) {
+    // Looked for from the top: what moves is most often the top one (a
+    // draw, a deal, move_top, move_matching's search).
     auto& items = state.mutable_zone(from);
-    items.erase(std::find(items.begin(), items.end(), id));
+    items.erase(std::find(items.rbegin(), items.rend(), id).base() - 1);
   }
   auto& dest = state.mutable_zone(to_zone);
   if (to_bottom) dest.insert(dest.begin(), id);
