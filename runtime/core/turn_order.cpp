@@ -22,18 +22,35 @@ void TurnOrder::begin_round(int first) {
   sitting_out_ = 0;
 }
 
+namespace {
+
+// The seat `step` places on from `seat` (step is 1 or -1), around the table:
+// a compare, not a division (these run at every turn).
+int around(int seat, int step, int seats) {
+  seat += step;
+  if (seat >= seats) return 0;
+  if (seat < 0) return seats - 1;
+  return seat;
+}
+
+}  // namespace
+
 int TurnOrder::next(int seat) const {
+  if (seats_ <= 0) return -1;
+  if (seat < 0 || seat >= seats_) seat = (seat % seats_ + seats_) % seats_;
   for (int i = 1; i <= seats_; ++i) {
-    int s = ((seat + i * direction_) % seats_ + seats_) % seats_;
-    if (!skipped(s)) return s;
+    seat = around(seat, direction_, seats_);
+    if (!skipped(seat)) return seat;
   }
   return -1;
 }
 
 int TurnOrder::previous(int seat) const {
+  if (seats_ <= 0) return -1;
+  if (seat < 0 || seat >= seats_) seat = (seat % seats_ + seats_) % seats_;
   for (int i = 1; i <= seats_; ++i) {
-    int s = ((seat - i * direction_) % seats_ + seats_) % seats_;
-    if (!skipped(s)) return s;
+    seat = around(seat, -direction_, seats_);
+    if (!skipped(seat)) return seat;
   }
   return -1;
 }
@@ -46,9 +63,15 @@ int TurnOrder::active_count() const {
 
 void TurnOrder::begin(int seat) {
   // Distance from the first seat in play order: a wrap means a new round.
-  auto distance = [&](int s) { return ((s - first_) * direction_ % seats_ + seats_) % seats_; };
-  const bool wrapped = distance(seat) < distance(current_) ||
-                       (seat == current_ && active_count() <= 1);
+  // Seats in 0..seats-1 need no division (this runs at every turn).
+  auto distance = [&](int s) {
+    const int d = (s - first_) * direction_;
+    if (d >= 0 && d < seats_) return d;
+    if (d < 0 && d > -seats_) return d + seats_;
+    return (d % seats_ + seats_) % seats_;
+  };
+  const bool wrapped = current_ >= 0 && (distance(seat) < distance(current_) ||
+                                         (seat == current_ && active_count() <= 1));
   if (current_ < 0 || wrapped) ++round_;
   current_ = seat;
   ++turns_started_;
