@@ -38,13 +38,14 @@ int read_label(lua_State* L) {
   return 1;
 }
 
-// Called inside the agent's C++ region (Decision::label): nothing here may
+// The label of option i, its value on the top of L's stack (popped). Called
+// inside the agent's C++ region (Decision::label), or on the engine's state
+// while the game waits (`waiting`: GameRun::pending): nothing here may
 // raise a Lua error, so a script's metatable is only consulted inside a
 // protected call (an option whose __index raises would otherwise unwind
-// past live C++ objects).
-std::string option_label(lua_State* L, int i, bool seats) {
+// past live C++ objects), under the rules' budget.
+std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
   const GameState& state = state_of(L);
-  lua_rawgeti(L, kOptions, i + 1);
   std::string label;
   switch (lua_type(L, -1)) {
     case LUA_TSTRING: label = lua_tostring(L, -1); break;
@@ -63,8 +64,11 @@ std::string option_label(lua_State* L, int i, bool seats) {
       // unwinds past this C++ frame (it gives the numbered label instead).
       lua_pushcfunction(L, read_label);
       lua_pushvalue(L, -2);
-      if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) label = lua_tostring(L, -1);
-      else label = fmt::format("option {}", i + 1);
+      if ((waiting ? engine(L).protected_run(1, 1, 0) : lua_pcall(L, 1, 1, 0)) == LUA_OK &&
+          lua_type(L, -1) == LUA_TSTRING)
+        label = lua_tostring(L, -1);
+      else
+        label = fmt::format("option {}", i + 1);
       lua_pop(L, 1);
       break;
     case LUA_TUSERDATA: {
@@ -78,6 +82,12 @@ std::string option_label(lua_State* L, int i, bool seats) {
   }
   lua_pop(L, 1);
   return label;
+}
+
+// The label of option i of the decision being taken (L is its thread).
+std::string option_label(lua_State* L, int i, bool seats) {
+  lua_rawgeti(L, kOptions, i + 1);
+  return label_of_top(L, i, seats, false);
 }
 
 // The component an option is (none: it is not one).
@@ -226,16 +236,12 @@ int decision_choose(lua_State* L) {
   if (!agent) {  // the step API: the game pauses until GameRun::answer
     game.pending.seat = seat;
     game.pending.prompt = prompt;
-    game.pending.labels.clear();
-    if (game.bare_requests) game.pending.labels.resize(static_cast<size_t>(n));  // nobody reads them
-    else for (int i = 0; i < n; ++i) game.pending.labels.push_back(option_label(L, i, seats));
+    // Labels and targets are read from this call's stack when somebody
+    // reads the request (GameRun::pending, fill_waiting_options): a caller
+    // that only answers, as a replay does, never has them built.
+    game.pending.labels.assign(static_cast<size_t>(n), std::string());
     game.pending.targets.clear();
-    for (int i = 0; i < n && !game.bare_requests; ++i) {
-      nlohmann::json t = option_target(L, i, seat);
-      if (t.is_null()) continue;
-      game.pending.targets.resize(static_cast<size_t>(n));
-      game.pending.targets[static_cast<size_t>(i)] = std::move(t);
-    }
+    game.options_filled = game.bare_requests;  // bare: nobody will read them
     return lua_yieldk(L, 0, seat.value(), choose_continue);
   }
   int index = -1;
@@ -272,6 +278,29 @@ const luaL_Reg kDecisionMethods[] = {
 };
 
 }  // namespace
+
+void fill_waiting_options(GameRunImpl& g) {
+  // The game's thread waits inside game:choose (lua_yieldk keeps the
+  // call's stack): its options and flags are read from there, and a label
+  // that runs Lua (a metatable) runs on the engine's own state, never on
+  // the suspended thread.
+  lua_State* co = g.co;
+  lua_State* L = g.engine->L;
+  const bool seats = (lua_tointeger(co, kFlags) & kSeatLabels) != 0;
+  const int n = g.pending.count();
+  lua_checkstack(L, 4);
+  for (int i = 0; i < n; ++i) {
+    lua_rawgeti(co, kOptions, i + 1);
+    lua_xmove(co, L, 1);
+    g.pending.labels[static_cast<size_t>(i)] = label_of_top(L, i, seats, true);
+  }
+  for (int i = 0; i < n; ++i) {
+    nlohmann::json t = option_target(co, i, g.pending.seat);
+    if (t.is_null()) continue;
+    g.pending.targets.resize(static_cast<size_t>(n));
+    g.pending.targets[static_cast<size_t>(i)] = std::move(t);
+  }
+}
 
 void register_decisions(lua_State* L) { add_methods(L, "game", kDecisionMethods); }
 

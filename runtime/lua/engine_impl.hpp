@@ -90,6 +90,7 @@ struct GameRunImpl {
   DecisionRequest pending;
   bool running = false;
   bool bare_requests = false;  // pending decisions without labels or view (GameRun::set_bare_requests)
+  bool options_filled = true;  // the pending decision's labels and targets are built (or never will be)
   bool keep_details = true;    // game:finish keeps its details as JSON (GameRun::set_keep_details)
 
   ~GameRunImpl();
@@ -100,6 +101,10 @@ struct GameRunImpl {
   // random stream, and it may not change the game; throws ScriptError.
   nlohmann::json describe(Seat seat) const;
 };
+
+// Builds the labels and targets of the decision the game waits in
+// (bind_decision.cpp): asked for by GameRun::pending.
+void fill_waiting_options(GameRunImpl& g);
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
 // The game being resumed: bindings act on it.

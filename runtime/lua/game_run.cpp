@@ -288,7 +288,20 @@ void GameRun::set_turn_limit(int turns) { impl_->turn_limit = turns; }
 void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
 void GameRun::set_keep_details(bool on) { impl_->keep_details = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
-const DecisionRequest& GameRun::pending() const { return impl_->pending; }
+const DecisionRequest& GameRun::pending() const {
+  GameRunImpl& g = *impl_;
+  if (!g.options_filled && g.running && g.co && lua_status(g.co) == LUA_YIELD) {
+    // Built on first read, under the rules' budget; reading a label must
+    // not change the game (whether one is read cannot change the game).
+    g.options_filled = true;
+    Rng scratch(Rng::mix(0x6c6162656c73ull, static_cast<uint64_t>(g.pending.seat.value())));
+    ReadOnlyCall call(*g.engine, g, scratch);
+    fill_waiting_options(g);
+    call.end();
+    call.require_unchanged("reading the labels of the options of \"" + g.pending.prompt + "\"");
+  }
+  return g.pending;
+}
 const GameResult& GameRun::result() const { return impl_->result; }
 GameState& GameRun::state() { return *impl_->state; }
 nlohmann::json GameRun::view(Seat seat) const { return impl_->view(seat); }

@@ -121,6 +121,10 @@ class GameRun {
   // over (false; see result()). Throws ScriptError / AgentFailure.
   bool begin();
   bool answer(int index);
+  // The decision the game waits for. Its labels and targets are built on
+  // the first read (a caller that only answers, as a replay does, never
+  // has them built); its view when the game pauses. Throws ScriptError
+  // when reading a label changes the game.
   const DecisionRequest& pending() const;
   const GameResult& result() const;
   GameState& state();

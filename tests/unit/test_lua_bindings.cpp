@@ -397,6 +397,50 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
   }
 }
 
+TEST_CASE("bindings: a paused decision builds its labels when the request is read", "[bindings]") {
+  // The label comes from a metatable that counts its reads in game.state.
+  TempGame game(kYaml, script(R"(
+  local reads = 0
+  local labelled = {__index = function(option, key)
+    if key ~= "label" then return nil end
+    reads = reads + 1
+    game.state.label_reads = reads
+    return "plan " .. option.n
+  end}
+  local plan = game:choose(0, "Plan?", {setmetatable({n = 1}, labelled), setmetatable({n = 2}, labelled)})
+  game:choose(1, "Sure?", {setmetatable({n = 3}, labelled), "no"})
+  game.state.after = plan.n
+  game:finish{}
+)"));
+  Table t(game);
+  REQUIRE(t.start_paused(3, 1));
+  // Paused, nobody has read the request: no label is built.
+  CHECK(t.match.evaluate("game.state.label_reads", "test").is_null());
+  CHECK(t.match.pending().seat == Seat{0});  // reading it builds them, once
+  CHECK(t.match.pending().labels == std::vector<std::string>{"plan 1", "plan 2"});
+  CHECK(t.match.pending().count() == 2);
+  CHECK(t.match.evaluate("game.state.label_reads", "test") == 2);
+  // Answered without a look at the next request: its labels are never built.
+  REQUIRE(t.match.answer(1));
+  REQUIRE_FALSE(t.match.answer(1));
+  CHECK(t.match.evaluate("game.state.label_reads", "test") == 2);
+  CHECK(t.match.evaluate("game.state.after", "test") == 2);
+
+  SECTION("a label that changes the game is refused when read") {
+    TempGame changing(kYaml, script(R"(
+  local bad = setmetatable({}, {__index = function(option, key)
+    game:add_score(0, 1)
+    return "bad"
+  end})
+  game:choose(0, "Plan?", {bad, "good"})
+  game:finish{}
+)"));
+    Table u(changing);
+    REQUIRE(u.start_paused(3, 1));
+    CHECK_THROWS_WITH(u.match.pending(), Catch::Contains("labels of the options of \"Plan?\" changed the game"));
+  }
+}
+
 TEST_CASE("bindings: decisions step by step (no agent)", "[bindings]") {
   TempGame game(kYaml, script(kChoices));
   Table t(game);
