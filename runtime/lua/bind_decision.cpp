@@ -188,14 +188,25 @@ lua_Integer check_style(lua_State* L, bool& said_private) {
 }
 
 // Automatic privacy: some option is a component hidden from some seat.
+// Every option of every decision is looked at, so they are popped a batch
+// at a time (one lua_settop per batch instead of one per option): the
+// stack holds the kStyle arguments here, and a C function may push
+// LUA_MINSTACK (20) values unchecked.
 bool hides_an_option(lua_State* L, int count) {
+  constexpr int kBatch = 8;
+  static_assert(kStyle + kBatch <= LUA_MINSTACK, "the batch fits the stack a C function gets");
   const GameState& state = state_of(L);
   const SeatMask everybody = state.all_seats();
-  for (int i = 0; i < count; ++i) {
-    const ComponentId id = option_component(L, i);
-    if (!id.is_none() && state.knowers(id) != everybody) return true;
+  bool hidden = false;
+  for (int i = 0; i < count && !hidden; ++i) {
+    if (lua_rawgeti(L, kOptions, i + 1) == LUA_TUSERDATA) {
+      const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
+      hidden = h->kind == HandleKind::Component && state.knowers(ComponentId{h->index}) != everybody;
+    }
+    if (i % kBatch == kBatch - 1) lua_settop(L, kStyle);
   }
-  return false;
+  lua_settop(L, kStyle);
+  return hidden;
 }
 
 // A list whose length or items come from metamethods (a read-only module
