@@ -108,9 +108,12 @@ function rules.face_down_cells(game, except)
   return (game.field:face_down_cells(except and game.cells[except], game.anywhere_list))
 end
 
--- Every face-down tile except the one Hao Hao rests on ("anywhere").
+-- Every face-down tile except the one Hao Hao rests on ("anywhere"): the
+-- board is asked directly, as in rules.face_down_cells (a flip anywhere asks
+-- this at every extra tile).
 function rules.anywhere(game)
-  return rules.face_down_cells(game, game.hh_cell)
+  local hh = game.hh_cell
+  return (game.field:face_down_cells(hh and game.cells[hh], game.anywhere_list))
 end
 
 -- Is any tile left to flip "anywhere"?
@@ -317,7 +320,9 @@ function rules.flip(game, seat, turn, i)
   if game.talk then game:say("%s flips %s (%d) at %s", game:player_name(seat), rules.a(t:title()), t:attr("set"),
            rules.cell_name(game, i)) end
   local seen = game.state.revealed
-  seen[#seen + 1] = rules.revealed(game, i)
+  -- Made once per cell and type: read where it is kept before asking for it
+  -- (a call a flip costs more than the rest of this line).
+  seen[#seen + 1] = game.revealed_text[i] or rules.revealed(game, i)
   return t, i
 end
 
@@ -343,7 +348,7 @@ function rules.reveal(game, seat, turn)
   for k = 1, more do
     rules.flip_anywhere(game, seat, turn, rules.flip_another_prompt(k, more))
   end
-  rules.use_extra_reveal(game, seat, turn)
+  if game.options.special_effects then rules.use_extra_reveal(game, seat, turn) end
 end
 
 -- "Flip another tile anywhere (1 of 2)": the usual prompts are written once,
@@ -458,16 +463,18 @@ function rules.use_move_hao_hao(game, turn_seat)
   end
 end
 
+-- The special effects offered at the start of a turn (advanced game: the
+-- turn asks only then).
 function rules.start_of_turn(game, seat)
-  if not game.options.special_effects then return end
   rules.use_secret_look(game, seat)
   rules.use_move_hao_hao(game, seat)
 end
 
 -- At the end of step 4: "he/she has not won any tile during their turn AND
--- another player has at least 3 more tiles than he/she does."
+-- another player has at least 3 more tiles than he/she does." (Advanced
+-- game: the turn asks only then.)
 function rules.draw_effect(game, seat, turn)
-  if not game.options.special_effects or #turn.won > 0 then return end
+  if #turn.won > 0 then return end
   local mine = game.won[seat]:count()
   local behind = false
   for _, other in ipairs(game:seats()) do
@@ -497,33 +504,41 @@ function rules.collect(game, seat, turn)
     return
   end
   -- Each animal flipped, in the order it first came up, with its tiles in
-  -- the order they were flipped (a turn flips a few tiles: two loops over
-  -- them cost less than a table per animal).
+  -- the order they were flipped (a turn flips a few tiles: loops over them
+  -- cost less than a table per animal; the later tiles are counted only
+  -- from an animal's first one).
   for k = 1, #flipped do
     local name = kind[flipped[k]]
-    local first, count = true, 0
-    for j = 1, #flipped do
+    local first = true  -- the animal's first tile this turn? (an earlier one stops the walk)
+    for j = 1, k - 1 do
       if kind[flipped[j]] == name then
-        if j < k then first = false end
-        count = count + 1
+        first = false
+        break
       end
     end
-    if first and rules.winnable(game, name, count) then
-      for j = k, #flipped do
-        if kind[flipped[j]] == name then won[#won + 1] = tile[flipped[j]] end
+    if first then
+      local count = 1
+      for j = k + 1, #flipped do
+        if kind[flipped[j]] == name then count = count + 1 end
       end
-      if game.talk then game:say("Hao Hao! %s wins a %s of %s tiles", game:player_name(seat),
-               count == 3 and "triplet" or "pair", tile[flipped[k]]:title()) end
+      -- A set is two tiles or three: a lone tile asks nothing more.
+      if count >= 2 and rules.winnable(game, name) then
+        for j = k, #flipped do
+          if kind[flipped[j]] == name then won[#won + 1] = tile[flipped[j]] end
+        end
+        if game.talk then game:say("Hao Hao! %s wins a %s of %s tiles", game:player_name(seat),
+                 count == 3 and "triplet" or "pair", tile[flipped[k]]:title()) end
+      end
     end
   end
 end
 
--- May `count` face-up tiles of this type be won?
-function rules.winnable(game, kind, count)
+-- May two or more face-up tiles of this type be won (pairs of a 2, pairs
+-- or triplets of a 3; never Snow Leopards)?
+function rules.winnable(game, kind)
   if game.leopard[kind] then return false end
   local set = game.set_size[kind]
-  if set == 2 or set == 3 then return count >= 2 end
-  return false
+  return set == 2 or set == 3
 end
 
 -- "If at the end of the turn, only one Snow Leopard tile is visible, the
@@ -591,10 +606,11 @@ end
 
 function rules.tidy(game, seat, turn)
   local won, flipped = turn.won, turn.flipped
+  local any_won = #won > 0  -- most turns win nothing: no walk of the list then
   for k = 1, #flipped do
     local i = flipped[k]
     local t = game.tile[i]
-    if rules.contains(won, t) then
+    if any_won and rules.contains(won, t) then
       t:move(game.won[seat])
       local name = game.kind[i]
       game.on_field[name] = game.on_field[name] - 1
@@ -605,7 +621,7 @@ function rules.tidy(game, seat, turn)
       t:hide()
     end
   end
-  if #won > 0 then rules.public_summary(game) end
+  if any_won then rules.public_summary(game) end
 end
 
 -- Is x in the list? (A turn wins a few tiles: a walk costs less than a set.)
@@ -621,7 +637,10 @@ function rules.turn(game, seat)
   -- The turn's lists are made with room for a turn's few tiles: filling
   -- room costs less than growing an empty table ("Fast rules").
   game.state.revealed = {nil, nil, nil, nil}
-  rules.start_of_turn(game, seat)
+  -- The special effects' steps are asked for in the advanced game only
+  -- (four calls a turn saved in the basic game).
+  local effects = game.options.special_effects
+  if effects then rules.start_of_turn(game, seat) end
   local turn = {seat = seat, flipped = {nil, nil, nil, nil}, won = {nil, nil, nil}, red_panda = false, missed = false}
   rules.reveal(game, seat, turn)
   if not turn.missed then
@@ -630,7 +649,7 @@ function rules.turn(game, seat)
   end
   local moved = rules.move_hao_hao(game, seat, turn)
   rules.tidy(game, seat, turn)
-  if moved then rules.draw_effect(game, seat, turn) end  -- no draw once the game is over
+  if moved and effects then rules.draw_effect(game, seat, turn) end  -- no draw once the game is over
   if not moved then
     if game.talk then game:say("Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
              game:player_name(seat)) end
