@@ -7,10 +7,25 @@ namespace rulebook {
 void FaceDownCells::read(const GameState& state, BoardId board) {
   const GameDefinition& def = state.definition();
   const BoardDef& b = def.boards[static_cast<size_t>(board)];
+  const int n = b.geometry.cell_count();
+  const int first = def.zone_defs[static_cast<size_t>(b.zone_def)].first_slot;
+  const uint64_t changes = state.changes();
+  if (state.history() != history_ || board != board_ || &b.geometry != geometry_ ||
+      cells_.size() != static_cast<size_t>(n) || changes - changes_ > GameState::kRecentChanges) {
+    cells_.assign(static_cast<size_t>(n), kUnread);
+  } else {
+    // Only the cells changed since the last question are read again.
+    for (uint64_t k = changes_; k < changes; ++k) {
+      const int cell = state.changed_zone(k) - first;
+      if (cell >= 0 && cell < n) cells_[static_cast<size_t>(cell)] = kUnread;
+    }
+  }
   state_ = &state;
   geometry_ = &b.geometry;
-  first_slot_ = def.zone_defs[static_cast<size_t>(b.zone_def)].first_slot;
-  cells_.assign(static_cast<size_t>(geometry_->cell_count()), kUnread);
+  board_ = board;
+  history_ = state.history();
+  changes_ = changes;
+  first_slot_ = first;
 }
 
 bool FaceDownCells::down(int cell) const {
@@ -27,11 +42,18 @@ bool FaceDownCells::down(int cell) const {
   return known == kDown;
 }
 
+const uint8_t* FaceDownCells::read_all() const {
+  const int n = static_cast<int>(cells_.size());
+  for (int c = 0; c < n; ++c) down(c);
+  return cells_.data();
+}
+
 void FaceDownCells::cells(int except, std::vector<int>& out) const {
   out.clear();
-  const int n = geometry_->cell_count();
+  const uint8_t* known = read_all();
+  const int n = static_cast<int>(cells_.size());
   for (int c = 0; c < n; ++c)
-    if (c != except && down(c)) out.push_back(c);
+    if (known[c] == kDown && c != except) out.push_back(c);
 }
 
 int FaceDownCells::count_along(int cell, Direction d, int enough) const {
@@ -48,25 +70,28 @@ int FaceDownCells::count_along(int cell, Direction d, int enough) const {
 void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>& out) const {
   if (sees <= 0) return cells(except, out);
   out.clear();
+  const uint8_t* known = read_all();  // kDown is 1, kUp 0: counts are sums
   const int w = geometry_->width(), h = geometry_->height();
   // Orthogonally a cell sees the face-down cells before and after it in its
   // row and in its column: count each column once, then walk the rows
   // keeping how many of each were passed. Diagonals walk their lines.
   column_total_.assign(static_cast<size_t>(w), 0);
   column_passed_.assign(static_cast<size_t>(w), 0);
-  for (int c = 0; c < w * h; ++c) column_total_[static_cast<size_t>(c % w)] += down(c);
+  int* const column_total = column_total_.data();
+  int* const column_passed = column_passed_.data();
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) column_total[x] += known[y * w + x];
   for (int y = 0; y < h; ++y) {
+    const uint8_t* row = known + y * w;
     int row_total = 0, row_passed = 0;
-    for (int x = 0; x < w; ++x) row_total += down(y * w + x);
+    for (int x = 0; x < w; ++x) row_total += row[x];
     for (int x = 0; x < w; ++x) {
+      if (!row[x]) continue;
       const int c = y * w + x;
-      if (!down(c)) continue;
-      int& column_passed = column_passed_[static_cast<size_t>(x)];
-      const int column_total = column_total_[static_cast<size_t>(x)];
-      bool seen = row_passed >= sees || row_total - row_passed - 1 >= sees || column_passed >= sees ||
-                  column_total - column_passed - 1 >= sees;
+      bool seen = row_passed >= sees || row_total - row_passed - 1 >= sees || column_passed[x] >= sees ||
+                  column_total[x] - column_passed[x] - 1 >= sees;
       ++row_passed;
-      ++column_passed;
+      ++column_passed[x];
       for (int d = 1; diagonal && !seen && d < kDirectionCount; d += 2)
         seen = count_along(c, static_cast<Direction>(d), sees) >= sees;
       if (seen && c != except) out.push_back(c);

@@ -19,7 +19,10 @@ class FaceDownCells {
  public:
   // Looks at `board` in the state as it is now. Each cell is read when a
   // question first needs it (a line reads only its own cells); the object
-  // may be pointed at a state again, keeping its buffer.
+  // may be pointed at a state again, keeping its buffer and, for the same
+  // state and board, what it read of the cells that have not changed since
+  // (GameState::changes): a turn changes a few cells of the board between
+  // two questions.
   void read(const GameState& state, BoardId board);
 
   const BoardGeometry& geometry() const { return *geometry_; }
@@ -42,10 +45,16 @@ class FaceDownCells {
   void directions(int cell, int sees, bool diagonal, std::vector<Direction>& out) const;
 
  private:
-  enum : uint8_t { kUnread, kDown, kUp };
+  // kDown is 1 and kUp 0, so that a row's or a column's count is a sum.
+  enum : uint8_t { kUp = 0, kDown = 1, kUnread = 2 };
+  // Every cell read: cells() and seeing() look at the whole board.
+  const uint8_t* read_all() const;
   const GameState* state_ = nullptr;
   const BoardGeometry* geometry_ = nullptr;
   int first_slot_ = 0;
+  BoardId board_ = -1;
+  uint64_t history_ = 0;  // the state's history the cells were read in (0: none)
+  uint64_t changes_ = 0;  // the state's count of changes when last pointed at it
   mutable std::vector<uint8_t> cells_;  // kUnread until a question reads the cell
   mutable std::vector<int> column_total_, column_passed_;  // seeing()'s counts, kept for their buffers
 };

@@ -1,12 +1,27 @@
 #include "core/game_state.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include <fmt/format.h>
 
 namespace rulebook {
 
 using nlohmann::json;
+
+namespace {
+uint64_t new_history() {
+  static std::atomic<uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+}  // namespace
+
+GameState::History::History() : id(new_history()) {}
+GameState::History::History(const History&) : id(new_history()) {}
+GameState::History& GameState::History::operator=(const History&) {
+  id = new_history();
+  return *this;
+}
 
 GameState::GameState(const GameDefinition& def) : def_(&def) {
   components_.resize(def.component_count());
@@ -19,6 +34,8 @@ GameState::GameState(const GameDefinition& def) : def_(&def) {
 }
 
 void GameState::reset(int players, uint64_t seed, std::vector<std::string> names) {
+  history_ = History();  // every zone may change: what readers kept is forgotten
+  changes_ = 0;
   seed_ = seed;
   chance_.reseed(seed, kChanceStream);
   players_.assign(players, Player{});

@@ -82,6 +82,19 @@ class GameState {
   FaceId face_id(ComponentId id) const { return type_of(id).face_ids[component(id).face]; }
   int count_showing(int slot, FaceId face) const;
 
+  // Which zones changed, for readers that keep what they read of the
+  // zones between two questions (core/face_down.hpp): every change a zone
+  // may see (its list, a component's visibility in it) counts one, and the
+  // last kRecentChanges changed zones are kept. A zone that none of the
+  // changes since a reader's count names holds what it held. Counts run
+  // within one history, new for every state, copy and reset, so a reader
+  // keys what it keeps on both.
+  static constexpr int kRecentChanges = 32;
+  uint64_t history() const { return history_.id; }
+  uint64_t changes() const { return changes_; }
+  // The zone of change number n (changes() - kRecentChanges <= n < changes()).
+  int changed_zone(uint64_t n) const { return recent_zones_[n % kRecentChanges]; }
+
   // Changes that belong to no component: each emits its event. The
   // component operations are in dice.hpp, tile.hpp, piece.hpp, zone.hpp,
   // deck.hpp and players.hpp.
@@ -94,8 +107,17 @@ class GameState {
 
   // Raw access for those operations, which keep the state consistent and
   // emit the events; nothing else should change a state through these.
-  Component& mutable_component(ComponentId id) { return components_[id.index()]; }
-  std::vector<ComponentId>& mutable_zone(int slot) { return zones_[slot]; }
+  // Each counts a change of the zone it may change (a component: the zone it lies in;
+  // an operation that moves it asks for both zones).
+  Component& mutable_component(ComponentId id) {
+    Component& c = components_[id.index()];
+    if (c.zone >= 0) touch(c.zone);
+    return c;
+  }
+  std::vector<ComponentId>& mutable_zone(int slot) {
+    touch(slot);
+    return zones_[slot];
+  }
   Player& mutable_player(Seat seat) { return players_[seat.index()]; }
   ChanceOverride* chance_override() const { return override_; }
   void emit(Event e) {
@@ -103,9 +125,21 @@ class GameState {
   }
 
  private:
+  // A history's number: unique in the process, a new one for a copy.
+  struct History {
+    uint64_t id;
+    History();
+    History(const History&);
+    History& operator=(const History&);
+  };
+  void touch(int slot) { recent_zones_[changes_++ % kRecentChanges] = slot; }
+
   const GameDefinition* def_;
   std::vector<Component> components_;
   std::vector<std::vector<ComponentId>> zones_;
+  uint64_t changes_ = 0;
+  int recent_zones_[kRecentChanges] = {};
+  History history_;
   std::vector<int> start_slot_;  // by component type: its starting zone's slot (-1: none)
   std::vector<Player> players_;
   TurnOrder turns_;

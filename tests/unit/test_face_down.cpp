@@ -94,6 +94,61 @@ TEST_CASE("face-down cells: a cell with a component that is not public", "[face_
   CHECK(out == Cells{0, 2, 3, 4, 5, 8, 11});
 }
 
+TEST_CASE("face-down cells: a picture kept between questions reads again what changed", "[face_down]") {
+  Grid g;
+  FaceDownCells f = g.read();
+  Cells out;
+  f.cells(-1, out);
+  REQUIRE(out == Cells{0, 2, 3, 4, 5, 8, 11});
+
+  // A few changes: only those cells are read again.
+  reveal(g.state, ComponentId{1});                      // cell 2 turned over
+  move_component(g.state, ComponentId{5}, 10);         // cell 11's card moves to 10
+  f.read(g.state, 0);
+  f.cells(-1, out);
+  CHECK(out == Cells{0, 3, 4, 5, 8, 10});
+
+  // More changes than the state remembers: everything is read again.
+  for (int k = 0; k < 2 * GameState::kRecentChanges; ++k) {
+    reveal(g.state, ComponentId{2});
+    hide(g.state, ComponentId{2});
+  }
+  reveal(g.state, ComponentId{4});                      // cell 8
+  f.read(g.state, 0);
+  f.cells(-1, out);
+  CHECK(out == Cells{0, 3, 4, 5, 10});
+
+  // A copy has a history of its own: what changes in it is not taken for
+  // the original, and the other way round, even when both have changed as
+  // many times since the copy.
+  GameState copy = g.state;
+  reveal(copy, ComponentId{0});                         // cell 0, in the copy only
+  f.read(copy, 0);
+  f.cells(-1, out);
+  CHECK(out == Cells{3, 4, 5, 10});
+  reveal(g.state, ComponentId{3});                      // cell 5, in the original only
+  f.read(g.state, 0);
+  f.cells(-1, out);
+  CHECK(out == Cells{0, 3, 4, 10});
+  copy = g.state;
+  f.read(copy, 0);
+  hide(g.state, ComponentId{3});                        // cell 5 again, in the original only
+  f.cells(-1, out);
+  CHECK(out == Cells{0, 3, 4, 10});
+  f.read(copy, 0);
+  f.cells(-1, out);
+  CHECK(out == Cells{0, 3, 4, 10});
+  f.read(g.state, 0);
+  f.cells(-1, out);
+  CHECK(out == Cells{0, 3, 4, 5, 10});
+
+  // A reset puts every card back in the deck.
+  g.state.reset(2, 1);
+  f.read(g.state, 0);
+  f.cells(-1, out);
+  CHECK(out.empty());
+}
+
 TEST_CASE("face-down cells: seeing at least n face-down cells in one direction", "[face_down]") {
   Grid g;
   const FaceDownCells f = g.read();
