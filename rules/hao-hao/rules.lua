@@ -649,14 +649,14 @@ function rules.turn(game, seat)
   end
   local moved = rules.move_hao_hao(game, seat, turn)
   rules.tidy(game, seat, turn)
-  if moved and effects then rules.draw_effect(game, seat, turn) end  -- no draw once the game is over
-  if not moved then
+  if not moved then  -- the game is over: no effect is drawn
     if game.talk then game:say("Hao Hao can no longer be moved onto a face-down tile: %s wins Hao Hao. Hao Hao!",
              game:player_name(seat)) end
     game.state.hao_hao_winner = seat
     game.end_reason = "hao-hao"
     return true
   end
+  if effects then rules.draw_effect(game, seat, turn) end
   if rules.dead_field(game) then
     -- Nobody could not move Hao Hao: his 3 points go to nobody (README, 10).
     if game.talk then game:say("No tile left on the field can be won any more and no turn can flip all the "
