@@ -252,7 +252,8 @@ int decision_choose(lua_State* L) {
     // that only answers, as a replay does, never has them built.
     game.pending.labels.assign(static_cast<size_t>(n), std::string());
     game.pending.targets.clear();
-    game.options_filled = game.bare_requests;  // bare: nobody will read them
+    game.pending.view = nullptr;
+    game.request_built = game.bare_requests;  // bare: nobody will read them
     return lua_yieldk(L, 0, seat.value(), choose_continue);
   }
   int index = -1;

@@ -90,7 +90,7 @@ struct GameRunImpl {
   DecisionRequest pending;
   bool running = false;
   bool bare_requests = false;  // pending decisions without labels or view (GameRun::set_bare_requests)
-  bool options_filled = true;  // the pending decision's labels and targets are built (or never will be)
+  bool request_built = true;   // the pending decision's labels, targets and view are built (or never will be)
   bool keep_details = true;    // game:finish keeps its details as JSON (GameRun::set_keep_details)
 
   ~GameRunImpl();

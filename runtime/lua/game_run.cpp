@@ -160,9 +160,8 @@ bool GameRunImpl::resume(int nargs) {
   if (status == LUA_YIELD) {
     lua_pop(co, nres);
     if (pending.seat.is_none()) throw ScriptError("a rule script yielded outside a decision");
-    // The request is whole (a remote seat needs no callback), unless the
-    // caller is replaying known answers and reads none of it.
-    if (!bare_requests) pending.view = view(pending.seat);
+    // Its labels, targets and view are built when the request is first
+    // read (GameRun::pending): never for a caller that only answers.
     return true;
   }
   running = false;
@@ -290,18 +289,24 @@ void GameRun::set_keep_details(bool on) { impl_->keep_details = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 const DecisionRequest& GameRun::pending() const {
   GameRunImpl& g = *impl_;
-  if (!g.options_filled && g.running && g.co && lua_status(g.co) == LUA_YIELD) {
-    // Built on first read, under the rules' budget; reading a label must
-    // not change the game (whether one is read cannot change the game).
-    g.options_filled = true;
-    Rng scratch(Rng::mix(0x6c6162656c73ull, static_cast<uint64_t>(g.pending.seat.value())));
-    ReadOnlyCall call(*g.engine, g, scratch);
-    fill_waiting_options(g);
-    call.end();
-    call.require_unchanged("reading the labels of the options of \"" + g.pending.prompt + "\"");
+  if (!g.request_built && g.running && g.co && lua_status(g.co) == LUA_YIELD) {
+    // Built on first read, whole (a remote seat needs no callback), under
+    // the rules' budget; reading a label must not change the game (whether
+    // one is read cannot change the game). Built again if this throws.
+    {
+      Rng scratch(Rng::mix(0x6c6162656c73ull, static_cast<uint64_t>(g.pending.seat.value())));
+      ReadOnlyCall call(*g.engine, g, scratch);
+      fill_waiting_options(g);
+      call.end();
+      call.require_unchanged("reading the labels of the options of \"" + g.pending.prompt + "\"");
+    }
+    g.pending.view = g.view(g.pending.seat);
+    g.request_built = true;
   }
   return g.pending;
 }
+
+Seat GameRun::pending_seat() const { return impl_->pending.seat; }
 const GameResult& GameRun::result() const { return impl_->result; }
 GameState& GameRun::state() { return *impl_->state; }
 nlohmann::json GameRun::view(Seat seat) const { return impl_->view(seat); }

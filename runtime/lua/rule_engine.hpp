@@ -102,9 +102,9 @@ class GameRun {
   // Every answer given is appended here (for logs and forks); null = none.
   void set_answer_log(std::vector<AnswerRecord>* log);
   // Bare requests: a paused decision has its seat, prompt and number of
-  // options, but empty labels and no view (no label, view or JSON is
-  // built). For replaying answers chosen already (Match::fork); off by
-  // default.
+  // options, but empty labels and no view, even when read (no label, view
+  // or JSON is built). For replaying answers chosen already (Match::fork);
+  // off by default. (A request nobody reads is never built either way.)
   void set_bare_requests(bool on);
   // Off: game:finish still checks that its details convert to JSON (the
   // same error when they do not), but keeps none: result().details stays
@@ -121,11 +121,13 @@ class GameRun {
   // over (false; see result()). Throws ScriptError / AgentFailure.
   bool begin();
   bool answer(int index);
-  // The decision the game waits for. Its labels and targets are built on
-  // the first read (a caller that only answers, as a replay does, never
-  // has them built); its view when the game pauses. Throws ScriptError
-  // when reading a label changes the game.
+  // The decision the game waits for. Its labels, targets and view are
+  // built on the first read, so a caller that only answers (a replay)
+  // never has them built. Throws ScriptError when reading a label changes
+  // the game, or rules.describe fails. Not for two threads at once.
   const DecisionRequest& pending() const;
+  // Who decides, without building the request (Seat::none(): nobody).
+  Seat pending_seat() const;
   const GameResult& result() const;
   GameState& state();
 

@@ -144,7 +144,7 @@ std::unique_ptr<Match> Match::fork() const {
   fork->record_answers();
   const std::vector<AnswerRecord> answers = answers_;  // this match's log, as it stands now
   auto retraced = [&](bool pending, size_t next) {
-    if (!pending || fork->pending().seat != answers[next].seat)
+    if (!pending || fork->pending_seat() != answers[next].seat)
       throw std::logic_error(fmt::format("the fork left the game at answer {} of {}: the rules are not "
                                          "deterministic", next + 1, answers.size()));
   };
@@ -161,6 +161,7 @@ std::unique_ptr<Match> Match::fork() const {
 }
 
 const DecisionRequest& Match::pending() const { return run().pending(); }
+Seat Match::pending_seat() const { return run().pending_seat(); }
 const GameResult& Match::result() const { return run().result(); }
 nlohmann::json Match::view(Seat seat) const { return run().view(seat); }
 nlohmann::json Match::evaluate(const std::string& expression, const std::string& chunk_name) {

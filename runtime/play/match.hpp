@@ -74,7 +74,8 @@ class Match : public GameAccess {
   // game (rules that are not deterministic).
   std::unique_ptr<Match> fork() const;
 
-  const DecisionRequest& pending() const;
+  const DecisionRequest& pending() const;  // built on first read (GameRun::pending)
+  Seat pending_seat() const;               // who decides, building nothing
   const GameResult& result() const;
   const std::vector<AnswerRecord>& answers() const { return answers_; }
   GameState& state() { return state_; }

@@ -97,10 +97,10 @@ int decisions_of(const std::vector<AnswerRecord>& answers, size_t count, Seat se
 bool replay_answers(Match& match, const ReplayStart& start, const std::vector<AnswerRecord>& answers, size_t keep) {
   bool pending = match.start(start.players, start.seed, start.names);
   for (size_t i = 0; i < keep; ++i) {
-    if (!pending || match.pending().seat != answers[i].seat)
+    if (!pending || match.pending_seat() != answers[i].seat)
       throw std::runtime_error(fmt::format("the game does not replay: answer {} is seat {}'s, but {}", i + 1,
                                            answers[i].seat,
-                                           pending ? fmt::format("seat {} decides", match.pending().seat)
+                                           pending ? fmt::format("seat {} decides", match.pending_seat())
                                                    : std::string("the game is over")));
     pending = match.answer(answers[i].index);
   }
@@ -119,7 +119,7 @@ UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngin
   if (!replay_answers(match, start, answers, k)) throw std::runtime_error("the game does not replay: it ends early");
   watch.arm(match.state(), seat);
   for (size_t i = k; i < answers.size(); ++i) {
-    if (match.pending().seat != answers[i].seat)
+    if (match.pending_seat() != answers[i].seat)
       throw std::runtime_error(fmt::format("the game does not replay: answer {} is seat {}'s", i + 1, answers[i].seat));
     if (!match.answer(answers[i].index) && i + 1 < answers.size())
       throw std::runtime_error("the game does not replay: it ends early");

@@ -426,6 +426,25 @@ TEST_CASE("bindings: a paused decision builds its labels when the request is rea
   CHECK(t.match.evaluate("game.state.label_reads", "test") == 2);
   CHECK(t.match.evaluate("game.state.after", "test") == 2);
 
+  SECTION("the view too: a request only answered never runs rules.describe") {
+    TempGame described(kYaml, R"(local rules = {}
+function rules.setup(game) end
+function rules.play(game)
+  game:choose(0, "First?", {"a", "b"})
+  game:choose(1, "Second?", {"c", "d"})
+  game:finish{}
+end
+function rules.describe(game, seat) error("describe was run") end
+return rules
+)");
+    Table u(described);
+    REQUIRE(u.start_paused(2, 1));
+    CHECK(u.match.pending_seat() == Seat{0});
+    REQUIRE(u.match.answer(0));  // unread: no describe, no error
+    CHECK(u.match.pending_seat() == Seat{1});
+    CHECK_THROWS_WITH(u.match.pending(), Catch::Contains("describe was run"));
+    REQUIRE_FALSE(u.match.answer(1));
+  }
   SECTION("a label that changes the game is refused when read") {
     TempGame changing(kYaml, script(R"(
   local bad = setmetatable({}, {__index = function(option, key)
