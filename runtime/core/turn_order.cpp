@@ -22,34 +22,18 @@ void TurnOrder::begin_round(int first) {
   sitting_out_ = 0;
 }
 
-namespace {
+int TurnOrder::next(int seat) const { return first_in_play(seat, direction_); }
 
-// The seat `step` places on from `seat` (step is 1 or -1), around the table:
-// a compare, not a division (these run at every turn).
-int around(int seat, int step, int seats) {
-  seat += step;
-  if (seat >= seats) return 0;
-  if (seat < 0) return seats - 1;
-  return seat;
-}
+int TurnOrder::previous(int seat) const { return first_in_play(seat, -direction_); }
 
-}  // namespace
-
-int TurnOrder::next(int seat) const {
+int TurnOrder::first_in_play(int seat, int step) const {
   if (seats_ <= 0) return -1;
   if (seat < 0 || seat >= seats_) seat = (seat % seats_ + seats_) % seats_;
+  // Around the table by compares, not divisions (this runs at every turn).
   for (int i = 1; i <= seats_; ++i) {
-    seat = around(seat, direction_, seats_);
-    if (!skipped(seat)) return seat;
-  }
-  return -1;
-}
-
-int TurnOrder::previous(int seat) const {
-  if (seats_ <= 0) return -1;
-  if (seat < 0 || seat >= seats_) seat = (seat % seats_ + seats_) % seats_;
-  for (int i = 1; i <= seats_; ++i) {
-    seat = around(seat, -direction_, seats_);
+    seat += step;
+    if (seat >= seats_) seat = 0;
+    else if (seat < 0) seat = seats_ - 1;
     if (!skipped(seat)) return seat;
   }
   return -1;

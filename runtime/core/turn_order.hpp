@@ -47,6 +47,8 @@ class TurnOrder {
   void begin(int seat);
 
  private:
+  // The first seat not skipped from `seat`, `step` (1 or -1) places at a time.
+  int first_in_play(int seat, int step) const;
   int seats_ = 0, current_ = -1, first_ = 0, direction_ = 1;
   int round_ = 0, turns_started_ = 0, game_round_ = 0;
   SeatMask eliminated_ = 0, sitting_out_ = 0;

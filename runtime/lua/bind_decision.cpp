@@ -90,13 +90,16 @@ std::string option_label(lua_State* L, int i, bool seats) {
   return label_of_top(L, i, seats, false);
 }
 
+// Pushes option i; returns the component it is (none: it is not one).
+ComponentId push_option_component(lua_State* L, int i) {
+  if (lua_rawgeti(L, kOptions, i + 1) != LUA_TUSERDATA) return ComponentId::none();
+  const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
+  return h->kind == HandleKind::Component ? ComponentId{h->index} : ComponentId::none();
+}
+
 // The component an option is (none: it is not one).
 ComponentId option_component(lua_State* L, int i) {
-  ComponentId id;
-  if (lua_rawgeti(L, kOptions, i + 1) == LUA_TUSERDATA) {  // asked of every option of every decision
-    const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
-    if (h->kind == HandleKind::Component) id = ComponentId{h->index};
-  }
+  const ComponentId id = push_option_component(L, i);
   lua_pop(L, 1);
   return id;
 }
@@ -199,10 +202,8 @@ bool hides_an_option(lua_State* L, int count) {
   const SeatMask everybody = state.all_seats();
   bool hidden = false;
   for (int i = 0; i < count && !hidden; ++i) {
-    if (lua_rawgeti(L, kOptions, i + 1) == LUA_TUSERDATA) {
-      const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
-      hidden = h->kind == HandleKind::Component && state.knowers(ComponentId{h->index}) != everybody;
-    }
+    const ComponentId id = push_option_component(L, i);
+    hidden = !id.is_none() && state.knowers(id) != everybody;
     if (i % kBatch == kBatch - 1) lua_settop(L, kStyle);
   }
   lua_settop(L, kStyle);
@@ -298,7 +299,7 @@ void fill_waiting_options(GameRunImpl& g) {
   // the suspended thread.
   lua_State* co = g.co;
   lua_State* L = g.engine->L;
-  const bool seats = (lua_tointeger(co, kFlags) & kSeatLabels) != 0;
+  const bool seats = (flags(co) & kSeatLabels) != 0;
   const int n = g.pending.count();
   lua_checkstack(L, 4);
   for (int i = 0; i < n; ++i) {
