@@ -56,7 +56,8 @@ class FaceDownCells {
   uint64_t history_ = 0;  // the state's history the cells were read in (0: none)
   uint64_t changes_ = 0;  // the state's count of changes when last pointed at it
   mutable std::vector<uint8_t> cells_;  // kUnread until a question reads the cell
-  mutable std::vector<int> column_total_, column_passed_;  // seeing()'s counts, kept for their buffers
+  mutable int unread_ = 0;              // how many cells are kUnread
+  mutable std::vector<uint64_t> rows_, columns_;  // seeing()'s face-down bits, kept for their buffers
 };
 
 }  // namespace rulebook

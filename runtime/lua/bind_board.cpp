@@ -273,8 +273,9 @@ void clear_past(lua_State* L, int n, lua_Unsigned old) {
 int push_cell_list(lua_State* L, const BoardArgs& a, const std::vector<int>& cells, int into) {
   const int n = static_cast<int>(cells.size());
   const lua_Unsigned old = push_list(L, into, n);
+  const int first = a.def->zone_defs[a.board->zone_def].first_slot;
   for (int i = 0; i < n; ++i) {
-    push_cell_zone(L, a, cells[static_cast<size_t>(i)]);
+    push_zone(L, first + cells[static_cast<size_t>(i)]);
     lua_rawseti(L, -2, i + 1);
   }
   clear_past(L, n, old);

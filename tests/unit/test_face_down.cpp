@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/face_down.hpp"
+#include "core/rng.hpp"
 #include "core/game_state.hpp"
 #include "core/tile.hpp"
 #include "core/zone.hpp"
@@ -200,4 +201,77 @@ TEST_CASE("face-down cells: along a line and the directions that see enough", "[
   CHECK(dirs == std::vector<Direction>{Direction::North});
   f.directions(5, 2, true, dirs);
   CHECK(dirs.empty());
+}
+
+namespace {
+
+// A width x height board whose cells hold a card each, every other one (or
+// so: a seeded pattern) face down; card k lies on cell k.
+struct BigBoard {
+  GameDefinition def;
+  GameState state;
+  BigBoard(int width, int height, uint64_t seed)
+      : def(build_game_definition(
+            json{{"name", "big"},
+                 {"title", "Big"},
+                 {"script", "rules.lua"},
+                 {"players", {{"min", 2}, {"max", 2}, {"default", 2}}},
+                 {"boards", json::array({{{"name", "field"}, {"width", width}, {"height", height}}})},
+                 {"zones", json::array({{{"name", "bag"}, {"visibility", "hidden"}}})},
+                 {"components", json::array({{{"name", "tile"},
+                                              {"kind", "tile"},
+                                              {"faces", {"front"}},
+                                              {"count", width * height},
+                                              {"zone", "bag"}}})}},
+            "/nonexistent/big", {})),
+        state(def) {
+    state.reset(2, seed);
+    Rng rng(seed);
+    for (int k = 0; k < width * height; ++k) {
+      move_component(state, ComponentId{k}, k);  // the board's cells are the first zones
+      if (rng.below(3) == 0) reveal(state, ComponentId{k});
+    }
+  }
+};
+
+// seeing() by its definition: every face-down cell, and each of its lines
+// walked to the edge.
+Cells seeing_by_walking(const FaceDownCells& f, int sees, bool diagonal, int except) {
+  Cells out;
+  const int n = f.geometry().cell_count();
+  for (int c = 0; c < n; ++c) {
+    if (!f.down(c) || c == except) continue;
+    bool seen = sees <= 0;
+    for (int d = 0; d < kDirectionCount && !seen; d += diagonal ? 1 : 2)
+      seen = f.count_along(c, static_cast<Direction>(d)) >= sees;
+    if (seen) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("face-down cells: seeing agrees with walking every line, up to a 64 by 64 board", "[face_down]") {
+  // Rows and columns are counted as 64-bit masks: the edges of the largest
+  // board the schema allows are where a shift could go wrong. A board wider
+  // than that (which the schema refuses) is still answered, by walking.
+  const int sizes[][2] = {{1, 1}, {5, 5}, {64, 3}, {3, 64}, {64, 64}, {70, 2}};
+  for (const auto& size : sizes) {
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      BigBoard b(size[0], size[1], seed);
+      FaceDownCells f;
+      f.read(b.state, 0);
+      const int last = size[0] * size[1] - 1;
+      for (int sees = 1; sees <= 3; ++sees) {
+        for (const bool diagonal : {false, true}) {
+          for (const int except : {-1, 0, last}) {
+            CAPTURE(size[0], size[1], seed, sees, diagonal, except);
+            Cells out{-7};
+            f.seeing(sees, diagonal, except, out);
+            CHECK(out == seeing_by_walking(f, sees, diagonal, except));
+          }
+        }
+      }
+    }
+  }
 }
