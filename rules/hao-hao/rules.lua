@@ -716,12 +716,13 @@ end
 -- the Extra reveal tiles one player can play in that turn.
 function rules.dead_field(game)
   local kinds, on_field, leopard = game.kinds, game.on_field, game.leopard
+  -- A Red Panda left can still be won: most turns stop here, before the walk.
+  if (on_field.red_panda or 0) > 0 then return false end
   local first = 2  -- a Snow Leopard and the tile it asks for
   for k = 1, #kinds do
     local name = kinds[k]
     local n = on_field[name]
     if n > 0 then
-      if name == "red_panda" then return false end
       if not leopard[name] then
         if n >= 2 then return false end
         if game.set_size[name] == 3 then first = 3 end

@@ -25,6 +25,11 @@ constexpr int kStyle = 5;  // "seat", or the options table
 // slot 6 as an integer (a yield keeps the stack; C++ state would not).
 constexpr int kFlags = 6;
 constexpr lua_Integer kSeatLabels = 1, kSecret = 2;
+// The rules did not say whether the decision is private: it is when an
+// option is a component hidden from some seat (hides_an_option), worked out
+// only when the choice is recorded, as nobody else reads it (a silent
+// simulation never looks at the options).
+constexpr lua_Integer kAutoPrivacy = 4;
 
 std::string component_label(const GameState& state, ComponentId id) {
   const auto& type = state.type_of(id);
@@ -132,6 +137,8 @@ nlohmann::json option_target(lua_State* L, int i, Seat seat) {
   return target;
 }
 
+bool hides_an_option(lua_State* L, int count);
+
 // `asked`: an agent answered (a lone option is taken without asking, and a
 // replay must not expect an answer for it).
 int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true) {
@@ -139,13 +146,14 @@ int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true
   if (asked && game.answer_log) game.answer_log->push_back(AnswerRecord{seat, index});
   GameState& state = *game.state;
   if (state.listening()) {
+    const lua_Integer f = flags(L);
     ChoiceRecord c;
     c.seat = seat;
     c.index = index;
-    c.label = option_label(L, index, (flags(L) & kSeatLabels) != 0);
+    c.label = option_label(L, index, (f & kSeatLabels) != 0);
     c.component = option_component(L, index);
     c.options = count;
-    c.secret = (flags(L) & kSecret) != 0;
+    c.secret = (f & kSecret) != 0 || ((f & kAutoPrivacy) != 0 && hides_an_option(L, count));
     c.prompt = lua_tostring(L, 3);
     state.record_choice(c);
   }
@@ -191,22 +199,23 @@ lua_Integer check_style(lua_State* L, bool& said_private) {
 }
 
 // Automatic privacy: some option is a component hidden from some seat.
-// Every option of every decision is looked at, so they are popped a batch
-// at a time (one lua_settop per batch instead of one per option): the
-// stack holds the kStyle arguments here, and a C function may push
-// LUA_MINSTACK (20) values unchecked.
+// Every option of a recorded decision is looked at, so they are popped a
+// batch at a time (one lua_settop per batch instead of one per option): the
+// stack holds the call's arguments and its flags (kFlags) here, and a C
+// function may push LUA_MINSTACK (20) values unchecked.
 bool hides_an_option(lua_State* L, int count) {
   constexpr int kBatch = 8;
-  static_assert(kStyle + kBatch <= LUA_MINSTACK, "the batch fits the stack a C function gets");
+  static_assert(kFlags + kBatch <= LUA_MINSTACK, "the batch fits the stack a C function gets");
+  const int top = lua_gettop(L);
   const GameState& state = state_of(L);
   const SeatMask everybody = state.all_seats();
   bool hidden = false;
   for (int i = 0; i < count && !hidden; ++i) {
     const ComponentId id = push_option_component(L, i);
     hidden = !id.is_none() && state.knowers(id) != everybody;
-    if (i % kBatch == kBatch - 1) lua_settop(L, kStyle);
+    if (i % kBatch == kBatch - 1) lua_settop(L, top);
   }
-  lua_settop(L, kStyle);
+  lua_settop(L, top);
   return hidden;
 }
 
@@ -238,7 +247,7 @@ int decision_choose(lua_State* L) {
   luaL_argcheck(L, count > 0, kOptions, "no options to choose from");
   luaL_argcheck(L, count <= static_cast<lua_Unsigned>(std::numeric_limits<int>::max()), kOptions, "too many options");
   const int n = static_cast<int>(count);
-  if (!said_private && hides_an_option(L, n)) f |= kSecret;
+  if (!said_private) f |= kAutoPrivacy;
   lua_pushinteger(L, f);  // kFlags
   const bool seats = (f & kSeatLabels) != 0;
   GameRunImpl& game = current_game(L);
