@@ -280,7 +280,9 @@ function rules.public_summary(game)
     won, held = {}, {}
     game.state.won_tiles, game.state.effect_tiles = won, held
   end
-  for _, seat in ipairs(game:seats()) do
+  -- Seat by seat without game:seats(), a new list at every call: this runs
+  -- at every turn that wins a tile.
+  for seat = 0, game:player_count() - 1 do
     won[seat + 1] = game.won[seat]:count()
     held[seat + 1] = game.held[seat]:count()
   end
