@@ -1,7 +1,5 @@
 #include "core/face_down.hpp"
 
-#include <algorithm>
-
 #include "core/game_state.hpp"
 
 namespace rulebook {
@@ -12,67 +10,62 @@ void FaceDownCells::read(const GameState& state, BoardId board) {
   const int n = b.geometry.cell_count();
   const int first = def.zone_defs[static_cast<size_t>(b.zone_def)].first_slot;
   const uint64_t changes = state.changes();
-  if (state.history() != history_ || board != board_ || &b.geometry != geometry_ ||
-      cells_.size() != static_cast<size_t>(n) || changes - changes_ > GameState::kRecentChanges) {
-    cells_.assign(static_cast<size_t>(n), kUnread);
-    unread_ = n;
-  } else {
-    // Only the cells changed since the last question are read again.
-    for (uint64_t k = changes_; k < changes; ++k) {
-      const int cell = state.changed_zone(k) - first;
-      if (cell >= 0 && cell < n && cells_[static_cast<size_t>(cell)] != kUnread) {
-        cells_[static_cast<size_t>(cell)] = kUnread;
-        ++unread_;
-      }
-    }
-  }
+  const bool same = state.history() == history_ && board == board_ && &b.geometry == geometry_ &&
+                    cells_.size() == static_cast<size_t>(n) && changes - changes_ <= GameState::kRecentChanges;
   state_ = &state;
   geometry_ = &b.geometry;
   board_ = board;
   history_ = state.history();
-  changes_ = changes;
   first_slot_ = first;
+  if (same) {
+    // Only the cells changed since the last question are read again.
+    for (uint64_t k = changes_; k < changes; ++k) {
+      const int cell = state.changed_zone(k) - first;
+      if (cell >= 0 && cell < n) read_cell(cell);
+    }
+  } else {
+    const int w = b.geometry.width(), h = b.geometry.height();
+    cells_.assign(static_cast<size_t>(n), 0);
+    const bool bits = w <= 64 && h <= 64;
+    rows_.assign(bits ? static_cast<size_t>(h) : 0, 0);
+    columns_.assign(bits ? static_cast<size_t>(w) : 0, 0);
+    for (int c = 0; c < n; ++c) read_cell(c);
+  }
+  changes_ = changes;
 }
 
-bool FaceDownCells::down(int cell) const {
-  uint8_t& known = cells_[static_cast<size_t>(cell)];
-  if (known == kUnread) {
-    --unread_;
-    known = kUp;
-    for (const ComponentId id : state_->zone(first_slot_ + cell)) {
-      if (state_->component(id).visibility != Visibility::Public) {
-        known = kDown;
-        break;
-      }
+void FaceDownCells::read_cell(int cell) {
+  uint8_t down = 0;
+  for (const ComponentId id : state_->zone(first_slot_ + cell)) {
+    if (state_->component(id).visibility != Visibility::Public) {
+      down = 1;
+      break;
     }
   }
-  return known == kDown;
-}
-
-const uint8_t* FaceDownCells::read_all() const {
-  // Between two questions a turn changes a few cells: only those are read
-  // (most questions find none left to read).
-  const int n = static_cast<int>(cells_.size());
-  for (int c = 0; c < n && unread_ > 0; ++c)
-    if (cells_[static_cast<size_t>(c)] == kUnread) down(c);
-  return cells_.data();
+  cells_[static_cast<size_t>(cell)] = down;
+  if (rows_.empty()) return;
+  const int x = geometry_->x(cell), y = geometry_->y(cell);
+  rows_[static_cast<size_t>(y)] = (rows_[static_cast<size_t>(y)] & ~(uint64_t{1} << x)) | uint64_t{down} << x;
+  columns_[static_cast<size_t>(x)] =
+      (columns_[static_cast<size_t>(x)] & ~(uint64_t{1} << y)) | uint64_t{down} << y;
 }
 
 void FaceDownCells::cells(int except, std::vector<int>& out) const {
-  const uint8_t* known = read_all();
-  const int n = static_cast<int>(cells_.size());
-  // Written without a branch per cell (which way a cell goes is a coin
-  // toss to the processor): room for every cell, then cut to size.
-  out.resize(static_cast<size_t>(n));
-  int* const first = out.data();
-  int* next = first;
-  for (int c = 0; c < n; ++c) {
-    *next = c;
-    next += known[c];  // kDown is 1, kUp 0
+  out.clear();
+  const int w = geometry_->width();
+  if (rows_.empty()) {  // a board wider than 64: cell by cell
+    for (int c = 0; c < static_cast<int>(cells_.size()); ++c)
+      if (cells_[static_cast<size_t>(c)] && c != except) out.push_back(c);
+    return;
   }
-  if (except >= 0 && except < n && known[except] == kDown)
-    next = std::remove(first, next, except);
-  out.resize(static_cast<size_t>(next - first));
+  // A step for each face-down cell and none for the others: which cells are
+  // face down is a coin toss to the processor, so a test per cell is a
+  // branch it often guesses wrong.
+  for (int y = 0; y < static_cast<int>(rows_.size()); ++y)
+    for (uint64_t left = rows_[static_cast<size_t>(y)]; left != 0; left &= left - 1) {
+      const int c = y * w + __builtin_ctzll(left);
+      if (c != except) out.push_back(c);
+    }
 }
 
 int FaceDownCells::count_along(int cell, Direction d, int enough) const {
@@ -102,11 +95,10 @@ uint64_t bits_above(uint64_t line, int at) { return line >> at >> 1; }
 void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>& out) const {
   if (sees <= 0) return cells(except, out);
   out.clear();
-  const uint8_t* known = read_all();  // kDown is 1, kUp 0
   const int w = geometry_->width(), h = geometry_->height();
-  if (w > 64 || h > 64) {  // not a board the schema allows: the slow walk
+  if (rows_.empty()) {  // a board wider or taller than 64: every line walked
     for (int c = 0; c < w * h; ++c) {
-      if (!known[c] || c == except) continue;
+      if (!down(c) || c == except) continue;
       bool seen = false;
       for (int d = 0; d < kDirectionCount && !seen; d += diagonal ? 1 : 2)
         seen = count_along(c, static_cast<Direction>(d), sees) >= sees;
@@ -115,26 +107,16 @@ void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>
     return;
   }
   // Orthogonally a cell sees the face-down cells before and after it in its
-  // row and in its column: each row and column as bits, looked at on either
-  // side of the cell, and a step only for each face-down cell (which cells
-  // are face down is a coin toss to the processor: a test per cell is a
-  // branch it often guesses wrong). Diagonals walk their lines.
-  rows_.assign(static_cast<size_t>(h), 0);
-  columns_.assign(static_cast<size_t>(w), 0);
-  uint64_t* const rows = rows_.data();
-  uint64_t* const columns = columns_.data();
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const uint64_t down = known[y * w + x];
-      rows[y] |= down << x;
-      columns[x] |= down << y;
-    }
+  // row and in its column: bits on either side of the cell, a step only for
+  // each face-down cell. Diagonals walk their lines.
   for (int y = 0; y < h; ++y) {
-    for (uint64_t left = rows[y]; left != 0; left &= left - 1) {
+    const uint64_t row = rows_[static_cast<size_t>(y)];
+    for (uint64_t left = row; left != 0; left &= left - 1) {
       const int x = __builtin_ctzll(left);
+      const uint64_t column = columns_[static_cast<size_t>(x)];
       const int c = y * w + x;
-      bool seen = at_least(bits_below(rows[y], x), sees) || at_least(bits_above(rows[y], x), sees) ||
-                  at_least(bits_below(columns[x], y), sees) || at_least(bits_above(columns[x], y), sees);
+      bool seen = at_least(bits_below(row, x), sees) || at_least(bits_above(row, x), sees) ||
+                  at_least(bits_below(column, y), sees) || at_least(bits_above(column, y), sees);
       for (int d = 1; diagonal && !seen && d < kDirectionCount; d += 2)
         seen = count_along(c, static_cast<Direction>(d), sees) >= sees;
       if (seen && c != except) out.push_back(c);

@@ -17,16 +17,14 @@ class GameState;
 
 class FaceDownCells {
  public:
-  // Looks at `board` in the state as it is now. Each cell is read when a
-  // question first needs it (a line reads only its own cells); the object
-  // may be pointed at a state again, keeping its buffer and, for the same
-  // state and board, what it read of the cells that have not changed since
-  // (GameState::changes): a turn changes a few cells of the board between
-  // two questions.
+  // Looks at `board` in the state as it is now. The object may be pointed
+  // at a state again: for the same state and board it reads again only the
+  // cells that changed since (GameState::changes; a turn changes a few
+  // cells of the board between two questions), else every cell.
   void read(const GameState& state, BoardId board);
 
   const BoardGeometry& geometry() const { return *geometry_; }
-  bool down(int cell) const;
+  bool down(int cell) const { return cells_[static_cast<size_t>(cell)] != 0; }
 
   // The face-down cells, row by row, `except` left out (-1: none); `out` is
   // cleared first.
@@ -45,19 +43,18 @@ class FaceDownCells {
   void directions(int cell, int sees, bool diagonal, std::vector<Direction>& out) const;
 
  private:
-  // kDown is 1 and kUp 0, so that a row's or a column's count is a sum.
-  enum : uint8_t { kUp = 0, kDown = 1, kUnread = 2 };
-  // Every cell read: cells() and seeing() look at the whole board.
-  const uint8_t* read_all() const;
+  void read_cell(int cell);
   const GameState* state_ = nullptr;
   const BoardGeometry* geometry_ = nullptr;
   int first_slot_ = 0;
   BoardId board_ = -1;
   uint64_t history_ = 0;  // the state's history the cells were read in (0: none)
   uint64_t changes_ = 0;  // the state's count of changes when last pointed at it
-  mutable std::vector<uint8_t> cells_;  // kUnread until a question reads the cell
-  mutable int unread_ = 0;              // how many cells are kUnread
-  mutable std::vector<uint64_t> rows_, columns_;  // seeing()'s face-down bits, kept for their buffers
+  std::vector<uint8_t> cells_;  // 1: face down, 0: not
+  // The same picture as bits, row by row and column by column, on boards
+  // of at most 64 by 64 (every board the schema allows): whole-board
+  // questions look at a row or a column at once. Empty on a larger board.
+  std::vector<uint64_t> rows_, columns_;
 };
 
 }  // namespace rulebook
