@@ -53,7 +53,7 @@ void FaceDownCells::read_cell(int cell) {
 void FaceDownCells::cells(int except, std::vector<int>& out) const {
   out.clear();
   const int w = geometry_->width();
-  if (rows_.empty()) {  // a board wider than 64: cell by cell
+  if (rows_.empty()) {  // a board wider or taller than 64: cell by cell
     for (int c = 0; c < static_cast<int>(cells_.size()); ++c)
       if (cells_[static_cast<size_t>(c)] && c != except) out.push_back(c);
     return;
