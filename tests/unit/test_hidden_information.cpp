@@ -467,3 +467,38 @@ TEST_CASE("hidden: scenario code names the scenario file and its line; prepare c
   INFO(all_failures(setup_only));
   CHECK(setup_only.passed);
 }
+
+TEST_CASE("hidden: a decision paused for a person is private once answered, as with a bot", "[hidden][step]") {
+  // With no agent the game pauses inside game:choose (the step API) and the
+  // choice is recorded when the answer comes: whether it is private is
+  // worked out then, from the options still on the paused call's stack.
+  TempGame game(kYaml, script(R"(
+  local hand = game:zone("hand", 0)
+  game:zone("deck"):move_top(2, hand)       -- King, then Priest on top
+  local kept = game:choose(0, "Keep a card", hand:items())
+  local said = game:choose(0, "Say", {"yes", "no"})
+  game:finish{details = {kept = kept:title(), said = said}}
+)"));
+  Match match(load_game(game.dir()));
+  EventRecorder ann(Seat{0}), bob(Seat{1});
+  match.add_sink(&ann);
+  match.add_sink(&bob);
+  REQUIRE(match.start(3, 1));
+  CHECK(match.pending_seat() == Seat{0});
+  REQUIRE(match.answer(0));  // the Priest (the list holds the top first)
+  REQUIRE_FALSE(match.answer(1));
+  const GameResult& r = match.result();
+  REQUIRE(r.finished);
+  CHECK(r.details.at("kept") == "Priest");
+  CHECK(r.details.at("said") == "no");
+  std::vector<json> bob_saw, ann_saw;
+  for (const auto& e : bob.events())
+    if (e.at("type") == "choice") bob_saw.push_back(e);
+  for (const auto& e : ann.events())
+    if (e.at("type") == "choice") ann_saw.push_back(e);
+  REQUIRE(bob_saw.size() == 2);
+  CHECK(bob_saw[0] == json({{"type", "choice"}, {"seat", 0}, {"private", true}}));
+  CHECK(bob_saw[1].at("label") == "no");
+  REQUIRE(ann_saw.size() == 2);
+  CHECK(ann_saw[0].at("label") == "Priest");
+}
