@@ -137,7 +137,26 @@ nlohmann::json option_target(lua_State* L, int i, Seat seat) {
   return target;
 }
 
-bool hides_an_option(lua_State* L, int count);
+// Automatic privacy: some option is a component hidden from some seat.
+// Every option of a recorded decision is looked at, so they are popped a
+// batch at a time (one lua_settop per batch instead of one per option): the
+// stack holds the call's arguments and its flags (kFlags) here, and a C
+// function may push LUA_MINSTACK (20) values unchecked.
+bool hides_an_option(lua_State* L, int count) {
+  constexpr int kBatch = 8;
+  static_assert(kFlags + kBatch <= LUA_MINSTACK, "the batch fits the stack a C function gets");
+  const int top = lua_gettop(L);
+  const GameState& state = state_of(L);
+  const SeatMask everybody = state.all_seats();
+  bool hidden = false;
+  for (int i = 0; i < count && !hidden; ++i) {
+    const ComponentId id = push_option_component(L, i);
+    hidden = !id.is_none() && state.knowers(id) != everybody;
+    if (i % kBatch == kBatch - 1) lua_settop(L, top);
+  }
+  lua_settop(L, top);
+  return hidden;
+}
 
 // `asked`: an agent answered (a lone option is taken without asking, and a
 // replay must not expect an answer for it).
@@ -196,27 +215,6 @@ lua_Integer check_style(lua_State* L, bool& said_private) {
   }
   lua_pop(L, 1);
   return f;
-}
-
-// Automatic privacy: some option is a component hidden from some seat.
-// Every option of a recorded decision is looked at, so they are popped a
-// batch at a time (one lua_settop per batch instead of one per option): the
-// stack holds the call's arguments and its flags (kFlags) here, and a C
-// function may push LUA_MINSTACK (20) values unchecked.
-bool hides_an_option(lua_State* L, int count) {
-  constexpr int kBatch = 8;
-  static_assert(kFlags + kBatch <= LUA_MINSTACK, "the batch fits the stack a C function gets");
-  const int top = lua_gettop(L);
-  const GameState& state = state_of(L);
-  const SeatMask everybody = state.all_seats();
-  bool hidden = false;
-  for (int i = 0; i < count && !hidden; ++i) {
-    const ComponentId id = push_option_component(L, i);
-    hidden = !id.is_none() && state.knowers(id) != everybody;
-    if (i % kBatch == kBatch - 1) lua_settop(L, top);
-  }
-  lua_settop(L, top);
-  return hidden;
 }
 
 // A list whose length or items come from metamethods (a read-only module
