@@ -4,6 +4,24 @@
 
 namespace rulebook {
 
+namespace {
+// Face-down cells of a row or a column as bits: boards are at most 64 by 64
+// (schemas/game.schema.json), a line's cells fit one word.
+constexpr int kLineBits = 64;
+void set_bit(uint64_t& line, int at, uint8_t on) {
+  line = (line & ~(uint64_t{1} << at)) | uint64_t{on} << at;
+}
+// Whether at least n bits are set (n >= 1): clearing the lowest bit n - 1
+// times leaves some (n is 2 in Hao Hao: one step, where counting them all
+// would be a dozen).
+bool at_least(uint64_t bits, int n) {
+  for (int i = 1; i < n && bits != 0; ++i) bits &= bits - 1;
+  return bits != 0;
+}
+uint64_t bits_below(uint64_t line, int at) { return line & ((uint64_t{1} << at) - 1); }
+uint64_t bits_above(uint64_t line, int at) { return line >> at >> 1; }
+}  // namespace
+
 void FaceDownCells::read(const GameState& state, BoardId board) {
   const GameDefinition& def = state.definition();
   const BoardDef& b = def.boards[static_cast<size_t>(board)];
@@ -26,7 +44,7 @@ void FaceDownCells::read(const GameState& state, BoardId board) {
   } else {
     const int w = b.geometry.width(), h = b.geometry.height();
     cells_.assign(static_cast<size_t>(n), 0);
-    const bool bits = w <= 64 && h <= 64;
+    const bool bits = w <= kLineBits && h <= kLineBits;
     rows_.assign(bits ? static_cast<size_t>(h) : 0, 0);
     columns_.assign(bits ? static_cast<size_t>(w) : 0, 0);
     for (int c = 0; c < n; ++c) read_cell(c);
@@ -45,9 +63,8 @@ void FaceDownCells::read_cell(int cell) {
   cells_[static_cast<size_t>(cell)] = down;
   if (rows_.empty()) return;
   const int x = geometry_->x(cell), y = geometry_->y(cell);
-  rows_[static_cast<size_t>(y)] = (rows_[static_cast<size_t>(y)] & ~(uint64_t{1} << x)) | uint64_t{down} << x;
-  columns_[static_cast<size_t>(x)] =
-      (columns_[static_cast<size_t>(x)] & ~(uint64_t{1} << y)) | uint64_t{down} << y;
+  set_bit(rows_[static_cast<size_t>(y)], x, down);
+  set_bit(columns_[static_cast<size_t>(x)], y, down);
 }
 
 void FaceDownCells::cells(int except, std::vector<int>& out) const {
@@ -78,19 +95,6 @@ int FaceDownCells::count_along(int cell, Direction d, int enough) const {
   }
   return n;
 }
-
-namespace {
-// Face-down cells of a row or a column as bits: boards are at most 64 by 64
-// (schemas/game.schema.json). Whether at least n bits are set (n >= 1):
-// clearing the lowest bit n - 1 times leaves some (n is 2 in Hao Hao: one
-// step, where counting them all would be a dozen).
-bool at_least(uint64_t bits, int n) {
-  for (int i = 1; i < n && bits != 0; ++i) bits &= bits - 1;
-  return bits != 0;
-}
-uint64_t bits_below(uint64_t line, int at) { return line & ((uint64_t{1} << at) - 1); }
-uint64_t bits_above(uint64_t line, int at) { return line >> at >> 1; }
-}  // namespace
 
 void FaceDownCells::seeing(int sees, bool diagonal, int except, std::vector<int>& out) const {
   if (sees <= 0) return cells(except, out);
