@@ -30,6 +30,10 @@ local mt = {__index = function(_, k) return k end}
 
 local cases = {
   {"empty loop iteration (subtracted from the others)", function(n) for i = 1, n do end end},
+  {"reading a local (sink = v)", function(n) local v = 1 for i = 1, n do sink = v end end},
+  {"reading a field (sink = t.state: a hash lookup)", function(n)
+    local t = {talk = false, dice = 1, rolled = 2, state = 3}
+    for i = 1, n do sink = t.state end end},
   {"a Lua function call f(i)", function(n) for i = 1, n do sink = lua_f(i) end end},
   {"a Lua->C call (rawlen(t), like a binding call)", function(n) for i = 1, n do sink = rawlen(t5) end end},
   {"a table {a=, b=, c=, d=, e=} (five fields)", function(n)

@@ -89,19 +89,20 @@ end
 -- 4. "Compare the number of Bamboo you rolled with the previous player. If
 -- they have more bamboo than you, they must pass you the difference."
 function rules.bamboo_challenge(game, seat, pool, rolled)
-  local previous = game.state.last_roller
-  local challenge = game.state.last_bamboo
-  if previous ~= nil and previous ~= seat and rolled.bamboo < challenge then
-    local difference = challenge - rolled.bamboo
+  -- Each field read once (a field read is a hash lookup; a local is not).
+  local state, bamboo = game.state, rolled.bamboo
+  local previous, challenge = state.last_roller, state.last_bamboo
+  if previous ~= nil and previous ~= seat and bamboo < challenge then
+    local difference = challenge - bamboo
     if game.talk then  -- the names are looked up only when somebody listens
       game:say("%s rolled %d bamboo, short of %s's %d: %s passes %d bamboo",
-               game:player_name(seat), rolled.bamboo, game:player_name(previous), challenge,
+               game:player_name(seat), bamboo, game:player_name(previous), challenge,
                game:player_name(previous), difference)
     end
     game.dice[previous]:move_matching("bamboo", pool, difference)
   end
-  game.state.last_roller = seat
-  game.state.last_bamboo = rolled.bamboo
+  state.last_roller = seat
+  state.last_bamboo = bamboo
 end
 
 -- 5. "Keep all Blank dice." Nothing happens (Bamboozled replaces this).
@@ -128,15 +129,15 @@ end
 -- round's first turn, or a caller that does not know), every seat is.
 local no_one = {}
 
-local function is_out(game, seat)
-  return game.dice[seat]:empty() and not game:is_eliminated(seat)
+local function is_out(game, dice, seat)
+  return dice[seat]:empty() and not game:is_eliminated(seat)
 end
 
 function rules.players_out(game, seat, previous)
-  local out = no_one
+  local out, dice = no_one, game.dice
   if previous ~= nil then
-    if is_out(game, seat) then out = {seat} end
-    if previous ~= seat and is_out(game, previous) then
+    if is_out(game, dice, seat) then out = {seat} end
+    if previous ~= seat and is_out(game, dice, previous) then
       if out == no_one then out = {previous} else out[2] = previous end
     end
     return out
@@ -144,7 +145,7 @@ function rules.players_out(game, seat, previous)
   local n = game:player_count()
   for i = 0, n - 1 do
     local other = (seat + i) % n
-    if is_out(game, other) then
+    if is_out(game, dice, other) then
       if out == no_one then out = {} end
       out[#out + 1] = other
     end
@@ -172,20 +173,21 @@ end
 -- One game (a round of Panda-monium); returns the seats in finishing order
 -- and how many of them went out on the last turn.
 function rules.play_round(game, first)
-  local placings = {}
+  local placings, state = {}, game.state
   local seat, out = first, nil
   while true do
     game:begin_turn(seat)
-    local previous = game.state.last_roller  -- who the bamboo challenge may take from
+    local previous = state.last_roller  -- who the bamboo challenge may take from
     rules.turn(game, seat)
     out = rules.players_out(game, seat, previous)
-    for k = 1, #out do
+    local going_out = #out
+    for k = 1, going_out do
       local s = out[k]
       placings[#placings + 1] = s
       rules.player_out(game, s, #placings)
       game:eliminate(s)
     end
-    if #out > 0 then
+    if going_out > 0 then
       if not game.options.play_for_places or game:active_count() <= 1 then break end
       rules.update_recipients(game)  -- playing on for places: without those out
     end
