@@ -72,7 +72,7 @@ void FaceDownCells::cells(int except, std::vector<int>& out) const {
   const int w = geometry_->width();
   if (rows_.empty()) {  // a board wider or taller than 64: cell by cell
     for (int c = 0; c < static_cast<int>(cells_.size()); ++c)
-      if (cells_[static_cast<size_t>(c)] && c != except) out.push_back(c);
+      if (down(c) && c != except) out.push_back(c);
     return;
   }
   // A step for each face-down cell and none for the others: which cells are
