@@ -127,6 +127,13 @@ echo "lua:       $(lua5.4 -v 2>&1 | head -n1 | awk '{ print $1, $2 }')"
 echo "runs:      $ROUNDS interleaved rounds x $GAMES games (seed = round number)"
 if (( HAVE_ENGINE )); then
   echo "engine:    $RULEBOOK"
+  # How the engine has Lua: the archive (the default build) or the shared
+  # library (-DRULEBOOK_SHARED_LUA=ON), about 15% slower (bench/README.md).
+  if command -v ldd >/dev/null && ldd "$RULEBOOK" 2>/dev/null | grep -q 'liblua5\.4'; then
+    echo "engine's Lua: Debian's shared liblua5.4"
+  else
+    echo "engine's Lua: Debian's liblua5.4.a, linked in"
+  fi
 else
   echo "engine:    NOT FOUND at $RULEBOOK -- running the baseline only"
 fi
