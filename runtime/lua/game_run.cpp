@@ -90,6 +90,7 @@ std::string rule_call(const EngineImpl& e, const char* function, Seat seat) {
 // The `game` table's and game.state's starting sizes (hash slots).
 constexpr int kGameTableFields = 8;
 constexpr int kStateTableFields = 4;
+constexpr int kGameStackSlots = 160;  // Lua stack slots a game starts with
 
 }  // namespace
 
@@ -396,6 +397,10 @@ bool GameRun::begin() {
     g.co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     sandbox_arm_hook(g.co);
   }
+  // Resetting a thread shrinks its stack to a few slots, and a game would
+  // grow it again by doubling (two reallocations and copies a Pass the
+  // Pandas game): room for a game's usual depth at once.
+  lua_checkstack(g.co, kGameStackSlots);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.driver_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.rules_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.game_ref);

@@ -1064,22 +1064,27 @@ std::string sandbox_restore_guarded(lua_State* L) {
     const int snapshot = lua_gettop(L);
     const lua_Integer fields = static_cast<lua_Integer>(lua_rawlen(L, snapshot));
     for (lua_Integer k = 1; k + 1 <= fields; k += 2) {
-      lua_rawgeti(L, snapshot, k);      // key
+      // Four API calls a field when nothing changed: this runs after
+      // every game. The key is read again only for a change.
       lua_rawgeti(L, snapshot, k + 1);  // value at load
-      lua_pushvalue(L, -2);
+      lua_rawgeti(L, snapshot, k);      // key
       lua_rawget(L, table);             // value now
-      if (!same_value(L, -1, -2)) {
-        if (change.empty()) {
-          lua_rawgeti(L, list, i + 2);
-          change = lua_tostring(L, -1);
-          lua_pop(L, 1);
-          if (lua_type(L, -3) == LUA_TSTRING) change += std::string(" (field '") + lua_tostring(L, -3) + "')";
-          else if (lua_isinteger(L, -3)) change += " (index " + std::to_string(lua_tointeger(L, -3)) + ")";
-        }
-        lua_pushvalue(L, -3);
-        lua_pushvalue(L, -3);
-        lua_rawset(L, table);
+      if (same_value(L, -1, -2)) {
+        lua_pop(L, 2);
+        continue;
       }
+      lua_rawgeti(L, snapshot, k);  // key
+      lua_insert(L, -3);            // key, value at load, value now
+      if (change.empty()) {
+        lua_rawgeti(L, list, i + 2);
+        change = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        if (lua_type(L, -3) == LUA_TSTRING) change += std::string(" (field '") + lua_tostring(L, -3) + "')";
+        else if (lua_isinteger(L, -3)) change += " (index " + std::to_string(lua_tointeger(L, -3)) + ")";
+      }
+      lua_pushvalue(L, -3);
+      lua_pushvalue(L, -3);
+      lua_rawset(L, table);  // the value at load, back
       lua_pop(L, 3);
     }
     lua_settop(L, list);

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -66,4 +68,52 @@ TEST_CASE("fingerprints: a played game's narration and replay log at a fixed see
     CHECK(fnv1a64(r.out) == c["narration_fnv1a64"].get<std::string>());
     CHECK(fnv1a64(read_text(log)) == c["log_fnv1a64"].get<std::string>());
   }
+}
+
+// Pass the Pandas plays its five turn steps in one function while no
+// variant has replaced one, and calls rules.roll, rules.evaporate, ... one by
+// one when one has (rules/pass-the-pandas/rules.lua). Both ways must play
+// the same games: here a variant replaces keep_blanks with itself, which
+// forces the step-by-step turn, and every event, answer and result of the
+// log must be the same, narration too, for each player count.
+TEST_CASE("fingerprints: Pass the Pandas' whole turn plays exactly as its steps one by one", "[fingerprints]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = temp_folder("pandas-steps");
+  const fs::path game = dir / "pass-the-pandas";
+  fs::remove_all(game);
+  fs::copy(fs::path(RULEBOOK_SOURCE_DIR) / "rules" / "pass-the-pandas", game, fs::copy_options::recursive);
+  std::ofstream(game / "variants" / "steps.yaml")
+      << "name: steps\ntitle: Step by step\nsource: a test of rulebook\n"
+         "description: replaces keep_blanks with itself\nscript: steps.lua\n";
+  std::ofstream(game / "variants" / "steps.lua")
+      << "local rules = ...\nlocal keep_blanks = rules.keep_blanks\n"
+         "function rules.keep_blanks(...) return keep_blanks(...) end\n";
+  for (const std::string players : {"2", "3", "4", "5"}) {
+    for (const std::string seed : {"1", "7", "2026"}) {
+      const std::string common = "play '" + game.string() + "' --players " + players + " --seed " + seed;
+      const std::string whole_log = (dir / "whole.json").string(), steps_log = (dir / "steps.json").string();
+      INFO(common);
+      const auto whole = run_rulebook(common + " --log '" + whole_log + "'");
+      const auto steps = run_rulebook(common + " --variant steps --log '" + steps_log + "'");
+      REQUIRE(whole.exit_code == 0);
+      REQUIRE(steps.exit_code == 0);
+      CHECK(whole.out == steps.out);
+      auto a = nlohmann::json::parse(read_text(whole_log));
+      auto b = nlohmann::json::parse(read_text(steps_log));
+      CHECK(b["variants"] == nlohmann::json::array({"steps"}));
+      a.erase("variants");
+      b.erase("variants");
+      CHECK(a == b);
+      CHECK(a["events"].size() > 20);
+    }
+  }
+  // And a simulation's every figure but the timings.
+  auto figures = [&](const std::string& variant) {
+    const auto r = run_rulebook("simulate '" + game.string() + "' --players 4 --seed 5 --games 3000 --json" + variant);
+    REQUIRE(r.exit_code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    for (const char* key : {"seconds", "games_per_second", "variants"}) j.erase(key);
+    return j;
+  };
+  CHECK(figures("") == figures(" --variant steps"));
 }
