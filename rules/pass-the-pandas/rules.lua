@@ -2,10 +2,11 @@
 -- Each function is one step of the rulebook, so a variant can replace it.
 local rules = {}
 
--- The turn's steps as this file writes them (set at the end): while a
--- game's steps are all these, `rules.turn` plays them in one function.
+-- The turn's steps and players_out as this file writes them (set at the
+-- end): while a game's are all these, `rules.turn` plays the steps in one
+-- function and tells play_round when nobody can be out.
 local written_roll, written_evaporate, written_panda_recipients, written_pass_pandas,
-      written_bamboo_challenge, written_keep_blanks
+      written_bamboo_challenge, written_keep_blanks, written_players_out
 
 -- "Each player starts with four to six dice, depending on the number of players."
 function rules.deal(game)
@@ -37,10 +38,12 @@ function rules.setup(game)
     game.dice[seat] = game:zone("dice", seat)
   end
   -- Has a variant replaced a step of the turn (Bamboozled replaces
-  -- keep_blanks)? Then the turn calls each step.
+  -- keep_blanks) or who is out? Then the turn calls each step, and
+  -- players_out is asked after every turn.
   game.steps_as_written = rules.roll == written_roll and rules.evaporate == written_evaporate
     and rules.panda_recipients == written_panda_recipients and rules.pass_pandas == written_pass_pandas
     and rules.bamboo_challenge == written_bamboo_challenge and rules.keep_blanks == written_keep_blanks
+    and rules.players_out == written_players_out
   rules.deal(game)
 end
 
@@ -103,10 +106,12 @@ end
 
 -- 4. "Compare the number of Bamboo you rolled with the previous player. If
 -- they have more bamboo than you, they must pass you the difference."
+-- Returns how many dice they passed.
 local function challenge_bamboo(game, seat, pool, bamboo)
   -- Each field read once (a field read is a hash lookup; a local is not).
   local state = game.state
   local previous, challenge = state.last_roller, state.last_bamboo
+  local passed = 0
   if previous ~= nil and previous ~= seat and bamboo < challenge then
     local difference = challenge - bamboo
     if game.talk then  -- the names are looked up only when somebody listens
@@ -114,10 +119,11 @@ local function challenge_bamboo(game, seat, pool, bamboo)
                game:player_name(seat), bamboo, game:player_name(previous), challenge,
                game:player_name(previous), difference)
     end
-    game.dice[previous]:move_matching("bamboo", pool, difference)
+    passed = game.dice[previous]:move_matching("bamboo", pool, difference)
   end
   state.last_roller = seat
   state.last_bamboo = bamboo
+  return passed
 end
 
 function rules.bamboo_challenge(game, seat, pool, rolled)
@@ -141,15 +147,19 @@ end
 
 -- A turn. With every step as written, the same five steps in one function:
 -- a game makes a third fewer calls (docs/writing-a-game.md, "Fast rules").
--- tests/unit/test_fingerprints.cpp plays both ways and compares.
+-- It then returns what it knows of who may be out: the dice the roller has
+-- left and how many the previous player passed them (the only two who can
+-- lose dice on a turn, see players_out). Played step by step, it returns
+-- nothing. tests/unit/test_fingerprints.cpp plays both ways and compares.
 function rules.turn(game, seat)
   if not game.steps_as_written then return turn_step_by_step(game, seat) end
   local pool = game.dice[seat]
-  local _, panda, bamboo, water = pool:roll("panda", "bamboo", "water")      -- 1. roll
+  local dice, panda, bamboo, water = pool:roll("panda", "bamboo", "water")  -- 1. roll
   if water > 0 then pool:move_matching("water", game.evaporated) end        -- 2. evaporate
   if panda > 0 then give_pandas(game, seat, pool, panda, game.recipients[seat]) end  -- 3. pandas
-  challenge_bamboo(game, seat, pool, bamboo)                                -- 4. bamboo
-end                                                                         -- 5. blanks stay
+  local passed = challenge_bamboo(game, seat, pool, bamboo)                 -- 4. bamboo
+  return dice - water - panda + passed, passed                              -- 5. blanks stay
+end
 
 -- "The game is over if any player has no dice left at either the end of
 -- their own turn, or at the end of another player's turn." Seats with no
@@ -211,8 +221,12 @@ function rules.play_round(game, first)
   while true do
     game:begin_turn(seat)
     local previous = state.last_roller  -- who the bamboo challenge may take from
-    rules.turn(game, seat)
-    out = rules.players_out(game, seat, previous)
+    local left, passed = rules.turn(game, seat)
+    if left ~= nil and left > 0 and passed == 0 then
+      out = no_one  -- the roller kept dice and nobody else lost any: no zone to ask
+    else
+      out = rules.players_out(game, seat, previous)
+    end
     local going_out = #out
     for k = 1, going_out do
       local s = out[k]
@@ -336,8 +350,8 @@ function rules.describe(game, seat)
 end
 
 written_roll, written_evaporate, written_panda_recipients, written_pass_pandas,
-written_bamboo_challenge, written_keep_blanks =
+written_bamboo_challenge, written_keep_blanks, written_players_out =
   rules.roll, rules.evaporate, rules.panda_recipients, rules.pass_pandas,
-  rules.bamboo_challenge, rules.keep_blanks
+  rules.bamboo_challenge, rules.keep_blanks, rules.players_out
 
 return rules
