@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "core/input_file.hpp"
@@ -998,12 +999,41 @@ lua_State* sandbox_open(LuaContext* ctx) {
   return L;
 }
 
+// What every game starts from, once the rules are loaded: the fields of
+// each guarded table and the module-level locals, on the stack of a thread
+// of their own (the keeper), in the order they are compared and put back.
+// After every game the comparison reads each field by stack index and
+// compares addresses (three API calls a field, where the registry's lists
+// took four calls and two table reads); before every game each local is
+// put back in two calls instead of seven. The registry's lists stay the
+// record: a change found here is put back and reported from them.
+struct SandboxLock {
+  lua_State* keeper = nullptr;
+  int keeper_ref = LUA_NOREF;
+  struct Table {
+    int table;   // stack slot of the guarded table
+    int first;   // slot of its first field's key; the value is next
+    int fields;
+  };
+  std::vector<Table> tables;
+  std::vector<const void*> addresses;  // each field's value's lua_topointer (null: a number, ...)
+  struct Upvalue {
+    int function;  // stack slot
+    int n;
+    int value;  // stack slot
+  };
+  std::vector<Upvalue> upvalues;
+  lua_Integer guarded_length = 0;  // the guarded list's length when locked
+};
+
 void sandbox_close(lua_State* L) {
   if (!L) return;
   LuaContext* ctx = context(L);
   budget_unwatch(ctx);
   // Scripts cannot set finalizers (no __gc), so closing runs no Lua.
   lua_close(L);
+  delete ctx->lock;
+  ctx->lock = nullptr;
   memory_cap_release(ctx);
 }
 
@@ -1047,17 +1077,43 @@ bool same_value(lua_State* L, int a, int b) {
          !lua_isinteger(L, b) && std::isnan(lua_tonumber(L, a)) && std::isnan(lua_tonumber(L, b));
 }
 
+// Whether every field of the tables guarded when the rules were locked
+// still holds the value it held then.
+bool locked_fields_unchanged(const SandboxLock& lock) {
+  lua_State* K = lock.keeper;
+  const int top = lua_gettop(K);
+  size_t field = 0;
+  for (const SandboxLock::Table& t : lock.tables) {
+    for (int f = 0; f < t.fields; ++f, ++field) {
+      const int key = t.first + 2 * f;
+      lua_pushvalue(K, key);
+      lua_rawget(K, t.table);
+      // The value at load lives on the keeper's stack, so no other object
+      // can have its address: the same address is the same value.
+      const void* now = lua_topointer(K, -1);
+      const bool same = (now && now == lock.addresses[field]) || same_value(K, -1, key + 1);
+      lua_settop(K, top);
+      if (!same) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string sandbox_restore_guarded(lua_State* L) {
   std::string change;
+  // Unchanged since the rules were locked: only tables guarded since (a
+  // module first required during this game) are left to compare.
+  const SandboxLock* lock = context(L)->lock;
+  const lua_Integer from = lock && lock->keeper && locked_fields_unchanged(*lock) ? lock->guarded_length + 1 : 1;
   if (lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey) != LUA_TTABLE) {
     lua_pop(L, 1);
     return change;
   }
   const int list = lua_gettop(L);
   const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, list));
-  for (lua_Integer i = 1; i + 2 <= n; i += 3) {
+  for (lua_Integer i = from; i + 2 <= n; i += 3) {
     lua_rawgeti(L, list, i);
     const int table = lua_gettop(L);
     lua_rawgeti(L, list, i + 1);
@@ -1161,6 +1217,71 @@ struct UpvalueWalk {
 
 }  // namespace
 
+namespace {
+
+// Copies the guarded list and the upvalue record (at `record`) onto a new
+// keeper thread (SandboxLock). Without room on a thread's stack (a million
+// fields), there is no keeper and the registry's lists are read instead.
+void lock_on_keeper(lua_State* L, int record) {
+  LuaContext* ctx = context(L);
+  auto lock = std::make_unique<SandboxLock>();
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+  }
+  const int list = lua_gettop(L);
+  lock->guarded_length = static_cast<lua_Integer>(lua_rawlen(L, list));
+  const lua_Integer records = static_cast<lua_Integer>(lua_rawlen(L, record));
+  lua_Integer slots = records / 3 * 2;
+  for (lua_Integer i = 2; i <= lock->guarded_length; i += 3) {
+    lua_rawgeti(L, list, i);
+    slots += 1 + static_cast<lua_Integer>(lua_rawlen(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_State* K = lua_newthread(L);
+  lock->keeper_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  if (slots >= 1000000 || !lua_checkstack(K, static_cast<int>(slots) + LUA_MINSTACK)) {
+    lua_pop(L, 1);  // list
+    luaL_unref(L, LUA_REGISTRYINDEX, lock->keeper_ref);
+    lock->keeper_ref = LUA_NOREF;
+    delete ctx->lock;
+    ctx->lock = lock.release();  // no keeper: the lists are read
+    return;
+  }
+  auto push_to_keeper = [&](int table, lua_Integer i) {
+    lua_rawgeti(L, table, i);
+    lua_xmove(L, K, 1);
+    return lua_gettop(K);
+  };
+  for (lua_Integer i = 1; i + 2 <= lock->guarded_length; i += 3) {
+    SandboxLock::Table t{push_to_keeper(list, i), 0, 0};
+    lua_rawgeti(L, list, i + 1);
+    const int snapshot = lua_gettop(L);
+    const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, snapshot));
+    t.first = lua_gettop(K) + 1;
+    for (lua_Integer k = 1; k + 1 <= n; k += 2) {
+      push_to_keeper(snapshot, k);
+      lock->addresses.push_back(lua_topointer(K, push_to_keeper(snapshot, k + 1)));
+      ++t.fields;
+    }
+    lua_pop(L, 1);
+    lock->tables.push_back(t);
+  }
+  for (lua_Integer i = 1; i + 2 <= records; i += 3) {
+    const int function = push_to_keeper(record, i);
+    lua_rawgeti(L, record, i + 1);
+    const int n = static_cast<int>(lua_tointeger(L, -1));
+    lua_pop(L, 1);
+    lock->upvalues.push_back({function, n, push_to_keeper(record, i + 2)});
+  }
+  lua_pop(L, 1);  // list
+  lock->keeper = K;
+  delete ctx->lock;
+  ctx->lock = lock.release();
+}
+
+}  // namespace
+
 int sandbox_lock_upvalues(lua_State* L, int index) {
   index = lua_absindex(L, index);
   lua_newtable(L);
@@ -1185,6 +1306,7 @@ int sandbox_lock_upvalues(lua_State* L, int index) {
   }
   lua_setfield(L, LUA_REGISTRYINDEX, "rulebook.loaded_at_load");
   lua_pop(L, 1);
+  lock_on_keeper(L, record);
   lua_pushvalue(L, record);
   const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 2);
@@ -1192,6 +1314,16 @@ int sandbox_lock_upvalues(lua_State* L, int index) {
 }
 
 void sandbox_restore_modules(lua_State* L) {
+  // Guards of the modules the last game required first go with them: that
+  // game's module tables are garbage now, and the list would grow a game.
+  const SandboxLock* lock = context(L)->lock;
+  if (lock && lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey) == LUA_TTABLE) {
+    for (lua_Integer i = static_cast<lua_Integer>(lua_rawlen(L, -1)); i > lock->guarded_length; --i) {
+      lua_pushnil(L);
+      lua_rawseti(L, -2, i);
+    }
+  }
+  if (lock) lua_pop(L, 1);
   lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded");
   const int loaded = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, "rulebook.loaded_at_load");
@@ -1214,6 +1346,15 @@ void sandbox_restore_modules(lua_State* L) {
 }
 
 void sandbox_restore_upvalues(lua_State* L, int record_ref) {
+  const SandboxLock* lock = context(L)->lock;
+  if (lock && lock->keeper) {
+    lua_State* K = lock->keeper;
+    for (const SandboxLock::Upvalue& u : lock->upvalues) {
+      lua_pushvalue(K, u.value);
+      lua_setupvalue(K, u.function, u.n);
+    }
+    return;
+  }
   lua_rawgeti(L, LUA_REGISTRYINDEX, record_ref);
   const int record = lua_gettop(L);
   const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, record));

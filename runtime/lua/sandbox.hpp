@@ -50,7 +50,11 @@ std::string sandbox_restore_guarded(lua_State* L);
 // The modules `require` has loaded by then are locked the same way, and
 // that module cache is what sandbox_restore_modules puts back before each
 // game: a module first required during a game is loaded afresh (fresh
-// module-level locals) by the next, exactly as in a fresh state.
+// module-level locals) by the next, exactly as in a fresh state, and its
+// guard goes with it. What the guarded tables and the locals hold now is
+// also copied to a thread's stack, which the after-game comparison and the
+// before-game restore read at a few API calls a field (sandbox.cpp,
+// SandboxLock).
 int sandbox_lock_upvalues(lua_State* L, int index);
 void sandbox_restore_upvalues(lua_State* L, int record_ref);
 void sandbox_restore_modules(lua_State* L);

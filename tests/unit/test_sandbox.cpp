@@ -480,6 +480,27 @@ return rules
   CHECK(reused.play(2, 7).details == fresh);
 }
 
+TEST_CASE("sandbox: a module required in every game costs the state nothing that lasts", "[sandbox]") {
+  // Each game requires `big` afresh (the module cache starts every game as
+  // loaded) and guards its new table. Kept after its game, each table and
+  // its snapshot (some 40 KiB) would fill the 4 MiB cap within a hundred
+  // games, and each game would compare every earlier game's tables.
+  std::string big = "local M = {}\nfor i = 1, 500 do M['field' .. i] = i end\nreturn M\n";
+  TempGame game(R"(local rules = {}
+function rules.setup(game) end
+function rules.play(game)
+  local big = require("big")
+  game:finish{details = {fields = big.field500}}
+end
+return rules
+)", {{"big.lua", big}});
+  Table t(game, EngineLimits{5'000'000, 4u * 1024 * 1024});
+  for (int i = 0; i < 300; ++i) {
+    const GameResult r = t.play(2, static_cast<uint64_t>(i));
+    REQUIRE(r.details.at("fields") == 500);
+  }
+}
+
 TEST_CASE("sandbox: pairs walks keys in a fixed order", "[sandbox]") {
   const json d = probe(R"(
   local t = {zeta = 1, alpha = 2, [3] = 3, [1] = 1, mid = 5, [true] = 1, [2.5] = 0, [-4] = 0, Beta = 1, [false] = 0}
