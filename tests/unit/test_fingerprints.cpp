@@ -88,32 +88,38 @@ TEST_CASE("fingerprints: Pass the Pandas' whole turn plays exactly as its steps 
   std::ofstream(game / "variants" / "steps.lua")
       << "local rules = ...\nlocal keep_blanks = rules.keep_blanks\n"
          "function rules.keep_blanks(...) return keep_blanks(...) end\n";
-  for (const std::string players : {"2", "3", "4", "5"}) {
-    for (const std::string seed : {"1", "7", "2026"}) {
-      const std::string common = "play '" + game.string() + "' --players " + players + " --seed " + seed;
-      const std::string whole_log = (dir / "whole.json").string(), steps_log = (dir / "steps.json").string();
-      INFO(common);
-      const auto whole = run_rulebook(common + " --log '" + whole_log + "'");
-      const auto steps = run_rulebook(common + " --variant steps --log '" + steps_log + "'");
-      REQUIRE(whole.exit_code == 0);
-      REQUIRE(steps.exit_code == 0);
-      CHECK(whole.out == steps.out);
-      auto a = nlohmann::json::parse(read_text(whole_log));
-      auto b = nlohmann::json::parse(read_text(steps_log));
-      CHECK(b["variants"] == nlohmann::json::array({"steps"}));
-      a.erase("variants");
-      b.erase("variants");
-      CHECK(a == b);
-      CHECK(a["events"].size() > 20);
+  // Panda-monium plays on for places (seats go out, the recipients and the
+  // bamboo challenge skip them) and deals again each round.
+  for (const std::string variant : {"", " --variant panda-monium"}) {
+    for (const std::string players : {"2", "3", "4", "5"}) {
+      for (const std::string seed : {"1", "7", "2026"}) {
+        const std::string common = "play '" + game.string() + "' --players " + players + " --seed " + seed + variant;
+        const std::string whole_log = (dir / "whole.json").string(), steps_log = (dir / "steps.json").string();
+        INFO(common);
+        const auto whole = run_rulebook(common + " --log '" + whole_log + "'");
+        const auto steps = run_rulebook(common + " --variant steps --log '" + steps_log + "'");
+        REQUIRE(whole.exit_code == 0);
+        REQUIRE(steps.exit_code == 0);
+        CHECK(whole.out == steps.out);
+        auto a = nlohmann::json::parse(read_text(whole_log));
+        auto b = nlohmann::json::parse(read_text(steps_log));
+        CHECK(b["variants"].back() == "steps");
+        a.erase("variants");
+        b.erase("variants");
+        CHECK(a == b);
+        CHECK(a["events"].size() > 20);
+      }
     }
   }
   // And a simulation's every figure but the timings.
-  auto figures = [&](const std::string& variant) {
-    const auto r = run_rulebook("simulate '" + game.string() + "' --players 4 --seed 5 --games 3000 --json" + variant);
+  auto figures = [&](const std::string& variant, int games = 3000) {
+    const auto r = run_rulebook("simulate '" + game.string() + "' --players 4 --seed 5 --games " +
+                                std::to_string(games) + " --json" + variant);
     REQUIRE(r.exit_code == 0);
     auto j = nlohmann::json::parse(r.out);
     for (const char* key : {"seconds", "games_per_second", "variants"}) j.erase(key);
     return j;
   };
   CHECK(figures("") == figures(" --variant steps"));
+  CHECK(figures(" --variant panda-monium", 300) == figures(" --variant panda-monium --variant steps", 300));
 }
