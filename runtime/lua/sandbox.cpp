@@ -418,9 +418,10 @@ void freeze_table(lua_State* L, int index, int depth) {
 // guarded table is compared after every game (sandbox_restore_guarded),
 // which puts back what changed and reports it. `label` (a stack index, a
 // string) names the table in that report. The snapshot is a flat list of
-// keys and values (k1, v1, k2, v2, ...): the comparison reads it by index,
-// at a third of the cost of walking a table with lua_next, and it runs
-// after every game.
+// keys and values (k1, v1, k2, v2, ...), read by index. Once the rules are
+// locked, a copy on the keeper's stack (SandboxLock) serves the comparison
+// after every game; this list is read for a table guarded since (a module
+// first required during the game) and to repair and report a change.
 const char* const kGuardedKey = "rulebook.guarded";
 
 void guard_table(lua_State* L, int index, int label, int depth) {
@@ -1120,8 +1121,8 @@ std::string sandbox_restore_guarded(lua_State* L) {
     const int snapshot = lua_gettop(L);
     const lua_Integer fields = static_cast<lua_Integer>(lua_rawlen(L, snapshot));
     for (lua_Integer k = 1; k + 1 <= fields; k += 2) {
-      // Four API calls a field when nothing changed: this runs after
-      // every game. The key is read again only for a change.
+      // Four API calls a field when nothing changed. The key is read
+      // again only for a change.
       lua_rawgeti(L, snapshot, k + 1);  // value at load
       lua_rawgeti(L, snapshot, k);      // key
       lua_rawget(L, table);             // value now
