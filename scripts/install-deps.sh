@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
 # Installs what rulebook needs to build and test on Debian 12, with apt-get,
 # only when something is missing. Run as root (or with sudo available).
+# `--build-only`: just what building and playing need (scripts/demo.sh), not
+# the test stages' tools (chromium, clang, node, ...), which take minutes.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev catch2
-          libcli11-dev nlohmann-json3-dev libfmt-dev json-schema-test-suite
+# What `cmake` needs to configure and build the `rulebook` command:
+# Nettle's SHA-256 (agents' stream seeds, a one-way hash of the chance seed);
+# RE2 (schema "pattern" matching in linear time without recursion: std::regex
+# overflows the stack on long user strings); valijson (the draft-07 JSON
+# Schema validator, header-only, a build dependency only); cpp-httplib
+# (rulebook serve's HTTP server and the server tests' client: a maintained
+# HTTP library, no hand-written HTTP parsing); catch2 (CTest's tests are
+# configured with the build).
+build_packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-cpp-dev catch2
+          libcli11-dev nlohmann-json3-dev libfmt-dev nettle-dev libre2-dev libvalijson-dev
+          libcpp-httplib-dev)
+packages=("${build_packages[@]}"
+          # the benchmark's baseline; the schema validator's test data
+          lua5.4 json-schema-test-suite
           # simulate/compare/merge --plot draw with gnuplot; shards run under GNU parallel
           gnuplot-nox parallel
-          # Nettle's SHA-256: agents' stream seeds, a one-way hash of the chance seed
-          nettle-dev
-          # RE2: schema "pattern" matching in linear time without recursion
-          # (std::regex overflows the stack on long user strings)
-          libre2-dev
-          # valijson: the draft-07 JSON Schema validator (header-only, a build
-          # dependency only: the .deb's runtime dependencies do not change)
-          libvalijson-dev
           # clang with its sanitizer and libFuzzer runtimes: .ci/fuzz.sh
           clang libclang-rt-14-dev
           # cpack -G DEB: dpkg-shlibdeps computes the package's dependencies,
           # and CPack finds the binaries to give it with `file`.
           dpkg-dev file
-          # rulebook serve's HTTP server (and the server tests' client): a
-          # maintained HTTP library, no hand-written HTTP parsing
-          libcpp-httplib-dev
           # .ci/browser.sh plays at the web table in headless chromium
           chromium
           # bench/bots.sh reads `rulebook arena --json` into its table
@@ -33,6 +36,9 @@ packages=(build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-cpp-dev 
 # exec-bot tests play every game with examples/bots/random_bot.js): Debian's
 # Node.js and npm, unless a Node.js that brings its own npm is installed.
 command -v npm >/dev/null || packages+=(nodejs npm)
+if [[ ${1:-} == --build-only ]]; then
+  packages=("${build_packages[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
