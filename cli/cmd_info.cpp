@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "observation/narrator.hpp"
 #include "lua/rule_engine.hpp"
+#include "setup/component_shapes.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
@@ -42,8 +43,8 @@ int run_list(bool json) {
   return broken ? kUsage : kOk;
 }
 
-int run_info(const std::string& game, bool json) {
-  auto def = load_game(game);
+int run_info(const std::string& game, const LoadOptions& setup, bool json) {
+  auto def = load_game(game, setup);
   const auto variants = list_variants(def->dir);
   nlohmann::json out;
   out["name"] = def->name;
@@ -61,10 +62,23 @@ int run_info(const std::string& game, bool json) {
   for (const auto& v : variants)
     vs.push_back({{"name", v.name}, {"title", v.title}, {"source", v.source}, {"description", v.description}});
   out["variants"] = vs;
+  // Components as the options shape them; `shape` says how, as written.
   nlohmann::json comps = nlohmann::json::array();
-  for (const auto& t : def->types)
-    comps.push_back({{"name", t.name}, {"kind", t.kind}, {"count", t.count}, {"faces", t.faces},
-                     {"attributes", t.attributes}});
+  std::vector<std::string> shapes;
+  for (size_t i = 0; i < def->types.size(); ++i) {
+    const auto& t = def->types[i];
+    const nlohmann::json& written = def->setup.at("components").at(i);
+    nlohmann::json comp{{"name", t.name}, {"kind", t.kind}, {"count", t.count}, {"faces", t.faces},
+                        {"attributes", t.attributes}};
+    shapes.push_back(shape_summary(written));
+    if (!shapes.back().empty()) {
+      nlohmann::json shape = nlohmann::json::object();
+      for (const char* key : {"count", "faces"})
+        if (written.contains(key) && written.at(key).is_object()) shape[key] = written.at(key);
+      comp["shape"] = shape;
+    }
+    comps.push_back(std::move(comp));
+  }
   out["components"] = comps;
   nlohmann::json zones = nlohmann::json::array();
   for (const auto& z : def->zone_defs)
@@ -94,8 +108,15 @@ int run_info(const std::string& game, bool json) {
   if (variants.empty()) std::cout << "  none\n";
   for (const auto& v : variants) std::cout << fmt::format("  {:<16} {} -- {}\n", v.name, v.title, v.source);
   std::cout << "\nComponents:\n";
-  for (const auto& t : def->types)
-    std::cout << fmt::format("  {:>3} x {:<16} {:<6} faces: {}\n", t.count, t.name, t.kind, fmt::join(t.faces, ", "));
+  for (size_t i = 0; i < def->types.size(); ++i) {
+    const auto& t = def->types[i];
+    // Numbered faces read as a range: "1..13", not thirteen names.
+    const bool ranged = def->setup.at("components").at(i).value("faces", nlohmann::json()).is_object();
+    const std::string faces = ranged ? fmt::format("{}..{}", t.faces.front(), t.faces.back())
+                                     : fmt::format("{}", fmt::join(t.faces, ", "));
+    std::cout << fmt::format("  {:>3} x {:<16} {:<6} faces: {}{}\n", t.count, t.name, t.kind, faces,
+                             shapes[i].empty() ? "" : "  (" + shapes[i] + ")");
+  }
   std::cout << "\nZones:";
   for (const auto& z : zones) std::cout << " " << z["name"].get<std::string>() << (z["per_player"].get<bool>() ? " (per player)" : "");
   std::cout << "\n";
@@ -159,10 +180,14 @@ Runner add_list(CLI::App& app) {
 Runner add_info(CLI::App& app) {
   auto game = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto setup = std::make_shared<LoadOptions>();
   auto* cmd = app.add_subcommand("info", "players, options, variants and components of a game");
   cmd->add_option("GAME", *game, "a bundled game's name, or a game folder")->required();
   cmd->add_flag("--json", *json, "print JSON");
-  return [game, json] { return run_info(*game, *json); };
+  // Components may follow options: show them as a variant or --set shapes them.
+  cmd->add_option("--variant,-v", setup->variants, "apply a variant (repeatable, applied in order)")->check(utf8_text());
+  cmd->add_option("--set", setup->sets, "override one setup value: PATH=VALUE (repeatable)")->check(utf8_text());
+  return [game, json, setup] { return run_info(*game, *setup, *json); };
 }
 
 Runner add_validate(CLI::App& app) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "setup/component_shapes.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook {
@@ -133,6 +134,9 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
   }
 
   std::set<std::string> type_names;
+  // Counts and faces may follow options: resolved here, from the options
+  // after every variant and --set (component_shapes.hpp).
+  const ComponentShapes shapes(setup, def.max_players, fail, locate);
   if (auto it = setup.find("components"); it != setup.end()) {
     int component_index = -1;
     for (const auto& c : *it) {
@@ -142,10 +146,9 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       type.name = c.at("name").get<std::string>();
       type.kind = str_or(c, "kind", "token");
       type.title = str_or(c, "title", type.name);
-      if (auto f = c.find("faces"); f != c.end())
-        for (const auto& face : *f) type.faces.push_back(face.get<std::string>());
+      type.count = shapes.count(c, at);
+      type.faces = shapes.faces(c, at);
       if (type.faces.empty()) type.faces.push_back(type.name);
-      type.count = int_or(c, "count", 1);
       type.attributes = c.value("attributes", json::object());
       type.zone = str_or(c, "zone", "");
       const std::string face = str_or(c, "face", type.faces.front());
@@ -197,10 +200,17 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       check_image(style, at);
       if (auto faces = style.find("faces"); faces != style.end()) {
         const auto& known = def.types[static_cast<size_t>(type)].faces;
+        // Faces numbered by a range may be styled beyond what today's
+        // options give (a d20's style stays valid for a d6).
+        const json& written = setup.at("components").at(static_cast<size_t>(type)).value("faces", json());
+        const bool ranged = written.is_object();
         for (const auto& [face, face_style] : faces->items()) {
-          if (std::find(known.begin(), known.end(), face) == known.end())
-            fail(at + "/faces/" + face, fmt::format("display: '{}' is not a face of '{}' (its faces: {})", face,
-                                                     type_name, fmt::join(known, ", ")));
+          if (std::find(known.begin(), known.end(), face) == known.end() && !(ranged && may_be_range_face(face)))
+            fail(at + "/faces/" + face,
+                 ranged ? fmt::format("display: '{}' is not a face of '{}' (its faces: numbers, {}..{} now)", face,
+                                      type_name, known.front(), known.back())
+                        : fmt::format("display: '{}' is not a face of '{}' (its faces: {})", face, type_name,
+                                      fmt::join(known, ", ")));
           check_image(face_style, at + "/faces/" + face);
         }
       }

@@ -1,0 +1,343 @@
+// Components shaped by options (setup/component_shapes.hpp): counts and
+// faces follow the options after variants and --set, and every bad
+// reference is an error at its file:line:col naming the option.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "setup/component_shapes.hpp"
+#include "setup/game_loader.hpp"
+#include "setup/setup_error.hpp"
+#include "cli_runner.hpp"
+#include "temp_game.hpp"
+
+using rulebook::GameDefinition;
+using rulebook::load_game;
+using rulebook::LoadOptions;
+using rulebook::SetupError;
+using rulebook::test::TempGame;
+
+namespace {
+
+// Goofspiel's cards (a suit of N per seat, prizes 1..N) and Liar's Dice's
+// dice (dice per seat, S sides), as game.yaml writes them.
+const char* const kShapedGame =
+    "name: shaped\n"                                                                        // 1
+    "title: Shaped\n"                                                                       // 2
+    "script: rules.lua\n"                                                                   // 3
+    "players: {min: 2, max: 4, default: 2}\n"                                               // 4
+    "options:\n"                                                                            // 5
+    "  cards: 13\n"                                                                         // 6
+    "  sides: 6\n"                                                                          // 7
+    "  dice: 5\n"                                                                           // 8
+    "  label: thirteen\n"                                                                   // 9
+    "zones:\n"                                                                              // 10
+    "  - {name: box}\n"                                                                     // 11
+    "  - {name: prizes, visibility: hidden}\n"                                              // 12
+    "components:\n"                                                                         // 13
+    "  - {name: bid, kind: card, count: {option: cards, per_player: true}, zone: box,\n"    // 14
+    "     faces: {from: 1, to: {option: cards}}}\n"                                         // 15
+    "  - {name: prize, kind: card, count: {option: cards}, zone: prizes,\n"                 // 16
+    "     faces: {from: 1, to: {option: cards}}}\n"                                         // 17
+    "  - {name: die, kind: die, count: {option: dice, per_player: true}, zone: box,\n"      // 18
+    "     faces: {from: 1, to: {option: sides}}, face: \"6\"}\n"                            // 19
+    "  - {name: coin, kind: die, faces: [heads, tails], count: 2, zone: box}\n";            // 20
+
+const char* const kRules = "return {setup = function() end, play = function(game) game:finish{} end}\n";
+
+const char* const kSmallVariant =
+    "name: small\ntitle: Small\nsource: tests\n"  // 1-3
+    "overlay:\n"                                   // 4
+    "  options: {cards: 5, sides: 20}\n";          // 5
+
+// The error loading the game, its folder left out of file names.
+std::string error_of(const std::string& dir, const LoadOptions& options = {}) {
+  try {
+    load_game(dir, options);
+  } catch (const SetupError& e) {
+    std::string error = e.what();
+    for (size_t at; (at = error.find(dir + "/")) != std::string::npos;) error.erase(at, dir.size() + 1);
+    return error;
+  }
+  return "";
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string yaml = kShapedGame;
+  const auto at = yaml.find(from);
+  REQUIRE(at != std::string::npos);
+  return yaml.replace(at, from.size(), to);
+}
+
+const rulebook::ComponentType& type_named(const GameDefinition& def, const std::string& name) {
+  const int index = def.find_type(name);
+  REQUIRE(index >= 0);
+  return def.types[static_cast<size_t>(index)];
+}
+
+}  // namespace
+
+TEST_CASE("shapes: counts and faces follow the options", "[setup][shapes]") {
+  TempGame game(kShapedGame, kRules);
+  const auto def = load_game(game.dir());
+  const auto& bid = type_named(*def, "bid");
+  CHECK(bid.count == 13 * 4);  // 13 for each of players.max seats
+  REQUIRE(bid.faces.size() == 13);
+  CHECK(bid.faces.front() == "1");
+  CHECK(bid.faces.back() == "13");
+  CHECK(bid.initial_face == 0);
+  const auto& prize = type_named(*def, "prize");
+  CHECK(prize.count == 13);
+  CHECK(prize.faces == bid.faces);
+  const auto& die = type_named(*def, "die");
+  CHECK(die.count == 5 * 4);
+  CHECK(die.faces == std::vector<std::string>{"1", "2", "3", "4", "5", "6"});
+  CHECK(die.faces[static_cast<size_t>(die.initial_face)] == "6");
+  CHECK(type_named(*def, "coin").count == 2);
+  // The runtime sees ordinary components: one per piece, faces shared by name.
+  CHECK(def->component_count() == 52 + 13 + 20 + 2);
+  CHECK(def->face_id("13") == def->face_id("13"));
+  CHECK(!def->face_id("13").is_none());
+}
+
+TEST_CASE("shapes: variants and --set decide the shape, --set last", "[setup][shapes]") {
+  TempGame game(kShapedGame, kRules, {{"variants/small.yaml", kSmallVariant}});
+  const auto small = load_game(game.dir(), LoadOptions{{"small"}, {}});
+  CHECK(type_named(*small, "prize").count == 5);
+  CHECK(type_named(*small, "prize").faces.back() == "5");
+  CHECK(type_named(*small, "die").faces.size() == 20);
+
+  const auto set = load_game(game.dir(), LoadOptions{{"small"}, {"options.cards=7", "players.max=3"}});
+  CHECK(type_named(*set, "prize").count == 7);
+  CHECK(type_named(*set, "bid").count == 7 * 3);
+  CHECK(type_named(*set, "die").count == 5 * 3);
+
+  // --set may shape a component that was fixed, and the other way round.
+  const auto reshaped = load_game(game.dir(), LoadOptions{{}, {"components.3.count={option: dice}", "components.1.count=1"}});
+  CHECK(type_named(*reshaped, "coin").count == 5);
+  CHECK(type_named(*reshaped, "prize").count == 1);
+}
+
+TEST_CASE("shapes: a reference to an option the game does not have names it and its place", "[setup][shapes]") {
+  TempGame game(with("count: {option: cards}", "count: {option: crads}"), kRules);
+  const std::string error = error_of(game.dir());
+  CHECK(error.find("game.yaml:16:47: error: component 'prize': count follows option 'crads', which this game "
+                   "does not have (its options: cards, dice, label, sides); did you mean `cards`?") == 0);
+
+  TempGame faces(with("to: {option: sides}", "to: {option: size}"), kRules);
+  CHECK(error_of(faces.dir()).find("game.yaml:19:36: error: component 'die': faces' to follows option 'size', "
+                                   "which this game does not have") == 0);
+
+  // Removing the option with --set leaves the reference dangling: named where it is written.
+  TempGame removed(kShapedGame, kRules);
+  CHECK(error_of(removed.dir(), LoadOptions{{}, {"options.sides=~"}})
+            .find("game.yaml:19:36: error: component 'die': faces' to follows option 'sides', which this game does "
+                  "not have") == 0);
+}
+
+TEST_CASE("shapes: an option that is not an integer is an error naming both places", "[setup][shapes]") {
+  TempGame game(with("count: {option: cards}", "count: {option: label}"), kRules);
+  CHECK(error_of(game.dir()).find("game.yaml:16:47: error: component 'prize': count follows option 'label', which "
+                                  "is \"thirteen\" (set at game.yaml:9:10): a string, not an integer") == 0);
+  TempGame set(kShapedGame, kRules);
+  const std::string error = error_of(set.dir(), LoadOptions{{}, {"options.sides=6.5"}});
+  CHECK(error.find("game.yaml:19:36: error: component 'die': faces' to follows option 'sides', which is 6.5 "
+                   "(set at --set:1:15): a number, not an integer") == 0);
+}
+
+TEST_CASE("shapes: counts and ranges out of bounds are errors at the reference", "[setup][shapes]") {
+  TempGame game(kShapedGame, kRules, {{"variants/small.yaml", kSmallVariant}});
+  CHECK(error_of(game.dir(), LoadOptions{{}, {"options.cards=-1"}})
+            .find("game.yaml:14:45: error: component 'bid': count follows option 'cards' = -1 (set at --set:1:15), "
+                  "below 0") == 0);
+  CHECK(error_of(game.dir(), LoadOptions{{}, {"options.cards=3000"}})
+            .find("game.yaml:14:45: error: component 'bid': count follows option 'cards' = 3000 (set at "
+                  "--set:1:15) for each of 4 seats (players.max) makes 12000, above the most, 10000") == 0);
+  CHECK(error_of(game.dir(), LoadOptions{{}, {"options.dice=9223372036854775807"}})
+            .find("game.yaml:18:44: error: component 'die': count follows option 'dice' = 9223372036854775807 (set at "
+                  "--set:1:14) for each of 4 seats (players.max), above the most, 10000") == 0);
+  CHECK(error_of(game.dir(), LoadOptions{{}, {"options.sides=0"}})
+            .find("game.yaml:19:36: error: component 'die': faces from 1 to 0 would be none (from 1; to follows "
+                  "option 'sides' = 0 (set at --set:1:15)): to must be at least from") == 0);
+  CHECK(error_of(game.dir(), LoadOptions{{}, {"options.sides=20000"}})
+            .find("game.yaml:19:36: error: component 'die': faces from 1 to 20000 would be 20000 (from 1; to "
+                  "follows option 'sides' = 20000 (set at --set:1:15)), above the most, 10000") == 0);
+  CHECK(error_of(game.dir(), LoadOptions{{}, {"options.sides=5000000"}})
+            .find("game.yaml:19:36: error: component 'die': faces' to follows option 'sides' = 5000000 (set at "
+                  "--set:1:15), out of -1000000..1000000") == 0);
+  // The starting face must be among the faces the options give.
+  CHECK(error_of(game.dir(), LoadOptions{{"small"}, {"options.sides=4"}})
+            .find("game.yaml:19:51: error: component 'die': face '6' is not one of its faces") == 0);
+  // A variant's value is named where the variant wrote it.
+  TempGame negative(kShapedGame, kRules,
+                    {{"variants/none.yaml", "name: none\ntitle: None\nsource: tests\noverlay:\n  options: {cards: -2}\n"}});
+  CHECK(error_of(negative.dir(), LoadOptions{{"none"}, {}})
+            .find("component 'bid': count follows option 'cards' = -2 (set at variants/none.yaml:5:20), below 0") !=
+        std::string::npos);
+}
+
+TEST_CASE("shapes: the schema checks how a shape is written", "[setup][shapes][schema]") {
+  TempGame typo(with("count: {option: cards}", "count: {optoin: cards}"), kRules);
+  CHECK(error_of(typo.dir()).find("game.yaml:16:") == 0);
+  TempGame range(with("faces: {from: 1, to: {option: cards}}}\n  - {name: die",
+                      "faces: {from: 1, upto: 6}}\n  - {name: die"),
+                 kRules);
+  CHECK(error_of(range.dir()).find("game.yaml:17:") == 0);
+  TempGame list(with("faces: [heads, tails]", "faces: [heads, {option: cards}]"), kRules);
+  CHECK(error_of(list.dir()).find("game.yaml:20:") == 0);
+  TempGame flag(with("per_player: true}, zone: box,\n     faces", "per_player: yes}, zone: box,\n     faces"), kRules);
+  CHECK(error_of(flag.dir()).find("game.yaml:14:") == 0);
+}
+
+TEST_CASE("shapes: display may style numbered faces the options leave out, but no other names", "[setup][shapes]") {
+  const std::string styled = std::string(kShapedGame) +
+                             "display:\n"
+                             "  die:\n"
+                             "    faces:\n"
+                             "      \"20\": {glyph: X}\n";
+  TempGame game(styled, kRules);
+  CHECK(error_of(game.dir()) == "");
+  TempGame misspelt(styled + "      six: {glyph: S}\n", kRules);
+  CHECK(error_of(misspelt.dir()).find("error: display: 'six' is not a face of 'die' (its faces: numbers, 1..6 now)") !=
+        std::string::npos);
+}
+
+TEST_CASE("shapes: the example in docs/writing-a-game.md loads as written", "[setup][shapes][docs]") {
+  std::ifstream in(RULEBOOK_SOURCE_DIR "/docs/writing-a-game.md");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const size_t section = doc.find("### Components shaped by options");
+  REQUIRE(section != std::string::npos);
+  const size_t start = doc.find("```yaml\n", section);
+  REQUIRE(start != std::string::npos);
+  const size_t end = doc.find("```", start + 8);
+  const std::string example = doc.substr(start + 8, end - start - 8);
+  TempGame game("name: example\ntitle: Example\nscript: rules.lua\nplayers: {min: 2, max: 4}\n"
+                "zones: [{name: box}, {name: prizes, visibility: hidden}]\n" + example,
+                kRules);
+  const auto def = load_game(game.dir(), LoadOptions{{}, {"options.cards=8"}});
+  CHECK(type_named(*def, "bid").count == 8 * 4);
+  CHECK(type_named(*def, "prize").faces.back() == "8");
+  CHECK(type_named(*def, "die").count == 5 * 4);
+  CHECK(type_named(*def, "die").faces.size() == 6);
+}
+
+namespace {
+
+// Deals each seat its suit 1..N; says what the rules see.
+const char* const kDealingRules = R"(local rules = {}
+function rules.setup(game)
+  local n = game.options.cards
+  for seat = 0, game:player_count() - 1 do
+    local hand = game:zone("hand", seat)
+    game:zone("box"):move_matching("bid", hand, n)
+    for i = 1, n do hand:get(i):set_face(tostring(i)) end
+  end
+end
+function rules.play(game)
+  local hand, faces = game:zone("hand", 0), {}
+  for i = 1, hand:count() do faces[#faces + 1] = hand:get(i):face() end
+  game:say("Ann holds " .. table.concat(faces, " "))
+  game:say(string.format("%d bids, %d prizes, %d dice of %d faces", #game:components("bid"),
+                         #game:components("prize"), #game:components("die"), #game:components("die")[1]:faces()))
+  game:finish{}
+end
+return rules
+)";
+
+std::string cli_game(const std::string& yaml) {
+  const std::string dir = rulebook::test::temp_folder("shaped");
+  rulebook::test::write_file(dir + "/game.yaml", yaml);
+  rulebook::test::write_file(dir + "/rules.lua", kDealingRules);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("cli: a game shaped by options validates, plays, and info shows the shapes", "[cli][shapes]") {
+  using rulebook::test::run_rulebook;
+  std::string yaml = kShapedGame;
+  yaml.insert(yaml.find("components:\n"), "  - {name: hand, per_player: true, visibility: owner}\n");
+  const std::string dir = cli_game(yaml);
+
+  auto validate = run_rulebook("validate " + dir);
+  INFO(validate.err);
+  CHECK(validate.exit_code == 0);
+
+  auto play = run_rulebook("play " + dir + " --seed 1 --set options.cards=4 --set options.sides=8");
+  INFO(play.err);
+  CHECK(play.exit_code == 0);
+  CHECK(play.out.find("Ann holds 1 2 3 4") != std::string::npos);
+  CHECK(play.out.find("16 bids, 4 prizes, 20 dice of 8 faces") != std::string::npos);
+
+  auto info = run_rulebook("info " + dir);
+  CHECK(info.exit_code == 0);
+  CHECK(info.out.find("   13 x prize            card   faces: 1..13  (count: options.cards; faces: 1..options.cards)") !=
+        std::string::npos);
+  CHECK(info.out.find("   52 x bid              card   faces: 1..13  (count: options.cards per seat; faces: "
+                      "1..options.cards)") != std::string::npos);
+  CHECK(info.out.find("    2 x coin             die    faces: heads, tails\n") != std::string::npos);
+  auto shaped = run_rulebook("info " + dir + " --set options.cards=5");
+  CHECK(shaped.out.find("    5 x prize            card   faces: 1..5  (count: options.cards;") != std::string::npos);
+  CHECK(shaped.out.find("  cards = 5\n") != std::string::npos);
+  auto json = nlohmann::json::parse(run_rulebook("info --json " + dir).out);
+  CHECK(json["components"][2]["count"] == 20);
+  CHECK(json["components"][2]["faces"].size() == 6);
+  CHECK(json["components"][2]["shape"]["faces"]["to"]["option"] == "sides");
+  CHECK(json["components"][2]["shape"]["count"]["per_player"] == true);
+  CHECK(!json["components"][3].contains("shape"));
+}
+
+TEST_CASE("cli: a bad option reference exits 2 with file:line:col", "[cli][shapes]") {
+  using rulebook::test::run_rulebook;
+  std::string yaml = kShapedGame;
+  yaml.replace(yaml.find("to: {option: sides}"), 19, "to: {option: side}");
+  const std::string dir = cli_game(yaml);
+  auto validate = run_rulebook("validate " + dir);
+  CHECK(validate.exit_code == 2);
+  CHECK(validate.err.find("game.yaml:19:36: error: component 'die': faces' to follows option 'side', which this "
+                          "game does not have (its options: cards, dice, label, sides); did you mean `sides`?") !=
+        std::string::npos);
+
+  const std::string good = cli_game(kShapedGame);
+  auto set = run_rulebook("play " + good + " --set options.cards=three");
+  CHECK(set.exit_code == 2);
+  CHECK(set.err.find("game.yaml:14:45: error: component 'bid': count follows option 'cards', which is \"three\" "
+                     "(set at --set:1:15): a string, not an integer") != std::string::npos);
+}
+
+TEST_CASE("shapes: any document gets a shape or a SetupError, never another exception", "[setup][shapes]") {
+  const auto setup = nlohmann::json::parse(R"({"options": {"n": 3, "big": 18446744073709551615, "list": [1]},
+    "components": [
+      {"name": "a", "count": "x"}, {"name": "b", "count": {"option": 3}}, {"count": {"option": "n", "per_player": "yes"}},
+      {"name": "d", "faces": {"from": "a", "to": 1}}, {"name": "e", "faces": 5}, {"name": "f", "faces": {"from": 1}},
+      {"name": "g", "faces": [1, 2]}, {"name": "h", "count": {"option": "big"}}, {"name": "i", "count": {"option": "list"}},
+      {"name": "j", "faces": {"from": {"option": "n"}, "to": {"option": "big"}}}, {"name": "k", "count": -1}
+    ]})");
+  int errors = 0, shaped = 0;
+  const rulebook::ComponentShapes shapes(
+      setup, 3, [](const std::string& pointer, const std::string& message) { throw SetupError(pointer + ": " + message); },
+      nullptr);
+  for (size_t i = 0; i < setup["components"].size(); ++i) {
+    const auto& c = setup["components"][i];
+    try {
+      (void)shapes.count(c, "/components/" + std::to_string(i));
+      (void)shapes.faces(c, "/components/" + std::to_string(i));
+      (void)rulebook::shape_summary(c);
+      ++shaped;
+    } catch (const SetupError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).rfind("/components/" + std::to_string(i) + "/", 0) == 0);
+      ++errors;
+    }
+  }
+  CHECK(shaped == 1);  // "per_player": "yes" is not true: the schema says so, the count is 3
+  CHECK(errors == 10);
+  CHECK(rulebook::shape_summary(nlohmann::json::parse(R"({"count": {"option": "n", "per_player": true},
+        "faces": {"from": 1, "to": {"option": "sides"}}})")) == "count: options.n per seat; faces: 1..options.sides");
+  CHECK(rulebook::shape_summary(nlohmann::json::parse(R"({"count": 3, "faces": ["a"]})")).empty());
+}
