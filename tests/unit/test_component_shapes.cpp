@@ -181,15 +181,23 @@ TEST_CASE("shapes: counts and ranges out of bounds are errors at the reference",
 
 TEST_CASE("shapes: the schema checks how a shape is written", "[setup][shapes][schema]") {
   TempGame typo(with("count: {option: cards}", "count: {optoin: cards}"), kRules);
-  CHECK(error_of(typo.dir()).find("game.yaml:16:") == 0);
+  const std::string typo_error = error_of(typo.dir());
+  INFO(typo_error);
+  CHECK(typo_error.find("game.yaml:16:38: error: missing required key 'option'") == 0);
+  CHECK(typo_error.find("game.yaml:16:47: error: unknown key 'optoin' (allowed: option, per_player); did you mean "
+                        "`option`?") != std::string::npos);
   TempGame range(with("faces: {from: 1, to: {option: cards}}}\n  - {name: die",
                       "faces: {from: 1, upto: 6}}\n  - {name: die"),
                  kRules);
-  CHECK(error_of(range.dir()).find("game.yaml:17:") == 0);
+  CHECK(error_of(range.dir()).find("game.yaml:17:13: error: missing required key 'to'") == 0);
   TempGame list(with("faces: [heads, tails]", "faces: [heads, {option: cards}]"), kRules);
   CHECK(error_of(list.dir()).find("game.yaml:20:") == 0);
   TempGame flag(with("per_player: true}, zone: box,\n     faces", "per_player: yes}, zone: box,\n     faces"), kRules);
-  CHECK(error_of(flag.dir()).find("game.yaml:14:") == 0);
+  CHECK(error_of(flag.dir()).find("game.yaml:14:64: error: expected boolean, got string") == 0);
+  TempGame name(with("to: {option: sides}", "to: {option: 6}"), kRules);
+  CHECK(error_of(name.dir()).find("game.yaml:19:36: error: expected string, got integer") == 0);
+  TempGame text(with("count: 2, zone: box", "count: lots, zone: box"), kRules);
+  CHECK(error_of(text.dir()).find("game.yaml:20:59: error: expected integer or object, got string") == 0);
 }
 
 TEST_CASE("shapes: display may style numbered faces the options leave out, but no other names", "[setup][shapes]") {
