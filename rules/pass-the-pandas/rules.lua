@@ -150,7 +150,7 @@ end
 -- It then returns what it knows of who may be out: the dice the roller has
 -- left and how many the previous player passed them (the only two who can
 -- lose dice on a turn, see players_out). Played step by step, it returns
--- nothing. tests/unit/test_fingerprints.cpp plays both ways and compares.
+-- nothing. tests/unit/cli/test_fingerprints.cpp plays both ways and compares.
 function rules.turn(game, seat)
   if not game.steps_as_written then return turn_step_by_step(game, seat) end
   local pool = game.dice[seat]

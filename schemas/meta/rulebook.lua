@@ -2,7 +2,7 @@
 -- Type definitions of the rulebook rule-script API for lua-language-server
 -- (LuaLS): completion, hover and typo warnings for `game:`, zones,
 -- components and boards. Definitions only; the runtime never loads this
--- file. A test (tests/unit/test_editor_support.cpp) checks that every
+-- file. A test (tests/unit/lua/test_editor_support.cpp) checks that every
 -- method here is one the runtime registers and that none is missing.
 -- Documentation: docs/lua-api.md.
 

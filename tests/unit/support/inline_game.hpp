@@ -1,6 +1,7 @@
 #pragma once
-// A game folder written to a fresh temporary directory for one test, and
-// removed afterwards.
+// Small games written inline by the tests: a rules.lua around the few lines
+// a test is about, and a game folder written to a fresh temporary directory
+// for one test, removed afterwards.
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,16 @@ inline std::string one_die_game_yaml(const std::string& name, const std::string&
          "players: {min: 2, max: " + std::to_string(max_players) + ", default: 2}\n" +
          "zones:\n  - {name: supply}\ncomponents:\n"
          "  - {name: die, kind: die, faces: [one, two, three, four, five, six], count: 1, zone: supply}\n";
+}
+
+// rules.lua of a game whose rules.play runs `play_body`, on the lines from
+// 4 on when `setup_body` is empty (`local rules = {}`, an empty rules.setup
+// and rules.play's header come first), then `end` and `return rules`. A
+// setup body goes on the lines after rules.setup's header (from line 3).
+inline std::string rules_lua(const std::string& play_body, const std::string& setup_body = "") {
+  const std::string setup = setup_body.empty() ? "function rules.setup(game) end\n"
+                                               : "function rules.setup(game)\n" + setup_body + "\nend\n";
+  return "local rules = {}\n" + setup + "function rules.play(game)\n" + play_body + "\nend\nreturn rules\n";
 }
 
 class TempGame {

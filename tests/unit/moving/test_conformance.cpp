@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "play/conformance.hpp"
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;

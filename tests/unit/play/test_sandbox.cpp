@@ -3,7 +3,7 @@
 // there; what must be deterministic is.
 #include <catch2/catch.hpp>
 
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -626,29 +626,6 @@ TEST_CASE("sandbox: math.random is deterministic per seed", "[sandbox]") {
   Rng chance;
   chance.reseed(11, kChanceStream);
   CHECK(a.at("ints")[0] == static_cast<int>(chance.below(100)) + 1);
-}
-
-TEST_CASE("sandbox: the CLI exits 1 with the message for an infinite loop", "[sandbox]") {
-  // The default budget is 5 seconds of CPU time; the test asks for less.
-  // Every game is hostile here: the CLI plays the default player count.
-  TempGame game("local rules = {}\n"
-                "function rules.setup(game) end\n"
-                "function rules.play(game)\n"
-                "  while true do end\n"
-                "end\n"
-                "return rules\n");
-  const std::string out = (fs::temp_directory_path() / ("rb-cli" + std::to_string(::getpid()) + ".txt")).string();
-  const std::string command = std::string("'") + RULEBOOK_BINARY + "' play '" + game.dir() +
-                              "' --seed 1 --max-seconds 0.3 > '" + out + "' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(out);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  fs::remove(out);
-  INFO(text);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 1);
-  CHECK_THAT(text, Catch::Contains("rules.lua:4:"));
-  CHECK_THAT(text, Catch::Contains("time budget (0.3 seconds of CPU time, --max-seconds)"));
 }
 
 TEST_CASE("game:finish without keeping details checks them the same and keeps none", "[sandbox][details]") {

@@ -7,8 +7,10 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "inline_game.hpp"
 
 using rulebook::test::read_text;
+using rulebook::test::rules_lua;
 using rulebook::test::run_rulebook;
 using rulebook::test::temp_folder;
 using rulebook::test::write_file;
@@ -197,14 +199,9 @@ TEST_CASE("cli: validation errors are file:line:col and exit 2", "[cli]") {
 }
 
 TEST_CASE("cli: a script error names file and line, exits 1", "[cli]") {
-  const std::string dir = tiny_game(
-      "local rules = {}\n"
-      "function rules.setup(game) end\n"
-      "function rules.play(game)\n"
+  const std::string dir = tiny_game(rules_lua(
       "  local x = nil\n"
-      "  return x.field\n"
-      "end\n"
-      "return rules\n");
+      "  return x.field"));
   auto r = run_rulebook("play " + dir + " --seed 1");
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("rules.lua:5:") != std::string::npos);
@@ -218,15 +215,10 @@ TEST_CASE("cli: a script error names file and line, exits 1", "[cli]") {
 }
 
 TEST_CASE("cli: a game folder outside rules/ plays", "[cli]") {
-  const std::string dir = tiny_game(
-      "local rules = {}\n"
-      "function rules.setup(game) end\n"
-      "function rules.play(game)\n"
+  const std::string dir = tiny_game(rules_lua(
       "  game:begin_turn(0)\n"
       "  local seat = game:choose(0, 'Who wins?', {0, 1}, 'seat')\n"
-      "  game:finish{winners = {seat}}\n"
-      "end\n"
-      "return rules\n");
+      "  game:finish{winners = {seat}}"));
   auto r = run_rulebook("play " + dir + " --seed 1 --agent 0=first --name Ann --name Bob");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Ann chooses: Ann") != std::string::npos);
@@ -318,13 +310,8 @@ TEST_CASE("cli: new --from copies a bundled game under a new name", "[cli]") {
 }
 
 TEST_CASE("cli: a misspelt method suggests the closest; the error shows the line with a caret", "[cli]") {
-  const std::string dir = tiny_game(
-      "local rules = {}\n"
-      "function rules.setup(game) end\n"
-      "function rules.play(game)\n"
-      "  game:finnish{winners = {0}}\n"
-      "end\n"
-      "return rules\n");
+  const std::string dir = tiny_game(rules_lua(
+      "  game:finnish{winners = {0}}"));
   auto r = run_rulebook("play " + dir + " --seed 1");
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("rules.lua:4: attempt to call a nil value (method 'finnish'); did you mean `finish`?") !=
@@ -378,24 +365,14 @@ TEST_CASE("cli: completions and the man page list every command, from the app it
 }
 
 TEST_CASE("cli: misspelt zone names and globals suggest the closest", "[cli]") {
-  const std::string zone = tiny_game(
-      "local rules = {}\n"
-      "function rules.setup(game) end\n"
-      "function rules.play(game)\n"
-      "  local z = game:zone(\"pooll\", 0)\n"
-      "end\n"
-      "return rules\n");
+  const std::string zone = tiny_game(rules_lua(
+      "  local z = game:zone(\"pooll\", 0)"));
   auto r = run_rulebook("play " + zone + " --seed 1");
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("(no zone named 'pooll'; did you mean `pool`?)") != std::string::npos);
   CHECK(r.err.find("4 |   local z = game:zone(\"pooll\", 0)\n  |                  ^\n") != std::string::npos);
-  const std::string global = tiny_game(
-      "local rules = {}\n"
-      "function rules.setup(game) end\n"
-      "function rules.play(game)\n"
-      "  for _, s in ipars(game:seats()) do end\n"
-      "end\n"
-      "return rules\n");
+  const std::string global = tiny_game(rules_lua(
+      "  for _, s in ipars(game:seats()) do end"));
   auto g = run_rulebook("play " + global + " --seed 1");
   CHECK(g.exit_code == 1);
   CHECK(g.err.find("undeclared global 'ipars'; did you mean `ipairs`?") != std::string::npos);
@@ -624,16 +601,11 @@ TEST_CASE("cli: --narrate brief|normal|full tells a game at three levels", "[cli
 }
 
 TEST_CASE("cli: yes/no decisions are told with their question; many moves summarised", "[cli][narration]") {
-  const std::string dir = tiny_game(
-      "local rules = {}\n"
-      "function rules.setup(game) end\n"
-      "function rules.play(game)\n"
+  const std::string dir = tiny_game(rules_lua(
       "  game:begin_turn(0)\n"
       "  local go = game:choose(0, 'Keep hunting?', {false, true})\n"
       "  game:choose(1, 'Only one way', {'the lone option'})\n"
-      "  game:finish{winners = {go and 0 or 1}}\n"
-      "end\n"
-      "return rules\n");
+      "  game:finish{winners = {go and 0 or 1}}"));
   auto r = run_rulebook("play " + dir + " --seed 1 --agent all=first --name Lou --name Bob");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Lou answers no to \"Keep hunting?\"") != std::string::npos);

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -35,11 +38,7 @@ const std::string kYaml = test::one_die_game_yaml("hostile", "Hostile");
 
 // Rule scripts whose play function starts on line 4.
 std::string rules_with_play(const std::string& body) {
-  return "local rules = {}\n"              // 1
-         "function rules.setup(game) end\n"  // 2
-         "function rules.play(game)\n"       // 3
-         + body +                            // 4..
-         "\n  game:finish{winners = {0}}\nend\nreturn rules\n";
+  return test::rules_lua(body + "\n  game:finish{winners = {0}}");
 }
 
 struct Run {
@@ -354,4 +353,22 @@ TEST_CASE("hostile: bots that search stop at the first simulation that runs away
                                              "searching and chooses at random for the rest of the game"));
     CHECK(r.seconds < 60.0);  // a few budgets at most
   }
+}
+
+TEST_CASE("sandbox: the CLI exits 1 with the message for an infinite loop", "[sandbox]") {
+  // The default budget is 5 seconds of CPU time; the test asks for less.
+  // Every game is hostile here: the CLI plays the default player count.
+  test::TempGame game(kYaml, test::rules_lua("  while true do end"));
+  const std::string out = (std::filesystem::temp_directory_path() / ("rb-cli" + std::to_string(::getpid()) + ".txt")).string();
+  const std::string command = std::string("'") + RULEBOOK_BINARY + "' play '" + game.dir() +
+                              "' --seed 1 --max-seconds 0.3 > '" + out + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(out);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK_THAT(text, Catch::Contains("rules.lua:4:"));
+  CHECK_THAT(text, Catch::Contains("time budget (0.3 seconds of CPU time, --max-seconds)"));
 }

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 using rulebook::test::run_rulebook;
 

@@ -2,7 +2,7 @@
 // end, the outcome after it; mistakes in it are reported, never trusted.
 #include <catch2/catch.hpp>
 
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 #include "play/match.hpp"
 #include "setup/game_loader.hpp"

@@ -14,7 +14,7 @@
 #include "play/match.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 using nlohmann::json;
 using namespace rulebook;

@@ -18,7 +18,7 @@
 #include "agents/exec_transport.hpp"
 #include "agents/external_seat.hpp"
 #include "agents/seat_protocol.hpp"
-#include "cli_runner.hpp"
+#include "files.hpp"
 #include "play/match.hpp"
 #include "schema/json_schema.hpp"
 #include "setup/game_loader.hpp"
@@ -222,16 +222,4 @@ TEST_CASE("exec: closing a seat kills the bot's whole process group and reaps it
   for (int i = 0; i < 200 && !process_gone(helper); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   CHECK(process_gone(helper));
   CHECK(process_gone(bot));
-}
-
-TEST_CASE("exec: the CLI names the seat and exits 1 when a bot fails, 2 when it cannot be found", "[protocol][cli]") {
-  const auto failed = test::run_rulebook(
-      "play pass-the-pandas --seed 3 --agent-timeout 0.2 --agent \"1=exec:sh -c 'while read l; do :; done'\"");
-  CHECK(failed.exit_code == 1);
-  CHECK_THAT(failed.err, Catch::Contains("seat 1 (exec:sh -c 'while read l; do :; done'): gave no answer within"));
-  const auto missing = test::run_rulebook("play pass-the-pandas --agent 0=exec:no-such-bot-program");
-  CHECK(missing.exit_code == 2);
-  CHECK_THAT(missing.err, Catch::Contains("program 'no-such-bot-program' not found in PATH"));
-  const auto bad_timeout = test::run_rulebook("simulate pass-the-pandas --agent-timeout -1");
-  CHECK(bad_timeout.exit_code == 2);
 }

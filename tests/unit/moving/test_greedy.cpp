@@ -2,7 +2,7 @@
 // seat's determinized game.
 #include <catch2/catch.hpp>
 
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 #include "bots/agent_factory.hpp"
 #include "play/match.hpp"

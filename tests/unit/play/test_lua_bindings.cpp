@@ -4,7 +4,7 @@
 // the C++ side checks the details, the result, the views and the state.
 #include <catch2/catch.hpp>
 
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -33,6 +33,7 @@ namespace {
 
 // A game folder in the temporary directory, removed afterwards. Names are
 // short: Lua shortens long chunk names in messages.
+using rulebook::test::rules_lua;
 using rulebook::test::TempGame;
 
 const char* const kYaml = R"(name: bindings
@@ -106,10 +107,6 @@ struct Table {
   std::vector<FirstAgent> firsts;
 };
 
-std::string script(const std::string& play_body, const std::string& setup_body = "") {
-  return "local rules = {}\nfunction rules.setup(game)\n" + setup_body +
-         "\nend\nfunction rules.play(game)\n" + play_body + "\nend\nreturn rules\n";
-}
 
 // A Lua helper for the board tests: the ids of a list of zones.
 const char* const kZoneIds = R"(
@@ -124,7 +121,7 @@ std::vector<std::string> strings(const json& j) { return j.get<std::vector<std::
 }  // namespace
 
 TEST_CASE("bindings: game (players, options, state, components, say, scores, finish)", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local d = {}
   d.players = game:player_count()
   d.names = {game:player_name(0), game:player_name(1), game:player_name(2)}
@@ -201,7 +198,7 @@ TEST_CASE("bindings: game (players, options, state, components, say, scores, fin
 }
 
 TEST_CASE("bindings: finish without a summary, and play that never finishes", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   if game:player_count() == 2 then return end
   game:finish{winners = {0, 2}}
 )"));
@@ -218,7 +215,7 @@ TEST_CASE("bindings: finish without a summary, and play that never finishes", "[
 TEST_CASE("bindings: a read-only table converts to JSON through its contents", "[bindings]") {
   // game.options is frozen (its fields live in a shadow table it reads
   // through): converted as such it used to come out empty.
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   game:finish{details = {options = game.options, nested = game.options.nested, list = {game.options}}}
 )"));
   Table t(game);
@@ -231,7 +228,7 @@ TEST_CASE("bindings: a read-only table converts to JSON through its contents", "
 }
 
 TEST_CASE("bindings: turns", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local d = {}
   d.current_before = game:current_seat() == nil
   d.next_before = game:next_seat()
@@ -350,7 +347,7 @@ void check_choice_details(const json& d) {
 }  // namespace
 
 TEST_CASE("bindings: decisions with agents", "[bindings]") {
-  TempGame game(kYaml, script(kChoices));
+  TempGame game(kYaml, rules_lua(kChoices));
   Table t(game);
   Recorder rec;
   t.listen(&rec);
@@ -384,7 +381,7 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
     check_choice_details(t.play(3, 1, {&ann, &bob, &cy}).details);
   }
   SECTION("component labels show the face") {
-    TempGame labels(kYaml, script(R"(
+    TempGame labels(kYaml, rules_lua(R"(
   local die = game:components("die")[1]
   die:set_face("five")
   game:choose(0, "Which?", {die, game:components("pawn")[1], game:zone("pool", 1), 2.5, 7})
@@ -399,7 +396,7 @@ TEST_CASE("bindings: decisions with agents", "[bindings]") {
 
 TEST_CASE("bindings: a paused decision builds its labels when the request is read", "[bindings]") {
   // The label comes from a metatable that counts its reads in game.state.
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local reads = 0
   local labelled = {__index = function(option, key)
     if key ~= "label" then return nil end
@@ -446,7 +443,7 @@ return rules
     REQUIRE_FALSE(u.match.answer(1));
   }
   SECTION("a label that changes the game is refused when read") {
-    TempGame changing(kYaml, script(R"(
+    TempGame changing(kYaml, rules_lua(R"(
   local bad = setmetatable({}, {__index = function(option, key)
     game:add_score(0, 1)
     return "bad"
@@ -461,7 +458,7 @@ return rules
 }
 
 TEST_CASE("bindings: decisions step by step (no agent)", "[bindings]") {
-  TempGame game(kYaml, script(kChoices));
+  TempGame game(kYaml, rules_lua(kChoices));
   Table t(game);
   REQUIRE(t.start_paused(3, 1));
   CHECK(t.match.pending().seat == Seat{0});
@@ -490,7 +487,7 @@ TEST_CASE("bindings: decisions step by step (no agent)", "[bindings]") {
 }
 
 TEST_CASE("bindings: components", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local d = {}
   local die = game:components("die")[1]
   local card = game:components("red_card")[1]
@@ -610,7 +607,7 @@ TEST_CASE("bindings: components", "[bindings]") {
 }
 
 TEST_CASE("bindings: dice roll from the game's chance stream", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local d = {}
   local pool = game:zone("pool", 0)
   d.moved = game:zone("supply"):move_matching("die", pool)
@@ -650,7 +647,7 @@ TEST_CASE("bindings: dice roll from the game's chance stream", "[bindings]") {
 }
 
 TEST_CASE("bindings: pool:roll(face, ...) rolls and counts the faces in one call", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local d = {}
   local pool = game:zone("pool", 0)
   game:zone("supply"):move_matching("die", pool)
@@ -691,7 +688,7 @@ TEST_CASE("bindings: pool:roll(face, ...) rolls and counts the faces in one call
 }
 
 TEST_CASE("bindings: zones and decks", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local d = {}
   local supply, deck, discard = game:zone("supply"), game:zone("deck"), game:zone("discard")
   local hand0 = game:zone("hand", 0)
@@ -789,7 +786,7 @@ TEST_CASE("bindings: zones and decks", "[bindings]") {
   CHECK_THAT(errors[7], Catch::Contains("bad argument #2 to 'zone' (seat 3 is not in 0..2)"));
 
   // Hand 1 now holds the five cards, known to Bob and to Ann, who gave them
-  // (knowledge survives a move into a hand; tests/unit/test_hidden_information.cpp).
+  // (knowledge survives a move into a hand; tests/unit/play/test_hidden_information.cpp).
   const GameDefinition& def = *t.def;
   const int hand1 = def.zone_slot(def.find_zone_def("hand"), 1);
   CHECK(t.state.zone_size(hand1) == 5);
@@ -803,7 +800,7 @@ TEST_CASE("bindings: zones and decks", "[bindings]") {
 }
 
 TEST_CASE("bindings: boards", "[bindings]") {
-  TempGame game(kYaml, script(kZoneIds + std::string(R"(
+  TempGame game(kYaml, rules_lua(kZoneIds + std::string(R"(
   local d = {}
   local g = game:board("grid")
   d.name, d.w, d.h = g:name(), g:width(), g:height()
@@ -899,7 +896,7 @@ TEST_CASE("bindings: a board's face-down cells", "[bindings]") {
   // The grid (4x4), x across and y down: cards from the hidden deck lie
   // face down at (1,1), (3,1), (4,1), (2,2) and (1,3); a pawn (public) on
   // (2,1).
-  TempGame game(kYaml, script(kZoneIds + std::string(R"(
+  TempGame game(kYaml, rules_lua(kZoneIds + std::string(R"(
   local d = {}
   local g = game:board("grid")
   local deck = game:zone("deck")
@@ -1013,13 +1010,13 @@ return rules
 
 TEST_CASE("bindings: errors raised by the rules name the file and line", "[bindings]") {
   SECTION("error() in play") {
-    TempGame game(kYaml, script("  local x = 1\n  error(\"the rules broke\")"));
+    TempGame game(kYaml, rules_lua("  local x = 1\n  error(\"the rules broke\")"));
     Table t(game);
-    CHECK_THROWS_WITH(t.play(3, 1), Catch::Contains("rules.lua:7: the rules broke") &&
+    CHECK_THROWS_WITH(t.play(3, 1), Catch::Contains("rules.lua:5: the rules broke") &&
                                         Catch::Contains("stack traceback:"));
   }
   SECTION("a runtime error in setup") {
-    TempGame game(kYaml, script("  game:finish{}", "  local t = nil\n  local y = t.field"));
+    TempGame game(kYaml, rules_lua("  game:finish{}", "  local t = nil\n  local y = t.field"));
     Table t(game);
     CHECK_THROWS_WITH(t.play(3, 1), Catch::Contains("rules.lua:4: attempt to index a nil value"));
   }
@@ -1037,14 +1034,14 @@ TEST_CASE("bindings: errors raised by the rules name the file and line", "[bindi
     CHECK_THROWS_WITH(Table(game), Catch::Contains("no function 'play'"));
   }
   SECTION("bad seats in finish") {
-    TempGame game(kYaml, script("  game:finish{winners = {7}}"));
+    TempGame game(kYaml, rules_lua("  game:finish{winners = {7}}"));
     Table t(game);
     CHECK_THROWS_WITH(t.play(3, 1), Catch::Contains("winners[1] is not a seat"));
   }
 }
 
 TEST_CASE("bindings: prepare code and evaluate", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   game.state.seen = game:zone("discard"):count()
   game:finish{details = {seen = game.state.seen}}
 )"));
@@ -1060,7 +1057,7 @@ TEST_CASE("bindings: prepare code and evaluate", "[bindings]") {
 }
 
 TEST_CASE("bindings: the game table's methods cannot be overwritten by rules data", "[bindings]") {
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   game.score_sheet = {1, 2}       -- the rules' own fields are fine
   local ok, err = pcall(function() game.board = {} end)
   game.state.error = err
@@ -1078,7 +1075,7 @@ TEST_CASE("bindings: the game table's methods cannot be overwritten by rules dat
 
 TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never truncated", "[bindings]") {
   SECTION("add_score: a delta beyond 32 bits, and an overflowing total") {
-    TempGame game(kYaml, script(R"(
+    TempGame game(kYaml, rules_lua(R"(
   local ok1, e1 = pcall(function() return game:add_score(0, 1 << 40) end)
   game:add_score(1, 2147483647)
   local ok2, e2 = pcall(game.add_score, game, 1, 1)
@@ -1095,7 +1092,7 @@ TEST_CASE("bindings: numbers too large for the runtime's ints are checked, never
     CHECK(st.at("score") == 2147483647);
   }
   SECTION("counts, coordinates and steps") {
-    TempGame game(kYaml, script(R"(
+    TempGame game(kYaml, rules_lua(R"(
   local supply, discard = game:zone("supply"), game:zone("discard")
   game.state.moved = supply:move_top(1 << 33, discard)        -- means "all"
   local grid = game:board("grid")
@@ -1118,7 +1115,7 @@ TEST_CASE("bindings: option labels from a metatable are read safely", "[bindings
   // A label built by __index when read is used; an __index that raises
   // must not unwind past the agent's C++ objects: the numbered label is
   // used instead.
-  TempGame game(kYaml, script(R"(
+  TempGame game(kYaml, rules_lua(R"(
   local raising = setmetatable({}, {__index = function() error("boom") end})
   local lazy = setmetatable({}, {__index = function(_, key) if key == "label" then return "lazy" end end})
   local labelled = setmetatable({label = "mine"}, {__index = function() error("boom") end})

@@ -199,7 +199,7 @@ TEST_CASE("Match::fork needs the answers and no forced chance", "[step][fork]") 
 
 // Fork cost at mid-game for each bundled game (README, "Performance").
 // Hidden: a measurement, not a test (no timing assertions in tests). Run it:
-//   build/tests/rulebook_tests "[.fork-cost]"
+//   build/tests/tests_play "[.fork-cost]"
 TEST_CASE("fork cost at mid-game", "[.fork-cost]") {
   constexpr int kRepeats = 21;
   std::printf("%-16s %9s %14s %18s %10s\n", "game", "answers", "fork (µs CPU)", "new engine (µs CPU)", "ratio");

@@ -14,7 +14,7 @@
 #include "search/determinizer.hpp"
 #include "search/search_agent.hpp"
 #include "setup/game_loader.hpp"
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 using namespace rulebook;
 using nlohmann::json;

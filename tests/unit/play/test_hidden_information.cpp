@@ -5,7 +5,7 @@
 // event recorders, as a player of that seat would see it.
 #include <catch2/catch.hpp>
 
-#include "temp_game.hpp"
+#include "inline_game.hpp"
 
 #include <memory>
 #include <sstream>
@@ -45,10 +45,7 @@ components:
 )";
 // Component ids: guard 0, 1; priest 2; king 3 (the top of the deck).
 
-std::string script(const std::string& play_body) {
-  return "local rules = {}\nfunction rules.setup(game) end\nfunction rules.play(game)\n" + play_body +
-         "\nend\nreturn rules\n";
-}
+std::string script(const std::string& play_body) { return rulebook::test::rules_lua(play_body); }
 
 // A game played with a narrator and an event recorder for every seat and
 // for an onlooker (-1), FirstAgent at every seat.
