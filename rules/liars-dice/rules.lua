@@ -29,15 +29,11 @@ function rules.setup(game)
   local faces = game:components("die")[1]:faces()
   game.sides = #faces
   -- Until game.yaml's dice follow the options (count and faces shaped by
-  -- `dice` and `sides`), the options must fit the dice in the box.
+  -- `dice` and `sides`), the faces must be the option's (the 30 dice in the
+  -- box are enough for the most `dice` the options allow, 5, at 6 players).
   if options.sides ~= game.sides then
     error(string.format("options.sides = %d, but the dice in game.yaml have %d faces: change both", options.sides,
                         game.sides), 0)
-  end
-  local needed = options.dice * game:player_count()
-  if needed > game.box:count() then
-    error(string.format("options.dice = %d needs %d dice for %d players; the box in game.yaml holds %d", options.dice,
-                        needed, game:player_count(), game.box:count()), 0)
   end
   game.face_name = faces
   -- OpenSpiel: "The highest face (`dice_sides`) is wild."
@@ -168,6 +164,7 @@ end
 function rules.lose_a_die(game, loser)
   local left = game.dice_left[loser] - 1
   game.dice_left[loser] = left
+  game.cups[loser]:move_top(1, game.box)
   game.state.dice[game:player_name(loser)] = left
   if game.talk then game:say("%s loses a die (%d left)", game:player_name(loser), left) end
   if left > 0 then return loser end
