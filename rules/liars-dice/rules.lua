@@ -11,9 +11,8 @@ local rules = {}
 local BID_LABEL = {__index = function(bid, key)
   if key == "label" then return string.format("bid %d x %s", bid.quantity, bid.face) end
 end}
-local LIAR = {label = "call Liar", liar = true}
-local FIRST_BID = "Make the first bid: how many dice on the table show a face?"
-local RAISE = "Raise the bid, or call Liar?"
+local LIAR = {label = "call Liar"}
+local PROMPT = "Bid how many dice on the table show a face, or call Liar"
 
 function rules.setup(game)
   local options = game.options
@@ -65,36 +64,36 @@ end
 -- player 0's dice, then player 1's).
 function rules.roll(game)
   for seat = 0, game:player_count() - 1 do
-    if game.dice_left[seat] > 0 then game.cups[seat]:roll() end
+    game.cups[seat]:roll()
   end
 end
 
--- A bid by its rank, as OpenSpiel encodes it: bids are ranked 0 to
--- dice * sides - 1 and a bid must rank higher than the last one.
+-- The round's bids by rank, as OpenSpiel encodes them: bids are ranked 0
+-- to dice * sides - 1 and a bid must rank higher than the last one.
 -- reset-face: rank = (quantity - 1) * sides + face - 1 (more dice, or as
 -- many dice of a higher face); reset-quantity: rank = (face - 1) * dice +
 -- quantity - 1 (a higher face, or more of the same face).
-function rules.bid(game, rank)
-  local bid = game.bids[rank]
-  if bid then return bid end
-  local quantity, face
-  if game.reset_face then
-    quantity, face = rank // game.sides + 1, rank % game.sides + 1
-  else
-    quantity, face = rank % game.in_play + 1, rank // game.in_play + 1
+function rules.bids(game)
+  local bids, sides, dice, names = {}, game.sides, game.in_play, game.face_name
+  for rank = 0, dice * sides - 1 do
+    local quantity, face
+    if game.reset_face then
+      quantity, face = rank // sides + 1, rank % sides + 1
+    else
+      quantity, face = rank % dice + 1, rank // dice + 1
+    end
+    bids[rank] = setmetatable({rank = rank, quantity = quantity, face = names[face]}, BID_LABEL)
   end
-  bid = setmetatable({rank = rank, quantity = quantity, face = game.face_name[face]}, BID_LABEL)
-  game.bids[rank] = bid
-  return bid
+  return bids
 end
 
 -- The options of a player in turn, in OpenSpiel's order: every bid that
 -- ranks higher than the last one, then "Liar" once somebody has bid.
 function rules.options(game, last)
-  local offer, n = game.offer, 0
-  for rank = last + 1, game.in_play * game.sides - 1 do
+  local offer, bids, n = game.offer, game.bids, 0
+  for rank = last + 1, #bids do             -- bids[0] is not counted: #bids is the highest rank
     n = n + 1
-    offer[n] = rules.bid(game, rank)
+    offer[n] = bids[rank]
   end
   if last >= 0 then
     n = n + 1
@@ -111,8 +110,8 @@ function rules.bidding(game, first)
   local seat, last, bidder = first, -1, nil
   while true do
     game:begin_turn(seat)
-    local choice = game:choose(seat, last < 0 and FIRST_BID or RAISE, rules.options(game, last))
-    if choice == LIAR then return bidder, seat, rules.bid(game, last) end
+    local choice = game:choose(seat, PROMPT, rules.options(game, last))
+    if choice == LIAR then return bidder, seat, game.bids[last] end
     last, bidder = choice.rank, seat
     game.bidder = seat
     state.quantity, state.face, state.bidder = choice.quantity, choice.face, game:player_name(seat)
@@ -176,7 +175,7 @@ end
 -- and whether the bid stood.
 function rules.play_round(game, first)
   game.in_play = rules.dice_in_play(game)
-  game.bids = {}
+  game.bids = rules.bids(game)
   local state = game.state
   state.quantity, state.face, state.bidder = nil, nil, nil
   rules.deal(game)
@@ -227,7 +226,7 @@ end
 -- The game's estimate of a seat's share of the win, for bots. In the game
 -- of one challenge, the last bid is what will be called: the seat's chance
 -- that it stands, judged from its own dice only (the others' are unseen),
--- is the bidder's share and the rest the share of the player in turn, who
+-- is the bidder's share and the rest the share of the next player, who
 -- would call it. In the traditional game, a seat's share of the dice
 -- (squared) among the players still in.
 function rules.evaluate(game, seat)
@@ -254,7 +253,7 @@ function rules.evaluate(game, seat)
   end
   local stands = at_least(state.quantity - counted, game.in_play - dice_left[seat], p)
   if seat == game.bidder then return stands end
-  if seat == game:current_seat() then return 1 - stands end
+  if seat == game:next_seat(game.bidder) then return 1 - stands end
   return 0
 end
 
@@ -262,7 +261,6 @@ end
 -- each player's dice under the cup (the seat's own faces for the seat).
 function rules.describe(game, seat)
   local lines = {}
-  if not game.cups then return lines end
   local state = game.state
   if state.quantity then
     lines[#lines + 1] = {label = "the bid", value = string.format("%s: %d x %s", state.bidder, state.quantity,
