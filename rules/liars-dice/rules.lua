@@ -25,14 +25,14 @@ function rules.setup(game)
     game.cups[seat] = game:zone("cup", seat)
     game.dice_left[seat] = options.dice
   end
-  local faces = game:components("die")[1]:faces()
+  local faces = game.box:top():faces()
   game.sides = #faces
   -- Until game.yaml's dice follow the options (count and faces shaped by
   -- `dice` and `sides`), the faces must be the option's (the 30 dice in the
   -- box are enough for the most `dice` the options allow, 5, at 6 players).
   if options.sides ~= game.sides then
     error(string.format("options.sides = %d, but the dice in game.yaml have %d faces: change both", options.sides,
-                        game.sides), 0)
+                        game.sides))
   end
   game.face_name = faces
   -- OpenSpiel: "The highest face (`dice_sides`) is wild."
@@ -211,16 +211,16 @@ function rules.play(game)
 end
 
 -- The chance that at least `need` of `n` dice nobody has shown count for
--- a face, each with probability p.
+-- a face, each with probability p: the binomial distribution's tail, summed
+-- term by term (p may be 1: two-sided dice with a wild face).
 local function at_least(need, n, p)
   if need <= 0 then return 1 end
-  if need > n then return 0 end
-  local term, below = (1 - p) ^ n, 0
-  for k = 0, need - 1 do
-    below = below + term
-    term = term * (n - k) / (k + 1) * p / (1 - p)
+  local sum, ways = 0, 1 -- ways: n choose k
+  for k = 0, n do
+    if k >= need then sum = sum + ways * p ^ k * (1 - p) ^ (n - k) end
+    ways = ways * (n - k) / (k + 1)
   end
-  return math.max(0, 1 - below)
+  return sum
 end
 
 -- The game's estimate of a seat's share of the win, for bots. In the game
@@ -233,13 +233,9 @@ function rules.evaluate(game, seat)
   local n = game:player_count()
   local dice_left = game.dice_left
   if game.options.lose_a_die then
-    local mine, total = 0, 0
-    for s = 0, n - 1 do
-      local w = dice_left[s] * dice_left[s]
-      if s == seat then mine = w end
-      total = total + w
-    end
-    return mine / total
+    local total = 0
+    for s = 0, n - 1 do total = total + dice_left[s] * dice_left[s] end
+    return dice_left[seat] * dice_left[seat] / total
   end
   local state = game.state
   if state.quantity == nil then return 1 / n end
