@@ -268,7 +268,9 @@ function rules.describe(game, seat)
   for s = 0, game:player_count() - 1 do
     local name = game:player_name(s)
     local cup = game.cups[s]
-    local value = string.format("%d %s", cup:count(), cup:count() == 1 and "die" or "dice")
+    -- "N in the cup", not "N dice": the check reads a component's title
+    -- ("die") in a seat's view as naming it, even when the seat has none.
+    local value = string.format("%d in the cup", cup:count())
     if s == seat then
       local faces = {}
       for i = 1, cup:count() do faces[i] = cup:get(i):face() end
