@@ -25,15 +25,9 @@ function rules.setup(game)
     game.cups[seat] = game:zone("cup", seat)
     game.dice_left[seat] = options.dice
   end
+  -- The dice's faces "1" to options.sides (game.yaml shapes them).
   local faces = game.box:top():faces()
   game.sides = #faces
-  -- Until game.yaml's dice follow the options (count and faces shaped by
-  -- `dice` and `sides`), the faces must be the option's (the 30 dice in the
-  -- box are enough for the most `dice` the options allow, 5, at 6 players).
-  if options.sides ~= game.sides then
-    error(string.format("options.sides = %d, but the dice in game.yaml have %d faces: change both", options.sides,
-                        game.sides))
-  end
   game.face_name = faces
   -- OpenSpiel: "The highest face (`dice_sides`) is wild."
   game.wild = options.wild == "highest" and faces[game.sides] or nil
