@@ -17,7 +17,7 @@
 
 #include "cpu_clock.hpp"
 #include "play/match.hpp"
-#include "search/determinizer.hpp"
+#include "determinize/determinizer.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;

@@ -13,7 +13,7 @@
 
 #include "cpu_clock.hpp"
 #include "play/match.hpp"
-#include "search/search_agent.hpp"
+#include "bots/search_agent.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;

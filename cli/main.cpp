@@ -9,7 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "lua/rule_engine.hpp"
-#include "search/determinizer.hpp"
+#include "determinize/determinizer.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "bots/greedy_agent.hpp"
-#include "search/search_agent.hpp"
+#include "bots/search_agent.hpp"
 #include "agents/exec_transport.hpp"
 #include "agents/external_seat.hpp"
 

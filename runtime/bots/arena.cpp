@@ -11,7 +11,7 @@
 #include "bots/agent_factory.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
-#include "search/search_agent.hpp"
+#include "bots/search_agent.hpp"
 
 namespace rulebook {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "search/determinizer.hpp"
+#include "determinize/determinizer.hpp"
 
 namespace rulebook {
 

@@ -5,7 +5,7 @@
 //
 // It never peeks. It sees what its seat sees: its redacted events and the
 // decision put to it. Each option is tried on a determinization of its
-// seat's game (search/determinizer.hpp): the game replayed with the
+// seat's game (determinize/determinizer.hpp): the game replayed with the
 // identities of every component the seat never observed resampled, and
 // with the future chance drawn from the bot's own stream. The same
 // determinization and chance serve every option (common random numbers),
@@ -13,7 +13,7 @@
 // N such worlds.
 #include <string>
 
-#include "search/seat_agent.hpp"
+#include "bots/seat_agent.hpp"
 
 namespace rulebook {
 

@@ -14,8 +14,8 @@
 #include "capturing_agent.hpp"
 #include "observation/event_view.hpp"
 #include "play/match.hpp"
-#include "search/determinizer.hpp"
-#include "search/search_agent.hpp"
+#include "determinize/determinizer.hpp"
+#include "bots/search_agent.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;

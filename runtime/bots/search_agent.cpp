@@ -1,4 +1,4 @@
-#include "search/search_agent.hpp"
+#include "bots/search_agent.hpp"
 
 #include <chrono>
 #include <cerrno>
@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "search/determinizer.hpp"
-#include "search/seat_agent.hpp"
+#include "determinize/determinizer.hpp"
+#include "bots/seat_agent.hpp"
 
 namespace rulebook {
 namespace {

@@ -1,8 +1,8 @@
-#include "search/seat_agent.hpp"
+#include "bots/seat_agent.hpp"
 
 #include <fmt/format.h>
 
-#include "search/determinizer.hpp"
+#include "determinize/determinizer.hpp"
 
 namespace rulebook {
 

@@ -4,14 +4,14 @@
 // MCTS, Cowling, Powley & Whitehouse 2012: one tree over the seat's
 // information sets, a fresh determinization every iteration, availability
 // counts). Both simulate on determinizations the runtime makes for their
-// seat (search/determinizer.hpp) and draw from their own seeded stream.
+// seat (determinize/determinizer.hpp) and draw from their own seeded stream.
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "agents/agent.hpp"
-#include "search/determinizer.hpp"
+#include "determinize/determinizer.hpp"
 
 namespace rulebook {
 

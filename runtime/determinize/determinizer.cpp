@@ -1,4 +1,4 @@
-#include "search/determinizer.hpp"
+#include "determinize/determinizer.hpp"
 
 #include <algorithm>
 #include <map>
