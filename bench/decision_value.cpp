@@ -56,14 +56,14 @@ class Prober : public Agent {
       : det_(std::move(def)), rollouts_(rollouts), out_(out) {}
   std::string kind() const override { return "prober"; }
   bool wants_game_access() const override { return true; }
-  void attach(const GameAccess* g) override { truth_ = dynamic_cast<const Match*>(g); }
+  void attach(const GameAccess* g) override { truth_ = g; }
   void begin_game(uint64_t seed, Seat) override { rng_.reseed(seed, kAgentStream); }
   int choose(const Decision& d) override {
     ++out_.decisions;
     std::vector<std::string> labels;
     for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
     det_.prepare(*truth_, d.seat(), {}, labels);
-    const std::vector<int> identities = det_.true_identities(*truth_);
+    const std::vector<int> identities = truth_->true_identities();
     std::vector<double> rate;
     std::vector<std::vector<double>> reward(static_cast<size_t>(d.count()));
     for (int option = 0; option < d.count(); ++option) {
@@ -99,7 +99,7 @@ class Prober : public Agent {
         const auto outcome = det_.simulate(identities, 1, step, true);
         std::optional<double> v;
         if (outcome == Determinizer::Outcome::Finished || outcome == Determinizer::Outcome::Cutoff)
-          v = det_.match().evaluation(d.seat());
+          v = det_.evaluation(d.seat());
         value.push_back(v ? *v : -1);
       }
       if (*std::max_element(value.begin(), value.end()) >= 0) {
@@ -114,7 +114,7 @@ class Prober : public Agent {
   Determinizer det_;
   int rollouts_;
   Spread& out_;
-  const Match* truth_ = nullptr;
+  const GameAccess* truth_ = nullptr;
   Rng rng_;
 };
 

@@ -47,7 +47,7 @@ class Probe : public Agent {
   bool wants_events() const override { return true; }
   void observe(const nlohmann::json& e) override { observed_.push_back(e); }
   bool wants_game_access() const override { return true; }
-  void attach(const GameAccess* g) override { truth_ = dynamic_cast<const Match*>(g); }
+  void attach(const GameAccess* g) override { truth_ = g; }
   void begin_game(uint64_t seed, Seat) override {
     rng_.reseed(seed, kAgentStream);
     observed_.clear();
@@ -89,7 +89,7 @@ class Probe : public Agent {
   int samples_;
   long limit_;
   Tally& t_;
-  const Match* truth_ = nullptr;
+  const GameAccess* truth_ = nullptr;
   std::vector<nlohmann::json> observed_;
   Rng rng_;
 };

@@ -16,13 +16,45 @@
 
 namespace rulebook {
 
-// The runtime's side of a game for agents that search: the match they sit
-// in (play/match.hpp implements it). Opaque here; a search agent hands it
-// to the runtime's determinizer (search/determinizer.hpp), which replays
-// the game for the agent's seat and never passes the true state on.
+// Plain records of the rules engine (lua/rule_engine.hpp), named here
+// only as what GameAccess hands over: a seat's answer in a game's log, and
+// the rules' limits (time, instructions, memory) a game runs under.
+struct AnswerRecord;
+struct EngineLimits;
+class GameDefinition;  // core/game_definition.hpp
+
+// The game a searching agent sits in (greedy, mcts, ismcts), as far as its
+// seat may use it: what replays the game from its start to the decision
+// it stands at -- the definition, how it began, every answer given, the
+// rules' limits -- and nothing of its state. The determinizer
+// (determinize/determinizer.hpp) forks the game from this for the seat,
+// resampling what the seat never observed; evaluation and the game's deal
+// of the unseen happen on those forks, never on the true game. One door
+// reads the true state: true_identities, for oracle bots, which cheat on
+// purpose and say so. Match implements it (play/match.hpp).
 class GameAccess {
  public:
+  // How the game began: with its definition, what a replay starts from.
+  struct Beginning {
+    int players = 0;
+    uint64_t seed = 0;  // the chance seed: it says where components go, not which they are
+    std::vector<std::string> names;
+    // Code run before the rules play (scenarios' `prepare`): see GameRun::set_prepare.
+    std::string prepare_code, prepare_chunk;
+    bool prepare_at_first_turn = false;
+  };
+
   virtual ~GameAccess() = default;
+  virtual std::shared_ptr<const GameDefinition> definition_ptr() const = 0;
+  virtual Beginning beginning() const = 0;
+  // Every answer given so far, in order (every seat's).
+  virtual const std::vector<AnswerRecord>& answers() const = 0;
+  // The forks run under the same limits, so a runaway script stops as soon there.
+  virtual EngineLimits limits() const = 0;
+  // CHEATING: the identity each component has in the true game, as start
+  // identities (Match::set_start_identities). Only oracle bots (oracle=1),
+  // which measure the value of information, may ask.
+  virtual std::vector<int> true_identities() const = 0;
 };
 
 class Agent {
@@ -48,8 +80,8 @@ class Agent {
   // JSON already redacted for that seat (see observation/event_view.hpp).
   virtual bool wants_events() const { return false; }
   virtual void observe(const nlohmann::json& /*event*/) {}
-  // Agents that search (mcts, ismcts) are given the match they play in,
-  // before begin_game, to ask the runtime for determinizations.
+  // Agents that search (greedy, mcts, ismcts) are given the game they play
+  // in, before begin_game, to ask the runtime for determinizations.
   virtual bool wants_game_access() const { return false; }
   virtual void attach(const GameAccess* /*game*/) {}
   // The game is over; `result` as the log writes it (winners, scores, ...).

@@ -31,7 +31,7 @@ int GreedyAgent::choose(const Decision& d) {
       // The outcome if the option ended the game, else the game's own
       // estimate (an error in rules.evaluate stops the game, reported);
       // without rules.evaluate every option that does not end it is alike.
-      const std::optional<double> v = det.match().evaluation(seat_);
+      const std::optional<double> v = det.evaluation(seat_);
       scores[static_cast<size_t>(i)] = v ? *v : 1.0 / det.players();
     }
     if (!accepted) continue;

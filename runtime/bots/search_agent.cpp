@@ -182,7 +182,7 @@ class SearchAgent : public SeatSearchAgent {
     std::vector<Tree> forest(static_cast<size_t>(trees));
     std::vector<Sample> fixed(static_cast<size_t>(trees));
     std::vector<bool> drawn(static_cast<size_t>(trees), false);
-    const std::vector<int> oracle = p_.oracle ? det.true_identities(truth()) : std::vector<int>{};
+    const std::vector<int> oracle = p_.oracle ? truth().true_identities() : std::vector<int>{};
 
     long accepted = 0, tries = 0;
     const long max_tries = 20L * p_.iterations + 200;

@@ -16,7 +16,7 @@ void SeatSearchAgent::begin_game(uint64_t stream_seed, Seat seat) {
   gave_up_ = false;
 }
 
-void SeatSearchAgent::attach(const GameAccess* game) { truth_ = dynamic_cast<const Match*>(game); }
+void SeatSearchAgent::attach(const GameAccess* game) { truth_ = game; }
 
 Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::string& name, const char* what,
                                                 bool hint) {

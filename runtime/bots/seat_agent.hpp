@@ -1,8 +1,9 @@
 #pragma once
 // What every bot that searches its seat's game holds (greedy, mcts,
 // ismcts): its own seeded stream, its seat, the redacted events its seat
-// received, the match it sits in (only ever handed to the Determinizer,
-// never read) and the Determinizer it reuses from decision to decision.
+// received, the game it sits in (its GameAccess: only ever handed to the
+// Determinizer, never read) and the Determinizer it reuses from decision
+// to decision.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,7 +17,6 @@
 namespace rulebook {
 
 class Determinizer;
-class Match;
 
 class SeatSearchAgent : public Agent {
  public:
@@ -34,7 +34,8 @@ class SeatSearchAgent : public Agent {
   // Match)") when the agent plays outside a Match. `hint`: whether it may
   // use the game's sampling hint (rules.deal_unseen).
   Determinizer& determinizer_for(const Decision& d, const std::string& name, const char* what, bool hint = true);
-  const Match& truth() const { return *truth_; }
+  // The game it sits in: what oracle bots (oracle=1) cheat through.
+  const GameAccess& truth() const { return *truth_; }
   // Whether the bot still searches in this game: no longer once one of its
   // simulations ran over the rules' limits (a runaway script would cost a
   // whole budget in every simulation that reaches it); it then chooses at
@@ -51,7 +52,7 @@ class SeatSearchAgent : public Agent {
   Seat seat_{0};
 
  private:
-  const Match* truth_ = nullptr;
+  const GameAccess* truth_ = nullptr;
   bool gave_up_ = false;
   std::vector<nlohmann::json> observed_;
   std::unique_ptr<Determinizer> determinizer_;

@@ -162,17 +162,17 @@ Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, con
 
 Determinizer::~Determinizer() = default;
 
-void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                            std::vector<std::string> labels) {
-  const GameState& t = truth.state();
+  GameAccess::Beginning start = truth.beginning();
+  const int components = definition_->component_count();
   over_limit_.clear();
   seat_ = seat;
-  players_ = t.player_count();
-  seed_ = t.seed();
-  names_.clear();
-  for (const auto& p : t.players()) names_.push_back(p.name);
-  if (sim_->prepare_code() != truth.prepare_code() && !truth.prepare_code().empty())
-    sim_->set_prepare(truth.prepare_code(), truth.prepare_chunk(), truth.prepare_at_first_turn());
+  players_ = start.players;
+  seed_ = start.seed;
+  names_ = std::move(start.names);
+  if (sim_->prepare_code() != start.prepare_code && !start.prepare_code.empty())
+    sim_->set_prepare(start.prepare_code, start.prepare_chunk, start.prepare_at_first_turn);
   replayer_->log = &truth.answers();
   replayer_->switch_at = truth.answers().size();
   replayer_->seat = seat;
@@ -191,7 +191,7 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
   observer_->marking = true;
   observer_->mismatch = false;
   observer_->next = 0;
-  observer_->seen.assign(static_cast<size_t>(t.component_count()), 0);
+  observer_->seen.assign(static_cast<size_t>(components), 0);
   replay_to_decision(*sim_, *replayer_);
   observer_->mark(sim_->state());
   observer_->marking = false;
@@ -200,14 +200,14 @@ void Determinizer::prepare(const Match& truth, Seat seat, const std::vector<nloh
 
   unobserved_.clear();
   std::map<std::pair<std::string, std::string>, std::vector<int>> groups;
-  for (int id = 0; id < t.component_count(); ++id) {
+  for (int id = 0; id < components; ++id) {
     const ComponentType& type = definition_->types[static_cast<size_t>(definition_->component_type[static_cast<size_t>(id)])];
     if (observer_->seen[static_cast<size_t>(id)] || type.zone.empty()) continue;
     unobserved_.push_back(id);
     groups[{type.kind, type.zone}].push_back(id);
   }
   groups_.clear();
-  group_of_.assign(static_cast<size_t>(t.component_count()), -1);
+  group_of_.assign(static_cast<size_t>(components), -1);
   int group = 0;
   for (auto& [key, ids] : groups) {
     for (int id : ids) group_of_[static_cast<size_t>(id)] = group;
@@ -319,22 +319,6 @@ std::vector<int> Determinizer::sample_identities(Rng& rng) const {
     for (size_t i = drawn.size() - 1; i > 0; --i)
       std::swap(drawn[i], drawn[rng.below(static_cast<uint32_t>(i + 1))]);
     for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = drawn[k];
-  }
-  return source;
-}
-
-std::vector<int> Determinizer::true_identities(const Match& truth) const {
-  // The start identity of each component, read from the true game (its
-  // type, matched to a component of that type: an oracle's privilege).
-  const GameState& t = truth.state();
-  std::vector<int> source(static_cast<size_t>(t.component_count()));
-  std::map<int, std::vector<int>> of_type;
-  for (int id = t.component_count() - 1; id >= 0; --id)
-    of_type[definition_->component_type[static_cast<size_t>(id)]].push_back(id);
-  for (ComponentId id : ComponentId::all(t.component_count())) {
-    auto& pool = of_type[t.component(id).type];
-    source[id.index()] = pool.empty() ? id.value() : pool.back();
-    if (!pool.empty()) pool.pop_back();
   }
   return source;
 }
@@ -505,13 +489,14 @@ void Determinizer::note_over_limit(const ScriptLimitError& e) {
   over_limit_ = what.substr(0, what.find('\n'));  // the message, not its traceback
 }
 
-Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
+Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const GameAccess& truth, Seat seat,
                                    const std::vector<nlohmann::json>& observed, const Decision& d, bool hint) {
   // The simulations run under the true game's limits (--max-seconds and
   // the rest), not the defaults: a runaway script stops as soon there.
   const EngineLimits limits = truth.limits();
-  if (!cache || &cache->match().definition() != &truth.definition() || !cache->same_limits(limits))
-    cache = std::make_unique<Determinizer>(truth.definition_ptr(), limits);
+  std::shared_ptr<const GameDefinition> definition = truth.definition_ptr();
+  if (!cache || &cache->definition() != definition.get() || !cache->same_limits(limits))
+    cache = std::make_unique<Determinizer>(std::move(definition), limits);
   cache->use_hint(hint);
   std::vector<std::string> labels;
   for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,10 +104,11 @@ class Determinizer {
   explicit Determinizer(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits = {});
   ~Determinizer();
 
-  // A new decision of `seat` in `truth`: `observed` is every event the
-  // seat received (redacted JSON, in order), `labels` the options asked.
-  // Replays the game once to learn which components the seat has observed.
-  void prepare(const Match& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+  // A new decision of `seat` in `truth` (what replays it: GameAccess,
+  // never its state): `observed` is every event the seat received
+  // (redacted JSON, in order), `labels` the options asked. Replays the
+  // game once to learn which components the seat has observed.
+  void prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                std::vector<std::string> labels);
   // Components whose identity the seat never observed (ascending ids).
   const std::vector<int>& unobserved() const { return unobserved_; }
@@ -127,12 +129,9 @@ class Determinizer {
   // Whether sample() may use the game's hint (from the next prepare() on);
   // on by default. `ismcts:hint=0` turns it off, to measure what it brings.
   void use_hint(bool on) { hint_wanted_ = on; }
-  // The true game's own identities: for oracle bots, which cheat.
-  std::vector<int> true_identities(const Match& truth) const;
-
   // Plays one simulated game with `identities`: replay, rejection, then
   // `policy` from the seat's decision on, with chance from `chance_seed`.
-  // With `oracle`, `identities` are the true game's (true_identities),
+  // With `oracle`, `identities` are the true game's (GameAccess::true_identities),
   // given at the start instead.
   Outcome simulate(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy,
                    bool oracle = false);
@@ -162,7 +161,12 @@ class Determinizer {
   // evaluation and the option does not end it.
   double look_ahead(int option, Seat seat);
 
+  // The simulated game as it stands (after simulate): its estimate of
+  // `seat`'s share of the win (rules.evaluate; none when the game defines
+  // no evaluation). An error in rules.evaluate stops the game, reported.
+  std::optional<double> evaluation(Seat seat) { return sim_->evaluation(seat); }
   Match& match() { return *sim_; }
+  const GameDefinition& definition() const { return *definition_; }
   int players() const { return players_; }
 
   // What the first simulated game since prepare() that ran over the rules'
@@ -222,9 +226,9 @@ class Determinizer {
 };
 
 // A search agent's determinizer at each of its decisions: the one in
-// `cache`, made anew when `truth` plays another game definition, prepared
-// for decision `d` of `seat` (prepare()).
-Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const Match& truth, Seat seat,
+// `cache`, made anew when `truth` plays another game definition or under
+// other limits, prepared for decision `d` of `seat` (prepare()).
+Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const GameAccess& truth, Seat seat,
                                    const std::vector<nlohmann::json>& observed, const Decision& d,
                                    bool hint = true);
 

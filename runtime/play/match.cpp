@@ -1,5 +1,6 @@
 #include "play/match.hpp"
 
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -158,6 +159,32 @@ std::unique_ptr<Match> Match::fork() const {
     pending = fork->answer(answers[i].index);
   }
   return fork;
+}
+
+GameAccess::Beginning Match::beginning() const {
+  Beginning b;
+  b.players = state_.player_count();
+  b.seed = state_.seed();
+  for (const auto& p : state_.players()) b.names.push_back(p.name);
+  b.prepare_code = prepare_code_;
+  b.prepare_chunk = prepare_chunk_;
+  b.prepare_at_first_turn = prepare_at_first_turn_;
+  return b;
+}
+
+std::vector<int> Match::true_identities() const {
+  // The start identity of each component, read from the true game (its
+  // type, matched to a component of that type: an oracle's privilege).
+  std::vector<int> source(static_cast<size_t>(state_.component_count()));
+  std::map<int, std::vector<int>> of_type;
+  for (int id = state_.component_count() - 1; id >= 0; --id)
+    of_type[definition_->component_type[static_cast<size_t>(id)]].push_back(id);
+  for (ComponentId id : ComponentId::all(state_.component_count())) {
+    auto& pool = of_type[state_.component(id).type];
+    source[id.index()] = pool.empty() ? id.value() : pool.back();
+    if (!pool.empty()) pool.pop_back();
+  }
+  return source;
 }
 
 const DecisionRequest& Match::pending() const { return run().pending(); }

@@ -77,13 +77,16 @@ class Match : public GameAccess {
   const DecisionRequest& pending() const;  // built on first read (GameRun::pending)
   Seat pending_seat() const;               // who decides, building nothing
   const GameResult& result() const;
-  const std::vector<AnswerRecord>& answers() const { return answers_; }
+  const std::vector<AnswerRecord>& answers() const override { return answers_; }
   GameState& state() { return state_; }
   const GameState& state() const { return state_; }
   const GameDefinition& definition() const { return *definition_; }
-  std::shared_ptr<const GameDefinition> definition_ptr() const { return definition_; }
+  std::shared_ptr<const GameDefinition> definition_ptr() const override { return definition_; }
   RuleEngine& engine() { return *engine_; }
-  EngineLimits limits() const { return engine_->limits(); }
+  EngineLimits limits() const override { return engine_->limits(); }
+  // GameAccess: how the current game began, and (cheating) its components' identities.
+  Beginning beginning() const override;
+  std::vector<int> true_identities() const override;
   const std::string& prepare_code() const { return prepare_code_; }
   const std::string& prepare_chunk() const { return prepare_chunk_; }
   bool prepare_at_first_turn() const { return prepare_at_first_turn_; }
