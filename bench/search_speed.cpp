@@ -13,6 +13,7 @@
 
 #include "cpu_clock.hpp"
 #include "play/match.hpp"
+#include "bots/agent_factory.hpp"
 #include "bots/search_agent.hpp"
 #include "setup/game_loader.hpp"
 
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
     // enough decisions were timed.
     for (uint64_t seed = 1; all.size() < decisions && seed < 50; ++seed) {
       Match match(def);
-      auto timed = std::make_unique<Timed>(make_search_agent(spec), decisions - all.size());
+      auto timed = std::make_unique<Timed>(build_agent(spec), decisions - all.size());
       Timed* t = timed.get();
       match.set_agent(Seat{0}, std::move(timed));
       for (Seat s : Seat::range(1, players)) match.set_agent(s, std::make_unique<RandomAgent>());

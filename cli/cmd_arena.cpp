@@ -40,7 +40,7 @@ int run(const ArenaOptions& o) {
                                  o.agents.size()));
   ArenaPlan plan;
   for (const auto& text : o.agents) {
-    AgentSpec spec = parse_agent_spec(text);
+    AgentSpec spec = builtin_agents().parse(text);
     if (spec.kind == "human")
       throw SetupError("--agent: error: an arena plays bots only: human plays at 'rulebook play'");
     build_agent(spec);  // a kind this build lacks or an unreadable file fails now, before any game
@@ -141,7 +141,7 @@ Runner add_arena(CLI::App& app) {
   add_game_options(*cmd, o->game);
   cmd->add_option("--agent,-a", o->agents,
                   "an agent to rank, KIND or KIND:key=value,... (repeat: at least two); kinds:\n" +
-                      describe_agent_kinds("    "))
+                      builtin_agents().describe("    "))
       ->check(utf8_text());
   add_agent_timeout_option(*cmd, o->game.agent_timeout);
   cmd->add_option("--games,-n", o->games, "number of games (rounded up to a multiple of the number of agents)")

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "agents/agent_spec.hpp"
+#include "bots/agent_factory.hpp"
 
 #include "cli/commands.hpp"
 #include "lua/rule_engine.hpp"
@@ -62,8 +62,8 @@ ValueKind kind_of(const CLI::Option* opt) {
 // all=KIND (play, simulate), from the registry.
 std::string agent_words() {
   std::vector<std::string> words;
-  for (const auto& k : agent_registry()) words.push_back(k.name);
-  for (const auto& k : agent_registry()) words.push_back("all=" + k.name);
+  for (const auto& k : builtin_agents().kinds()) words.push_back(k.name);
+  for (const auto& k : builtin_agents().kinds()) words.push_back("all=" + k.name);
   return fmt::format("{}", fmt::join(words, " "));
 }
 

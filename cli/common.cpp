@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "agents/agent_spec.hpp"
+#include "bots/agent_factory.hpp"
 #include "core/input_file.hpp"
 #include "lua/rule_engine.hpp"
 #include "setup/setup_error.hpp"
@@ -77,7 +77,7 @@ EngineLimits engine_limits(const GameOptions& o) {
 void add_agent_option(CLI::App& cmd, std::vector<std::string>& specs, double& timeout_seconds) {
   cmd.add_option("--agent,-a", specs,
                  "who plays a seat: SEAT=KIND or SEAT=KIND:key=value,..., or all=KIND (default random); "
-                 "kinds:\n" + describe_agent_kinds("    "))
+                 "kinds:\n" + builtin_agents().describe("    "))
       ->check(utf8_text());
   add_agent_timeout_option(cmd, timeout_seconds);
 }

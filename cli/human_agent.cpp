@@ -44,7 +44,7 @@ int HumanAgent::choose(const Decision& d) {
 
 std::unique_ptr<Agent> make_agent(const std::string& text, std::istream& in, std::ostream& out,
                                   const AgentSettings& settings) {
-  const AgentSpec spec = parse_agent_spec(text);
+  const AgentSpec spec = builtin_agents().parse(text);
   if (spec.kind == "human") return std::make_unique<HumanAgent>(in, out);
   return build_agent(spec, settings);
 }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "agents/agent.hpp"
-#include "agents/agent_spec.hpp"
+#include "agents/agent_registry.hpp"
 #include "core/game_definition.hpp"
 
 namespace rulebook::cli {
@@ -40,7 +40,7 @@ struct UndoRequested : AgentFailure {
   UndoRequested() : AgentFailure("undo") {}
 };
 
-// Any kind of the registry (agents/agent_spec.hpp), "human" included;
+// Any kind of the registry (bots/agent_factory.hpp), "human" included;
 // `settings` (--agent-timeout) for the kinds answered from outside the
 // process (exec:COMMAND). Throws AgentSpecError.
 std::unique_ptr<Agent> make_agent(const std::string& spec, std::istream& in, std::ostream& out,

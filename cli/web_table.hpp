@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agents/agent_spec.hpp"
+#include "agents/agent_registry.hpp"
 #include "core/game_definition.hpp"
 #include "lua/rule_engine.hpp"
 #include "play/log_file.hpp"

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <nettle/sha2.h>
 
-#include "agents/agent_spec.hpp"
 #include "core/input_file.hpp"
 
 namespace rulebook {
@@ -94,10 +93,11 @@ uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
 }
 
 std::unique_ptr<Agent> make_bot(const std::string& text) {
-  const AgentSpec spec = parse_agent_spec(text);
-  if (spec.kind == "random") return std::make_unique<RandomAgent>();
-  if (spec.kind == "first") return std::make_unique<FirstAgent>();
-  if (spec.kind == "scripted") return ScriptedAgent::from_file(spec.argument);
+  if (text == "random") return std::make_unique<RandomAgent>();
+  if (text == "first") return std::make_unique<FirstAgent>();
+  const std::string scripted = "scripted:";
+  if (text.size() > scripted.size() && text.compare(0, scripted.size(), scripted) == 0)
+    return ScriptedAgent::from_file(text.substr(scripted.size()));
   return nullptr;
 }
 

@@ -149,10 +149,11 @@ class ScriptedAgent : public Agent {
   size_t next_ = 0;
 };
 
-// The bots this layer builds: "random", "first", "scripted:FILE"; null for
-// the other kinds of the registry (agents/agent_spec.hpp), which simulate
-// (bots/agent_factory.hpp) or need a terminal (the CLI's "human"). Throws
-// AgentSpecError on a bad specification or an unreadable answers file.
+// The bots this layer builds, which answer for every seat of a scenario
+// alike (play/scenario.cpp): exactly "random", "first" or
+// "scripted:FILE"; null for any other text, which the agent registry
+// (agents/agent_registry.hpp, bots/agent_factory.hpp) checks and builds.
+// Throws AgentSpecError for an unreadable answers file.
 std::unique_ptr<Agent> make_bot(const std::string& spec);
 
 // The options' labels, comma-separated, for messages.

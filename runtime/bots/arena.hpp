@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/agent_spec.hpp"
+#include "agents/agent_registry.hpp"
 #include "analysis/intervals.hpp"
 #include "core/game_definition.hpp"
 #include "lua/rule_engine.hpp"

@@ -1,11 +1,10 @@
 #include "bots/search_agent.hpp"
 
 #include <chrono>
-#include <cerrno>
 #include <cmath>
 #include <map>
-#include <cstdlib>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -242,100 +241,12 @@ class SearchAgent : public SeatSearchAgent {
   SearchStats stats_;
 };
 
-bool parse_int(const std::string& s, long lo, long hi, long& out) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(s.c_str(), &end, 10);
-  if (errno || *end || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
-
-bool parse_real(const std::string& s, double lo, double hi, double& out) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (*end || !std::isfinite(v) || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
-
 }  // namespace
 
-const std::vector<std::string>& search_param_names() {
-  static const std::vector<std::string> names{"iterations", "seconds", "c", "rollout", "depth", "oracle", "hint",
-                                              "determinizations"};
-  return names;
-}
-
-SearchParams parse_search_params(const std::string& kind, const std::map<std::string, std::string>& values) {
-  SearchParams p;
-  p.kind = kind;
-  auto bad = [&](const std::string& key, const std::string& value, const char* expected) {
-    return AgentSpecError(fmt::format("bad {} parameter {}={} (expected {})", kind, key, value, expected));
-  };
-  for (const auto& [key, value] : values) {
-    long n = 0;
-    if (key == "iterations") {
-      if (!parse_int(value, 1, 100000000, n)) throw bad(key, value, "an integer from 1 to 100000000");
-      p.iterations = static_cast<int>(n);
-    } else if (key == "seconds") {
-      if (!parse_real(value, 0, 86400, p.seconds) || p.seconds <= 0) throw bad(key, value, "a number of seconds above 0");
-    } else if (key == "c") {
-      if (!parse_real(value, 0, 1000, p.c)) throw bad(key, value, "a number from 0 to 1000");
-    } else if (key == "rollout") {
-      if (value != "random" && value != "greedy") throw bad(key, value, "random or greedy");
-      p.rollout = value;
-    } else if (key == "depth") {
-      if (!parse_int(value, 0, 1000000, n)) throw bad(key, value, "an integer from 0 (no cut) to 1000000");
-      p.depth = static_cast<int>(n);
-    } else if (key == "oracle") {
-      if (value != "0" && value != "1") throw bad(key, value, "0 or 1");
-      p.oracle = value == "1";
-    } else if (key == "hint") {
-      if (value != "0" && value != "1") throw bad(key, value, "0 or 1");
-      p.hint = value == "1";
-    } else if (key == "determinizations" && kind == "mcts") {
-      if (!parse_int(value, 1, 100000, n)) throw bad(key, value, "an integer from 1 to 100000");
-      p.determinizations = static_cast<int>(n);
-    } else {
-      std::string allowed;
-      for (const auto& name : search_param_names())
-        if (name != "determinizations" || kind == "mcts") allowed += (allowed.empty() ? "" : ", ") + name;
-      throw AgentSpecError(fmt::format("unknown {} parameter '{}' (allowed: {})", kind, key, allowed));
-    }
-  }
-  return p;
-}
-
-std::unique_ptr<Agent> make_search_agent(const std::string& kind, const SearchParams& params) {
-  if (kind != "mcts" && kind != "ismcts") return nullptr;
-  SearchParams p = params;
-  p.kind = kind;
-  return std::make_unique<SearchAgent>(std::move(p));
-}
-
-std::unique_ptr<Agent> make_search_agent(const std::string& spec) {
-  const size_t colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
-  if (kind != "mcts" && kind != "ismcts") return nullptr;
-  std::map<std::string, std::string> values;
-  if (colon != std::string::npos) {
-    const std::string rest = spec.substr(colon + 1);
-    size_t start = 0;
-    while (start <= rest.size()) {
-      const size_t comma = std::min(rest.find(',', start), rest.size());
-      const std::string item = rest.substr(start, comma - start);
-      const size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw AgentSpecError(fmt::format("bad {} parameter '{}' (expected key=value)", kind, item));
-      if (!values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
-        throw AgentSpecError(fmt::format("{} parameter '{}' given twice", kind, item.substr(0, eq)));
-      start = comma + 1;
-    }
-  }
-  return make_search_agent(kind, parse_search_params(kind, values));
+std::unique_ptr<Agent> make_search_agent(const SearchParams& params) {
+  if (params.kind != "mcts" && params.kind != "ismcts")
+    throw std::invalid_argument("a search agent is mcts or ismcts, not " + params.kind);
+  return std::make_unique<SearchAgent>(params);
 }
 
 const SearchStats* search_stats(const Agent& agent) {

@@ -5,7 +5,6 @@
 // information sets, a fresh determinization every iteration, availability
 // counts). Both simulate on determinizations the runtime makes for their
 // seat (determinize/determinizer.hpp) and draw from their own seeded stream.
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,13 +26,10 @@ struct SearchParams {
   int determinizations = 10;       // mcts on hidden information: trees (PIMC)
 };
 
-// The keys each kind accepts, for usage messages.
-const std::vector<std::string>& search_param_names();
-// `values` as given after `KIND:`; throws AgentSpecError naming what is allowed.
-SearchParams parse_search_params(const std::string& kind, const std::map<std::string, std::string>& values);
-// "mcts" or "ismcts", with "key=value,..." (may be empty); null for other kinds.
-std::unique_ptr<Agent> make_search_agent(const std::string& kind, const SearchParams& params);
-std::unique_ptr<Agent> make_search_agent(const std::string& spec);
+// An mcts or ismcts bot (params.kind). Its parameters are declared, and
+// specifications checked, in the agent registry (bots/agent_factory.hpp:
+// build_agent("ismcts:iterations=50") makes one from text).
+std::unique_ptr<Agent> make_search_agent(const SearchParams& params);
 // What a search agent's statistics say (iterations, rejections, seconds),
 // for benchmarks: null when `agent` is not one.
 struct SearchStats {

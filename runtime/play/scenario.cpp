@@ -365,16 +365,17 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     try {
       fallback = make_bot(fallback_kind);
       if (!fallback && options.make_agent) {
-        if (!chance.rolls.empty() || !chance.shuffles.empty())
-          throw AgentSpecError(fmt::format(
-              "'{}' cannot play a scenario with forced rolls or shuffles: its determinizations replay the game "
-              "from its seed, which the forced chance overrides (use random, first or scripted:FILE)",
-              fallback_kind));
+        // Built first: the registry refuses a bad specification with its own words.
         for (int seat = 0; seat < players; ++seat) {
           seat_fallbacks.push_back(options.make_agent(fallback_kind));
           if (!seat_fallbacks.back()) break;
         }
         if (!seat_fallbacks.empty() && !seat_fallbacks.back()) seat_fallbacks.clear();
+        if (!seat_fallbacks.empty() && (!chance.rolls.empty() || !chance.shuffles.empty()))
+          throw AgentSpecError(fmt::format(
+              "'{}' cannot play a scenario with forced rolls or shuffles: its determinizations replay the game "
+              "from its seed, which the forced chance overrides (use random, first or scripted:FILE)",
+              fallback_kind));
       }
     } catch (const AgentSpecError& e) {
       throw SetupError(format_error(doc.locate("/default_agent"), e.what()));

@@ -12,6 +12,7 @@
 #include "capturing_agent.hpp"
 #include "play/match.hpp"
 #include "determinize/determinizer.hpp"
+#include "bots/agent_factory.hpp"
 #include "bots/search_agent.hpp"
 #include "setup/game_loader.hpp"
 #include "inline_game.hpp"
@@ -175,7 +176,7 @@ TEST_CASE("search bots use the sampling hint in play, and still choose alike whe
   // here: the hint is really used in play, and a game plays to the end.
   auto def = load_game("hao-hao");
   Match match(def);
-  auto bot = make_search_agent("ismcts:iterations=20,depth=5");
+  auto bot = build_agent("ismcts:iterations=20,depth=5");
   Agent* b = bot.get();
   match.set_agent(Seat{0}, std::move(bot));
   match.set_agent(Seat{1}, std::make_unique<RandomAgent>());

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "bots/agent_factory.hpp"
 #include "bots/greedy_agent.hpp"
 #include "capturing_agent.hpp"
 #include "observation/event_view.hpp"
@@ -177,7 +178,7 @@ TEST_CASE("search bots choose the same when identities hidden from their seat ar
   for (const std::string& game : list_games()) {
     for (const std::string spec : {"ismcts:iterations=24,depth=30", "mcts:iterations=24,depth=30,determinizations=4"}) {
       INFO(game << " " << spec);
-      const auto [same, changed] = swap_test(game, [&] { return make_search_agent(spec); }, 3);
+      const auto [same, changed] = swap_test(game, [&] { return build_agent(spec); }, 3);
       CHECK(same != 0);  // the test is not vacuous (-1: nothing is ever hidden from the seat)
       CHECK(changed == 0);
     }
@@ -262,8 +263,8 @@ TEST_CASE("search bots play games deterministically from the seed", "[search]") 
       Match match(def);
       match.record_answers();
       match.set_turn_limit(8);  // a few turns of each: enough to differ if anything leaked in
-      match.set_agent(Seat{0}, make_search_agent("ismcts:iterations=6,depth=10"));
-      match.set_agent(Seat{1}, make_search_agent("mcts:iterations=6,depth=10,determinizations=2"));
+      match.set_agent(Seat{0}, build_agent("ismcts:iterations=6,depth=10"));
+      match.set_agent(Seat{1}, build_agent("mcts:iterations=6,depth=10,determinizations=2"));
       for (Seat s : Seat::range(2, players)) match.set_agent(s, std::make_unique<RandomAgent>());
       const GameResult& r = match.play(players, 4);
       CHECK((r.finished || r.stopped));
@@ -299,7 +300,7 @@ TEST_CASE("greedy and the search bots choose at fixed seeds as they always did",
     Match match(def);
     match.record_answers();
     match.set_agent(Seat{0}, std::make_unique<GreedyAgent>());
-    match.set_agent(Seat{1}, make_search_agent("ismcts:iterations=30"));
+    match.set_agent(Seat{1}, build_agent("ismcts:iterations=30"));
     for (Seat s : Seat::range(2, p.players)) match.set_agent(s, std::make_unique<RandomAgent>());
     match.play(p.players, 5);
     std::vector<std::pair<int, int>> answers;
@@ -317,7 +318,7 @@ TEST_CASE("when nothing is hidden mcts, ismcts and the oracle make the same choi
   auto answers = [&](const std::string& spec) {
     Match match(def);
     match.record_answers();
-    for (Seat s : Seat::all(3)) match.set_agent(s, make_search_agent(spec));
+    for (Seat s : Seat::all(3)) match.set_agent(s, build_agent(spec));
     match.play(3, 8);
     std::vector<int> out;
     for (const auto& a : match.answers()) out.push_back(a.seat.value() * 1000 + a.index);
@@ -331,15 +332,15 @@ TEST_CASE("when nothing is hidden mcts, ismcts and the oracle make the same choi
 }
 
 TEST_CASE("search bot parameters are checked", "[search]") {
-  CHECK(make_search_agent("random") == nullptr);
-  CHECK(make_search_agent("ismcts") != nullptr);
-  CHECK(make_search_agent("mcts:iterations=5,c=0.5,depth=3,seconds=1,determinizations=2") != nullptr);
-  CHECK_THROWS_WITH(make_search_agent("ismcts:iterations=-3"), Catch::Contains("iterations=-3"));
-  CHECK_THROWS_WITH(make_search_agent("mcts:foo=1"), Catch::Contains("allowed: iterations, seconds, c"));
-  CHECK_THROWS_AS(make_search_agent("ismcts:determinizations=3"), AgentSpecError);
-  CHECK_THROWS_AS(make_search_agent("ismcts:oracle=yes"), AgentSpecError);
-  CHECK_THROWS_AS(make_search_agent("ismcts:iterations"), AgentSpecError);
-  CHECK(make_search_agent("ismcts:oracle=1")->kind().find("cheating") != std::string::npos);
+  CHECK(search_stats(*build_agent("random")) == nullptr);
+  CHECK(search_stats(*build_agent("ismcts")) != nullptr);
+  CHECK(build_agent("mcts:iterations=5,c=0.5,depth=3,seconds=1,determinizations=2") != nullptr);
+  CHECK_THROWS_WITH(build_agent("ismcts:iterations=-3"), Catch::Contains("iterations=-3"));
+  CHECK_THROWS_WITH(build_agent("mcts:foo=1"), Catch::Contains("parameters: iterations=N"));
+  CHECK_THROWS_AS(build_agent("ismcts:determinizations=3"), AgentSpecError);
+  CHECK_THROWS_AS(build_agent("ismcts:oracle=yes"), AgentSpecError);
+  CHECK_THROWS_AS(build_agent("ismcts:iterations"), AgentSpecError);
+  CHECK(build_agent("ismcts:oracle=1")->kind().find("cheating") != std::string::npos);
 }
 
 TEST_CASE("an agent's thinking is not charged to the rules' time budget", "[search][budget]") {
