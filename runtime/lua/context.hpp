@@ -41,7 +41,7 @@ struct LuaContext {
   Abort abort = Abort::None;
   std::string abort_message;
   int env_ref = LUA_NOREF;  // the sandbox's global table
-  struct SandboxLock* lock = nullptr;  // what every game starts from (sandbox.cpp)
+  struct SandboxLock* lock = nullptr;  // what every game starts from (game_isolation.cpp)
   LineCoverage* coverage = nullptr;  // lines run, when asked for (mutation testing)
 
   // The rules loaded in this state, and the game being resumed (a state may

@@ -5,7 +5,8 @@
 // game's folder, a deterministic math.random, pairs and tostring, no
 // finalizers, C library functions bounded before they start, a CPU-time
 // budget kept by a watchdog (or an exact instruction count, on request)
-// and a memory cap.
+// and a memory cap. Behind it, one file per concern (sandbox_internal.hpp
+// lists them).
 #include <string>
 #include <vector>
 
@@ -53,8 +54,8 @@ std::string sandbox_restore_guarded(lua_State* L);
 // module-level locals) by the next, exactly as in a fresh state, and its
 // guard goes with it. What the guarded tables and the locals hold now is
 // also copied to a thread's stack, which the after-game comparison and the
-// before-game restore read at a few API calls a field (sandbox.cpp,
-// SandboxLock).
+// before-game restore read at a few API calls a field
+// (game_isolation.cpp, SandboxLock).
 int sandbox_lock_upvalues(lua_State* L, int index);
 void sandbox_restore_upvalues(lua_State* L, int record_ref);
 void sandbox_restore_modules(lua_State* L);
