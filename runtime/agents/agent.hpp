@@ -39,7 +39,7 @@ class GameAccess {
     int players = 0;
     uint64_t seed = 0;  // the chance seed: it says where components go, not which they are
     std::vector<std::string> names;
-    // Code run before the rules play (scenarios' `prepare`): see GameRun::set_prepare.
+    // Code run before the rules play (scenarios' `prepare`): see GameRunSettings::prepare.
     std::string prepare_code, prepare_chunk;
     bool prepare_at_first_turn = false;
   };

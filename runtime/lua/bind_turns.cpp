@@ -22,14 +22,14 @@ int turns_begin(lua_State* L) {
   const Seat seat = check_seat(L, 2);
   GameRunImpl& game = current_game(L);
   // A scenario's prepare that waits for the first turn (the deal is done).
-  if (game.prepare_ref != LUA_NOREF && game.prepare_at_first_turn && !game.prepared) {
-    game.prepared = true;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, game.prepare_ref);
+  if (game.first_turn_prepare_ref != LUA_NOREF) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, game.first_turn_prepare_ref);
+    game.first_turn_prepare_ref = LUA_NOREF;  // once
     lua_pushvalue(L, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, engine(L).rules_ref);
     lua_call(L, 2, 0);
   }
-  if (game.turn_limit >= 0 && state_of(L).turns().turns_started() >= game.turn_limit)
+  if (game.settings.turn_limit >= 0 && state_of(L).turns().turns_started() >= game.settings.turn_limit)
     raise_abort(L, Abort::Stopped, "turn limit reached");
   state_of(L).begin_turn(seat);
   return 0;

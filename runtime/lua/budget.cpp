@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "lua/error_report.hpp"
-#include "lua/rule_engine.hpp"  // LineCoverage
+#include "lua/line_coverage.hpp"
 
 namespace rulebook {
 

@@ -10,10 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent.hpp"
+#include "agents/decision.hpp"
 #include "core/event_tee.hpp"
+#include "core/game_definition.hpp"
+#include "core/game_state.hpp"
 #include "core/visibility.hpp"
 #include "lua/context.hpp"
-#include "lua/rule_engine.hpp"
+#include "lua/game_result.hpp"
+#include "lua/game_run_settings.hpp"
+#include "lua/script_error.hpp"
 #include "observation/event_view.hpp"
 
 namespace rulebook {
@@ -68,13 +74,28 @@ struct EngineImpl {
   void load_game_chunk(const std::string& code, const std::string& chunk_name);
 };
 
+// Where a run is in its life. Only these transitions happen (game_run.cpp):
+//
+//   Ready --begin()--> Running --a seat without an agent must decide--> Waiting
+//                      Running <--answer()------------------------------ Waiting
+//                      Running --play returned, game:finish, the turn limit,
+//                                a script error or an agent's failure--> Over
+//
+// Running covers begin()'s set-up and the rules' thread at work (agents
+// answer inside it). begin() is refused but in Ready, answer() but in
+// Waiting. How the game ended is the result's (finished, stopped).
+enum class RunPhase : unsigned char { Ready, Running, Waiting, Over };
+
 struct GameRunImpl {
   EngineImpl* engine = nullptr;
   GameState* state = nullptr;
   lua_State* co = nullptr;  // the thread running this game
   int co_ref = LUA_NOREF;
   int game_ref = LUA_NOREF;          // this game's `game` table
-  int prepare_ref = LUA_NOREF;       // scenario code run after setup
+  int prepare_ref = LUA_NOREF;       // settings.prepare's code, compiled
+  // settings.prepare's code while it waits for the first turn (an alias of
+  // prepare_ref, cleared when game:begin_turn runs it).
+  int first_turn_prepare_ref = LUA_NOREF;
   const void* game_table = nullptr;  // this game's `game`, for argument checks
   uint64_t instructions = 0;         // budget used by this game so far
 
@@ -83,16 +104,14 @@ struct GameRunImpl {
   EventTee tee;  // the caller's sink and the feed
   EventSink* caller_sink = nullptr;
   std::vector<AnswerRecord>* answer_log = nullptr;
-  int turn_limit = -1;                // stop when turn N+1 would begin (-1: never)
-  bool prepare_at_first_turn = false; // prepare waits for the first begin_turn
-  bool prepared = false;
+  GameRunSettings settings;  // fixed before the game (but bare_requests: GameRun::set_bare_requests)
+  RunPhase phase = RunPhase::Ready;
   GameResult result;
   DecisionRequest pending;
-  bool running = false;
-  bool bare_requests = false;  // pending decisions without labels or view (GameRun::set_bare_requests)
-  bool request_built = true;   // the pending decision's labels, targets and view are built (or never will be)
-  bool keep_details = true;    // game:finish keeps its details as JSON (GameRun::set_keep_details)
+  bool request_built = true;  // pending's labels, targets and view are built (or never will be)
 
+  // Begun and not over: the rules' thread is at work or waits at a decision.
+  bool in_progress() const { return phase == RunPhase::Running || phase == RunPhase::Waiting; }
   ~GameRunImpl();
   bool resume(int nargs);
   nlohmann::json view(Seat seat) const;

@@ -6,6 +6,7 @@
 
 #include "lua/engine_impl.hpp"
 #include "lua/error_report.hpp"
+#include "lua/rule_engine.hpp"
 #include "lua/sandbox.hpp"
 #include "observation/view.hpp"
 
@@ -103,7 +104,7 @@ double outcome_share(const GameResult& result, Seat seat) {
 GameRunImpl::~GameRunImpl() {
   if (!engine || !engine->L) return;
   lua_State* L = engine->L;
-  if (running && !feed.observers.empty() && state) state->set_sink(caller_sink);
+  if (in_progress() && !feed.observers.empty() && state) state->set_sink(caller_sink);
   // The thread goes back to the engine for its next game, which resets it
   // first (threads unwound by a script error never come back: see resume).
   if (co && !engine->spare_co) {
@@ -137,7 +138,7 @@ bool GameRunImpl::resume(int nargs) {
     GameRunImpl& run;
     ~RestoreSink() {
       run.instructions = run.engine->ctx.instructions;
-      if (!run.running && !run.feed.observers.empty() && run.state) {
+      if (!run.in_progress() && !run.feed.observers.empty() && run.state) {
         run.state->set_sink(run.caller_sink);
         run.feed.observers.clear();
       }
@@ -151,7 +152,7 @@ bool GameRunImpl::resume(int nargs) {
   ctx.memory_capped = false;
   if (status == LUA_OK) {
     lua_pop(co, nres);
-    running = false;
+    phase = RunPhase::Over;
     e.check_guarded();
     if (!result.finished)
       throw ScriptError(fmt::format("{}: the rules' play function returned without calling "
@@ -160,12 +161,13 @@ bool GameRunImpl::resume(int nargs) {
   }
   if (status == LUA_YIELD) {
     lua_pop(co, nres);
+    phase = RunPhase::Waiting;
     if (pending.seat.is_none()) throw ScriptError("a rule script yielded outside a decision");
     // Its labels, targets and view are built when the request is first
     // read (GameRun::pending): never for a caller that only answers.
     return true;
   }
-  running = false;
+  phase = RunPhase::Over;
   const Abort why = ctx.abort;
   if (why == Abort::Finished || why == Abort::Stopped) {
     result.stopped = why == Abort::Stopped;
@@ -234,7 +236,7 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   GameRunImpl& g = const_cast<GameRunImpl&>(*this);
   // Asked by an agent while the game's thread waits in game:choose, it
   // runs on that thread (a protected call inside it); else on the state.
-  const bool inside = running && co && lua_status(co) == LUA_OK;
+  const bool inside = phase == RunPhase::Running && co && lua_status(co) == LUA_OK;
   lua_State* L = inside ? co : e.L;
   // Its own fixed stream, never the game's chance: describing the game
   // changes nothing in it, the same position reads the same.
@@ -274,23 +276,28 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   return d;
 }
 
-GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents)
+GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents, const GameRunSettings& settings)
     : impl_(std::make_unique<GameRunImpl>()) {
-  impl_->engine = engine.impl_.get();
-  impl_->state = &state;
-  impl_->agents = std::move(agents);
-  impl_->agents.resize(static_cast<size_t>(state.player_count()), nullptr);
+  GameRunImpl& g = *impl_;
+  g.engine = engine.impl_.get();
+  g.state = &state;
+  g.agents = std::move(agents);
+  g.agents.resize(static_cast<size_t>(state.player_count()), nullptr);
+  g.settings = settings;
+  if (!settings.prepare.code.empty()) {
+    g.engine->load_game_chunk(settings.prepare.code, settings.prepare.chunk_name);
+    g.prepare_ref = luaL_ref(g.engine->L, LUA_REGISTRYINDEX);
+  }
 }
 
 GameRun::~GameRun() = default;
 
-void GameRun::set_turn_limit(int turns) { impl_->turn_limit = turns; }
-void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
-void GameRun::set_keep_details(bool on) { impl_->keep_details = on; }
+const GameRunSettings& GameRun::settings() const { return impl_->settings; }
+void GameRun::set_bare_requests(bool on) { impl_->settings.bare_requests = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 const DecisionRequest& GameRun::pending() const {
   GameRunImpl& g = *impl_;
-  if (!g.request_built && g.running && g.co && lua_status(g.co) == LUA_YIELD) {
+  if (!g.request_built && g.phase == RunPhase::Waiting) {
     // Built on first read, whole (a remote seat needs no callback), under
     // the rules' budget; reading a label must not change the game (whether
     // one is read cannot change the game). Built again if this throws.
@@ -312,23 +319,13 @@ const GameResult& GameRun::result() const { return impl_->result; }
 GameState& GameRun::state() { return *impl_->state; }
 nlohmann::json GameRun::view(Seat seat) const { return impl_->view(seat); }
 
-void GameRun::set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn) {
-  GameRunImpl& g = *impl_;
-  luaL_unref(g.engine->L, LUA_REGISTRYINDEX, g.prepare_ref);
-  g.prepare_ref = LUA_NOREF;
-  g.prepare_at_first_turn = at_first_turn;
-  g.prepared = false;
-  if (code.empty()) return;
-  g.engine->load_game_chunk(code, chunk_name);
-  g.prepare_ref = luaL_ref(g.engine->L, LUA_REGISTRYINDEX);
-}
-
 bool GameRun::begin() {
   GameRunImpl& g = *impl_;
   EngineImpl& e = *g.engine;
   lua_State* L = e.L;
   GameState& state = *g.state;
-  if (g.running || g.co) throw std::logic_error("this game has already begun");
+  if (g.phase != RunPhase::Ready) throw std::logic_error("this game has already begun");
+  g.phase = RunPhase::Running;
   g.result = GameResult{};
   g.pending = DecisionRequest{};
   g.instructions = 0;
@@ -404,9 +401,9 @@ bool GameRun::begin() {
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.driver_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.rules_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.game_ref);
-  if (g.prepare_ref != LUA_NOREF && !g.prepare_at_first_turn) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
+  if (g.prepare_ref != LUA_NOREF && !g.settings.prepare.at_first_turn) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
   else lua_pushnil(g.co);
-  g.running = true;
+  if (g.settings.prepare.at_first_turn) g.first_turn_prepare_ref = g.prepare_ref;  // game:begin_turn runs it
   const bool pending = g.resume(3);
   if (!pending) g.result.turns = state.turns().turns_started();
   return pending;
@@ -414,8 +411,9 @@ bool GameRun::begin() {
 
 bool GameRun::answer(int index) {
   GameRunImpl& g = *impl_;
-  if (!g.running || g.pending.seat.is_none()) throw std::logic_error("no decision is pending");
+  if (g.phase != RunPhase::Waiting || g.pending.seat.is_none()) throw std::logic_error("no decision is pending");
   if (index < 0 || index >= g.pending.count()) throw std::out_of_range("answer out of range");
+  g.phase = RunPhase::Running;
   lua_pushinteger(g.co, index);
   g.pending = DecisionRequest{};
   const bool pending = g.resume(1);
@@ -459,7 +457,7 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   EngineImpl& e = *g.engine;
   if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to evaluate");
   if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
-  if (!g.running && g.result.finished) return outcome_share(g.result, seat);
+  if (g.phase == RunPhase::Over && g.result.finished) return outcome_share(g.result, seat);
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
   lua_State* L = e.L;
   // Its own fixed stream, never the game's chance nor its seed (a bot's

@@ -15,8 +15,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,60 +25,13 @@
 #include "core/game_definition.hpp"
 #include "core/game_state.hpp"
 #include "core/ids.hpp"
+#include "lua/engine_limits.hpp"
+#include "lua/game_result.hpp"
+#include "lua/game_run_settings.hpp"
+#include "lua/line_coverage.hpp"
+#include "lua/script_error.hpp"
 
 namespace rulebook {
-
-struct EngineLimits {
-  uint64_t max_instructions = 0;           // exact count per game, 0 = none (costs a hook)
-  size_t max_memory = 256u * 1024 * 1024;  // per Lua state, in bytes
-  double max_seconds = 5.0;                // CPU time per run of the rules, 0 = none
-
-  bool operator==(const EngineLimits& o) const {
-    return max_instructions == o.max_instructions && max_memory == o.max_memory && max_seconds == o.max_seconds;
-  }
-  bool operator!=(const EngineLimits& o) const { return !(*this == o); }
-};
-
-// A rule script failed: message names the file and line, with a traceback.
-struct ScriptError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// A rule script ran over a limit (its time or instruction budget, its
-// memory cap): a ScriptError that cost the whole budget to find.
-struct ScriptLimitError : ScriptError {
-  using ScriptError::ScriptError;
-};
-
-struct AnswerRecord {
-  Seat seat{0};
-  int index = 0;
-};
-
-struct GameResult {
-  bool finished = false;  // game:finish was called
-  bool stopped = false;   // stopped early by a turn limit (scenarios)
-  std::vector<Seat> winners;
-  std::vector<Seat> losers;
-  std::string summary;
-  // How the game ended, in the rules' own words ("dead-field"): games that
-  // can end in several ways name the way, so statistics can count them.
-  std::string reason;
-  int turns = 0;
-  nlohmann::json details = nlohmann::json::object();
-};
-
-// A seat's share of a finished game's win: 1 for a sole winner, 1/k for
-// each of k winners, 0 otherwise (a loss, or a game with no winner).
-double outcome_share(const GameResult& result, Seat seat);
-
-// The lines of the rule scripts that ran, by chunk ("rules/x/rules.lua"):
-// what mutation testing needs to know which scenarios reach a change.
-struct LineCoverage {
-  std::map<std::string, std::set<int>> lines;
-  // The last chunk seen, so that the line hook rarely looks a name up.
-  const void* last_source = nullptr;
-  std::set<int>* last_lines = nullptr;
-};
 
 // The step API's pending decision (a DecisionRequest with the seat's view).
 using PendingDecision = DecisionRequest;
@@ -91,34 +42,24 @@ class GameRun {
  public:
   // `state` must have been reset() for this game; `agents` has one entry per
   // seat, null for seats whose decisions pause the game (the step API).
-  GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents);
+  // Compiles the settings' prepare code: throws ScriptError.
+  GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents, const GameRunSettings& settings = {});
   ~GameRun();
   GameRun(const GameRun&) = delete;
   GameRun& operator=(const GameRun&) = delete;
 
-  // Stop the game when turn N+1 would begin (-1 = no limit; 0 = stop as
-  // the first turn would begin, right after setup and the first deal).
-  void set_turn_limit(int turns);
+  const GameRunSettings& settings() const;
   // Every answer given is appended here (for logs and forks); null = none.
   void set_answer_log(std::vector<AnswerRecord>* log);
-  // Bare requests: a paused decision has its seat, prompt and number of
-  // options, but empty labels and no view, even when read (no label, view
-  // or JSON is built). For replaying answers chosen already (Match::fork);
-  // off by default. (A request nobody reads is never built either way.)
+  // Bare requests from the next decision on (GameRunSettings::bare_requests):
+  // a fork replays its answers bare and reads the last request whole.
   void set_bare_requests(bool on);
-  // Off: game:finish still checks that its details convert to JSON (the
-  // same error when they do not), but keeps none: result().details stays
-  // empty. For callers that read only winners, turns and reason
-  // (simulate). On by default.
-  void set_keep_details(bool on);
-  // Lua code run between the rules' setup and play, with `game` in scope
-  // (scenarios use it to arrange a mid-game situation). Empty = none.
-  // With `at_first_turn`, it runs instead as the first turn begins: after
-  // `play` has dealt, so a mid-round situation can be arranged.
-  void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
 
   // Runs until a seat without an agent must decide (true) or the game is
-  // over (false; see result()). Throws ScriptError / AgentFailure.
+  // over (false; see result()). Throws ScriptError / AgentFailure. A run
+  // begins once, then waits at decisions and answers them until it is
+  // over, a script error included: begin() on a run that has begun, and
+  // answer() while no decision waits, throw std::logic_error.
   bool begin();
   bool answer(int index);
   // The decision the game waits for. Its labels, targets and view are
@@ -179,7 +120,7 @@ class RuleEngine {
   bool has_evaluation() const;
   // The rules define rules.deal_unseen(game, seat, unseen) (GameRun::deal_unseen).
   bool has_deal_unseen() const;
-  // Compiles scenario code for GameRun::set_prepare; throws ScriptError.
+  // Compiles scenario code for GameRunSettings::prepare; throws ScriptError.
   void check_prepare(const std::string& code, const std::string& chunk_name);
 
  private:

@@ -40,8 +40,8 @@ void Match::add_sink(EventSink* sink) {
 void Match::clear_sinks() { sinks_.clear(); }
 
 void Match::set_chance_override(ChanceOverride* chance) { chance_ = chance; }
-void Match::set_turn_limit(int turns) { turn_limit_ = turns; }
-void Match::set_keep_details(bool on) { keep_details_ = on; }
+void Match::set_turn_limit(int turns) { settings_.turn_limit = turns; }
+void Match::set_keep_details(bool on) { settings_.keep_details = on; }
 void Match::record_answers(bool on) { record_answers_ = on; }
 
 void Match::set_start_identities(std::vector<int> source) {
@@ -52,9 +52,7 @@ void Match::set_start_identities(std::vector<int> source) {
 
 void Match::set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn) {
   engine_->check_prepare(code, chunk_name);  // a syntax error shows now, before any game
-  prepare_code_ = code;
-  prepare_chunk_ = chunk_name;
-  prepare_at_first_turn_ = at_first_turn;
+  settings_.prepare = GamePrepare{code, chunk_name, at_first_turn};
 }
 
 bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
@@ -97,12 +95,8 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
       agent->attach(this);
       searching = true;
     }
-  run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats));
-  run_->set_turn_limit(turn_limit_);
+  run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats), settings_);
   run_->set_answer_log(record_answers_ || searching ? &answers_ : nullptr);
-  run_->set_prepare(prepare_code_, prepare_chunk_, prepare_at_first_turn_);
-  run_->set_bare_requests(bare_start_);
-  run_->set_keep_details(keep_details_);
   return after_run(run_->begin());
 }
 
@@ -138,10 +132,8 @@ std::unique_ptr<Match> Match::fork() const {
   if (!record_answers_) throw std::logic_error("forking needs the answers: call record_answers() before start()");
   if (chance_) throw std::logic_error("a game with forced chance cannot be forked (the override is used up as it plays)");
   auto fork = std::make_unique<Match>(definition_, *engine_);
-  fork->set_turn_limit(turn_limit_);
-  fork->prepare_code_ = prepare_code_;
-  fork->prepare_chunk_ = prepare_chunk_;
-  fork->prepare_at_first_turn_ = prepare_at_first_turn_;
+  fork->settings_.turn_limit = settings_.turn_limit;
+  fork->settings_.prepare = settings_.prepare;
   fork->record_answers();
   const std::vector<AnswerRecord> answers = answers_;  // this match's log, as it stands now
   auto retraced = [&](bool pending, size_t next) {
@@ -150,9 +142,9 @@ std::unique_ptr<Match> Match::fork() const {
                                          "deterministic", next + 1, answers.size()));
   };
   // Only the last decision's request is read: the others are bare.
-  fork->bare_start_ = !answers.empty();
+  fork->settings_.bare_requests = !answers.empty();
   bool pending = fork->start(players_, seed_, names_);
-  fork->bare_start_ = false;
+  fork->settings_.bare_requests = false;
   for (size_t i = 0; i < answers.size(); ++i) {
     retraced(pending, i);
     if (i + 1 == answers.size()) fork->run_->set_bare_requests(false);
@@ -166,9 +158,9 @@ GameAccess::Beginning Match::beginning() const {
   b.players = state_.player_count();
   b.seed = state_.seed();
   for (const auto& p : state_.players()) b.names.push_back(p.name);
-  b.prepare_code = prepare_code_;
-  b.prepare_chunk = prepare_chunk_;
-  b.prepare_at_first_turn = prepare_at_first_turn_;
+  b.prepare_code = settings_.prepare.code;
+  b.prepare_chunk = settings_.prepare.chunk_name;
+  b.prepare_at_first_turn = settings_.prepare.at_first_turn;
   return b;
 }
 

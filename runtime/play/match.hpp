@@ -34,18 +34,20 @@ class Match : public GameAccess {
   Match(const Match&) = delete;
   Match& operator=(const Match&) = delete;
 
-  // Seats, sinks and settings, for the games started afterwards.
+  // Seats, sinks and settings, for the games started afterwards. The
+  // settings each game runs with are one value (settings()), which the
+  // setters below fill in.
   void set_agent(Seat seat, Agent* agent);                  // borrowed; null: the seat pauses the game
   void set_agent(Seat seat, std::unique_ptr<Agent> agent);  // owned by the match
   void set_agents(const std::vector<Agent*>& agents);       // borrowed, one per seat
   void add_sink(EventSink* sink);                           // events of every game, in order
   void clear_sinks();
   void set_chance_override(ChanceOverride* chance);
-  void set_turn_limit(int turns);  // stop when turn N+1 would begin (-1 = none; 0: at the first turn)
-  // Throws ScriptError. `at_first_turn`: see GameRun::set_prepare.
+  void set_turn_limit(int turns);  // GameRunSettings::turn_limit
+  // GameRunSettings::prepare. Throws ScriptError (checked now, before any game).
   void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
   void record_answers(bool on = true);  // keep every answer given (answers())
-  void set_keep_details(bool on);       // off: results without details (GameRun::set_keep_details)
+  void set_keep_details(bool on);       // GameRunSettings::keep_details
   // Component identities at the start of the next games: component i
   // starts as the type (and first face) of component source[i], in its own
   // start zone. Empty: as the definition says. Determinizations and the
@@ -87,9 +89,10 @@ class Match : public GameAccess {
   // GameAccess: how the current game began, and (cheating) its components' identities.
   Beginning beginning() const override;
   std::vector<int> true_identities() const override;
-  const std::string& prepare_code() const { return prepare_code_; }
-  const std::string& prepare_chunk() const { return prepare_chunk_; }
-  bool prepare_at_first_turn() const { return prepare_at_first_turn_; }
+  const GameRunSettings& settings() const { return settings_; }
+  const std::string& prepare_code() const { return settings_.prepare.code; }
+  const std::string& prepare_chunk() const { return settings_.prepare.chunk_name; }
+  bool prepare_at_first_turn() const { return settings_.prepare.at_first_turn; }
   ChanceOverride* chance_override() const { return chance_; }
 
   // The game as `seat` may know it (the rules' game.state included).
@@ -114,15 +117,11 @@ class Match : public GameAccess {
   std::vector<std::unique_ptr<Agent>> owned_agents_;
   std::vector<EventSink*> sinks_;
   EventTee tee_;
-  ChanceOverride* chance_ = nullptr;
-  int turn_limit_ = -1;
-  bool prepare_at_first_turn_ = false;
-  std::string prepare_code_, prepare_chunk_;
+  ChanceOverride* chance_ = nullptr;  // set on the state: dice and decks read it there
+  GameRunSettings settings_;
   bool record_answers_ = false;
-  bool keep_details_ = true;
   std::vector<int> start_identities_;
   std::vector<AnswerRecord> answers_;
-  bool bare_start_ = false;  // fork: start with bare requests
   int players_ = 0;  // the current game's start (for fork)
   uint64_t seed_ = 0;
   std::vector<std::string> names_;

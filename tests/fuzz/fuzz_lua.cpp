@@ -22,8 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   state.reset(2, 1);
   std::vector<rulebook::Agent*> agents{&first, &first};
   try {
-    rulebook::GameRun run(engine, state, agents);
-    run.set_prepare(rulebook::fuzz::text(data, size), "fuzz.lua");  // compiles: may be a syntax error
+    rulebook::GameRunSettings settings;
+    settings.prepare = {rulebook::fuzz::text(data, size), "fuzz.lua"};
+    rulebook::GameRun run(engine, state, agents, settings);  // compiles it: may be a syntax error
     (void)run.begin();
   } catch (const rulebook::ScriptError&) {
   } catch (const rulebook::AgentFailure&) {

@@ -126,3 +126,70 @@ TEST_CASE("a match plays many games and needs an agent at every seat to play", "
   CHECK(match.play(2, 2).finished);
   CHECK(match.play(2, 1).turns == turns);
 }
+
+TEST_CASE("a game run begins once and is answered only while a decision waits", "[match][lifecycle]") {
+  auto def = load_game("pass-the-pandas");
+  RuleEngine engine(def);
+  GameState state(*def);
+  state.reset(3, 5);
+  GameRun run(engine, state, {nullptr, nullptr, nullptr});  // every decision pauses
+  CHECK_THROWS_AS(run.answer(0), std::logic_error);        // not begun
+  REQUIRE(run.begin());                                      // waits at a decision
+  CHECK_THROWS_AS(run.begin(), std::logic_error);
+  CHECK_THROWS_AS(run.answer(run.pending().count()), std::out_of_range);
+  bool pending = true;
+  int answers = 0;
+  while (pending) {
+    pending = run.answer(0);
+    ++answers;
+  }
+  CHECK(answers > 1);
+  REQUIRE(run.result().finished);  // over
+  CHECK_THROWS_AS(run.answer(0), std::logic_error);
+  CHECK_THROWS_AS(run.begin(), std::logic_error);
+  CHECK(run.evaluation(Seat{0}) == outcome_share(run.result(), Seat{0}));
+
+  // A run a script error ended is over too: it does not begin again.
+  GameState failing_state(*def);
+  failing_state.reset(3, 5);
+  GameRunSettings settings;
+  settings.prepare = {"error('no table today')", "prepare.yaml"};
+  GameRun failing(engine, failing_state, {nullptr, nullptr, nullptr}, settings);
+  CHECK_THROWS_AS(failing.begin(), ScriptError);
+  CHECK_THROWS_AS(failing.begin(), std::logic_error);
+  CHECK_THROWS_AS(failing.answer(0), std::logic_error);
+}
+
+TEST_CASE("a match keeps the settings of its games in one value, and a fork replays with them", "[match]") {
+  auto def = load_game("pass-the-pandas");
+  Match match(def);
+  CHECK(match.settings().turn_limit == -1);
+  CHECK(match.settings().keep_details);
+  CHECK(match.settings().prepare.code.empty());
+  match.set_turn_limit(6);
+  match.set_keep_details(false);
+  match.set_prepare("game.state.prepared = true", "prepare.yaml", true);
+  const GameRunSettings& settings = match.settings();
+  CHECK(settings.turn_limit == 6);
+  CHECK_FALSE(settings.keep_details);
+  CHECK(settings.prepare.code == "game.state.prepared = true");
+  CHECK(settings.prepare.chunk_name == "prepare.yaml");
+  CHECK(settings.prepare.at_first_turn);
+  CHECK_FALSE(settings.bare_requests);
+
+  match.record_answers();
+  bool pending = match.start(3, 7);
+  for (int i = 0; i < 3 && pending; ++i) pending = match.answer(0);
+  REQUIRE(pending);
+  CHECK(match.evaluate("game.state.prepared", "check.lua") == true);  // run as the first turn began
+  const auto fork = match.fork();
+  // The same game: its turn limit and prepare code (details are kept, as by
+  // default), and whole requests for the games it starts next.
+  CHECK(fork->settings().turn_limit == 6);
+  CHECK(fork->settings().prepare.code == settings.prepare.code);
+  CHECK(fork->settings().prepare.at_first_turn);
+  CHECK(fork->settings().keep_details);
+  CHECK_FALSE(fork->settings().bare_requests);
+  CHECK(fork->pending().labels == match.pending().labels);
+  CHECK(fork->evaluate("game.state.prepared", "check.lua") == true);
+}

@@ -1,0 +1,34 @@
+#pragma once
+// What a game run leaves: the answers given and the result.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/ids.hpp"
+
+namespace rulebook {
+
+struct AnswerRecord {
+  Seat seat{0};
+  int index = 0;
+};
+
+struct GameResult {
+  bool finished = false;  // game:finish was called
+  bool stopped = false;   // stopped early by a turn limit (scenarios)
+  std::vector<Seat> winners;
+  std::vector<Seat> losers;
+  std::string summary;
+  // How the game ended, in the rules' own words ("dead-field"): games that
+  // can end in several ways name the way, so statistics can count them.
+  std::string reason;
+  int turns = 0;
+  nlohmann::json details = nlohmann::json::object();
+};
+
+// A seat's share of a finished game's win: 1 for a sole winner, 1/k for
+// each of k winners, 0 otherwise (a loss, or a game with no winner).
+double outcome_share(const GameResult& result, Seat seat);
+
+}  // namespace rulebook
