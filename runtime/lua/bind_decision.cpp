@@ -261,7 +261,7 @@ int decision_choose(lua_State* L) {
     game.pending.labels.assign(static_cast<size_t>(n), std::string());
     game.pending.targets.clear();
     game.pending.view = nullptr;
-    game.request_built = game.settings.bare_requests;  // bare: nobody will read them
+    game.request_built = game.bare_requests;  // bare: nobody will read them
     return lua_yieldk(L, 0, seat.value(), choose_continue);
   }
   int index = -1;

@@ -198,7 +198,7 @@ int game_finish(lua_State* L) {
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'reason' must be a string, got %s", lua_typename(L, reason_type)));
   r.reason = reason_type == LUA_TSTRING ? lua_tostring(L, -1) : "";
   lua_pop(L, 1);
-  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r, current_game(L).settings.keep_details))
+  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r, current_game(L).keep_details))
     return luaL_argerror(L, 2, lua_tostring(L, -1));
   lua_pop(L, 1);
   r.finished = true;

@@ -29,7 +29,7 @@ int turns_begin(lua_State* L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, engine(L).rules_ref);
     lua_call(L, 2, 0);
   }
-  if (game.settings.turn_limit >= 0 && state_of(L).turns().turns_started() >= game.settings.turn_limit)
+  if (game.turn_limit >= 0 && state_of(L).turns().turns_started() >= game.turn_limit)
     raise_abort(L, Abort::Stopped, "turn limit reached");
   state_of(L).begin_turn(seat);
   return 0;

@@ -92,8 +92,8 @@ struct GameRunImpl {
   lua_State* co = nullptr;  // the thread running this game
   int co_ref = LUA_NOREF;
   int game_ref = LUA_NOREF;          // this game's `game` table
-  int prepare_ref = LUA_NOREF;       // settings.prepare's code, compiled
-  // settings.prepare's code while it waits for the first turn (an alias of
+  int prepare_ref = LUA_NOREF;       // the settings' prepare code, compiled
+  // The prepare code while it waits for the first turn (an alias of
   // prepare_ref, cleared when game:begin_turn runs it).
   int first_turn_prepare_ref = LUA_NOREF;
   const void* game_table = nullptr;  // this game's `game`, for argument checks
@@ -104,7 +104,12 @@ struct GameRunImpl {
   EventTee tee;  // the caller's sink and the feed
   EventSink* caller_sink = nullptr;
   std::vector<AnswerRecord>* answer_log = nullptr;
-  GameRunSettings settings;  // fixed before the game (but bare_requests: GameRun::set_bare_requests)
+  // The GameRunSettings it plays by. Its prepare code is kept compiled
+  // (prepare_ref), never as text: starting a game copies no string.
+  int turn_limit = -1;
+  bool prepare_at_first_turn = false;
+  bool bare_requests = false;  // may change between answers (GameRun::set_bare_requests)
+  bool keep_details = true;
   RunPhase phase = RunPhase::Ready;
   GameResult result;
   DecisionRequest pending;
@@ -112,6 +117,7 @@ struct GameRunImpl {
 
   // Begun and not over: the rules' thread is at work or waits at a decision.
   bool in_progress() const { return phase == RunPhase::Running || phase == RunPhase::Waiting; }
+
   ~GameRunImpl();
   bool resume(int nargs);
   nlohmann::json view(Seat seat) const;

@@ -283,7 +283,10 @@ GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agent
   g.state = &state;
   g.agents = std::move(agents);
   g.agents.resize(static_cast<size_t>(state.player_count()), nullptr);
-  g.settings = settings;
+  g.turn_limit = settings.turn_limit;
+  g.prepare_at_first_turn = settings.prepare.at_first_turn;
+  g.bare_requests = settings.bare_requests;
+  g.keep_details = settings.keep_details;
   if (!settings.prepare.code.empty()) {
     g.engine->load_game_chunk(settings.prepare.code, settings.prepare.chunk_name);
     g.prepare_ref = luaL_ref(g.engine->L, LUA_REGISTRYINDEX);
@@ -292,8 +295,7 @@ GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agent
 
 GameRun::~GameRun() = default;
 
-const GameRunSettings& GameRun::settings() const { return impl_->settings; }
-void GameRun::set_bare_requests(bool on) { impl_->settings.bare_requests = on; }
+void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 const DecisionRequest& GameRun::pending() const {
   GameRunImpl& g = *impl_;
@@ -401,9 +403,9 @@ bool GameRun::begin() {
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.driver_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, e.rules_ref);
   lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.game_ref);
-  if (g.prepare_ref != LUA_NOREF && !g.settings.prepare.at_first_turn) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
+  if (g.prepare_ref != LUA_NOREF && !g.prepare_at_first_turn) lua_rawgeti(g.co, LUA_REGISTRYINDEX, g.prepare_ref);
   else lua_pushnil(g.co);
-  if (g.settings.prepare.at_first_turn) g.first_turn_prepare_ref = g.prepare_ref;  // game:begin_turn runs it
+  if (g.prepare_at_first_turn) g.first_turn_prepare_ref = g.prepare_ref;  // game:begin_turn runs it
   const bool pending = g.resume(3);
   if (!pending) g.result.turns = state.turns().turns_started();
   return pending;

@@ -48,7 +48,6 @@ class GameRun {
   GameRun(const GameRun&) = delete;
   GameRun& operator=(const GameRun&) = delete;
 
-  const GameRunSettings& settings() const;
   // Every answer given is appended here (for logs and forks); null = none.
   void set_answer_log(std::vector<AnswerRecord>* log);
   // Bare requests from the next decision on (GameRunSettings::bare_requests):
