@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/component_look.hpp"
+#include "observation/component_look.hpp"
 
 namespace rulebook::cli {
 

@@ -1,30 +1,18 @@
 #pragma once
-// A web table: one game served over HTTP to browsers (rulebook serve).
-//
-// The game runs in a thread of its own through a Match. Each human seat is
-// an agent whose choose() publishes the decision and blocks until the
-// seat's browser answers over HTTP; bots play in the same thread. Every
-// page follows its own stream of JSON messages (hello, event, narration,
-// view, decide, waiting, answered, end), built on the game thread from what
-// that seat may know (observation/), and read by the HTTP threads as
-// Server-Sent Events. A seat's token opens its own stream only; the
-// spectator stream carries the public view (what no seat's secret shows).
-#include <atomic>
-#include <condition_variable>
+// A web table: one game (runtime/table/table.hpp) served over HTTP to
+// browsers (rulebook serve). This file holds only the HTTP side: the page,
+// its assets, and routes that map requests onto the table's methods and
+// its refusals onto status codes. Each page follows its seat's stream of
+// messages as Server-Sent Events.
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "agents/agent_registry.hpp"
-#include "core/game_definition.hpp"
-#include "lua/rule_engine.hpp"
-#include "play/log_file.hpp"
+#include "table/table.hpp"
 
 namespace httplib {
 class Server;
@@ -42,9 +30,7 @@ struct WebTableConfig {
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)
   size_t threads = 256;            // HTTP worker threads: each open page holds one
-  // Tests only: runs on the game thread after a human seat's decide message
-  // is out and before the game waits for its answer (the moment a quick
-  // page's answer may arrive first).
+  // Tests only: see TableConfig::before_wait.
   std::function<void(Seat seat)> before_wait;
 };
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/component_look.hpp"
+#include "observation/component_look.hpp"
 #include "cli/terminal_view.hpp"
 #include "cli_runner.hpp"
 #include "lua/rule_engine.hpp"
@@ -65,7 +65,7 @@ TEST_CASE("describe: lines and fields are part of every seat's view", "[describe
   REQUIRE(view.contains("describe"));
   CHECK(view["describe"] == json::parse(R"(["Hello", {"label": "you are", "value": "Bob"},
       {"label": "cards", "value": 4}, {"label": "over", "value": false}])"));
-  const auto lines = cli::glance_lines(view);
+  const auto lines = glance_lines(view);
   CHECK(lines == std::vector<std::string>{"Hello", "you are: Bob", "cards: 4", "over: false"});
 }
 
@@ -141,17 +141,17 @@ TEST_CASE("display: labels, colours and glyphs per type and face, over the defau
 )",
                 script("return {}"), {{"art/priest.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>"}});
   const auto def = load_game(game.dir());
-  const auto priest = cli::look_of(*def, "priest", "default");
+  const auto priest = look_of(*def, "priest", "default");
   CHECK(priest.label == "the Priest");
   CHECK(priest.colour == "#aa00aa");
   CHECK(priest.glyph == "P");
   CHECK(priest.image == "art/priest.svg");
-  const auto guard = cli::look_of(*def, "guard", "default");  // nothing declared: title, first letter
+  const auto guard = look_of(*def, "guard", "default");  // nothing declared: title, first letter
   CHECK(guard.label == "Guard");
   CHECK(guard.glyph == "G");
-  CHECK(cli::look_of(*def, "coin", "tails").label == "tails up");
-  CHECK(cli::look_of(*def, "coin", "tails").colour == "gold");
-  CHECK(cli::look_of(*def, "coin", "heads").label == "coin (heads)");
+  CHECK(look_of(*def, "coin", "tails").label == "tails up");
+  CHECK(look_of(*def, "coin", "tails").colour == "gold");
+  CHECK(look_of(*def, "coin", "heads").label == "coin (heads)");
 }
 
 TEST_CASE("display: unknown types and faces and images outside the folder are errors with file:line:col", "[describe][display]") {

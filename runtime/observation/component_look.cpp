@@ -1,8 +1,8 @@
-#include "cli/component_look.hpp"
+#include "observation/component_look.hpp"
 
 #include <fmt/format.h>
 
-namespace rulebook::cli {
+namespace rulebook {
 namespace {
 
 void apply(const nlohmann::json& style, ComponentLook& look) {
@@ -72,4 +72,4 @@ std::vector<std::string> glance_lines(const nlohmann::json& view) {
   return lines;
 }
 
-}  // namespace rulebook::cli
+}  // namespace rulebook

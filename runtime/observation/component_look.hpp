@@ -10,7 +10,7 @@
 
 #include "core/game_definition.hpp"
 
-namespace rulebook::cli {
+namespace rulebook {
 
 struct ComponentLook {
   std::string label;   // "hungry shark", "red cage/harpoon card"
@@ -30,4 +30,4 @@ std::string component_text(const GameDefinition* def, const nlohmann::json& comp
 // "label: value" or a plain line.
 std::vector<std::string> glance_lines(const nlohmann::json& view);
 
-}  // namespace rulebook::cli
+}  // namespace rulebook
