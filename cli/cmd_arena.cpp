@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "bots/agent_factory.hpp"
-#include "bots/arena.hpp"
+#include "batch/arena.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_bar.hpp"
 #include "setup/game_loader.hpp"

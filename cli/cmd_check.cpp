@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "play/conformance.hpp"
+#include "check/conformance.hpp"
 #include "setup/game_loader.hpp"
 
 namespace rulebook::cli {

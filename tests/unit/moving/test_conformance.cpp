@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "play/conformance.hpp"
+#include "check/conformance.hpp"
 #include "inline_game.hpp"
 #include "setup/game_loader.hpp"
 

@@ -1,4 +1,4 @@
-#include "bots/arena.hpp"
+#include "batch/arena.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "play/conformance.hpp"
+#include "check/conformance.hpp"
 
 #include <algorithm>
 #include <atomic>
