@@ -9,6 +9,7 @@
 
 #include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "mutation/mutation_run.hpp"
 #include "play/scenario.hpp"
 #include "setup/game_loader.hpp"
@@ -163,6 +164,7 @@ int run_mutation(const TestOptions& o) {
   options.jobs = o.jobs;
   options.limits.max_instructions = o.max_instructions;
   options.make_agent = [](const std::string& spec) { return build_agent(spec); };
+  options.cancel = cancel_on_interrupt();
   const bool colour = !o.json && use_colour(1);
   const bool show_progress = !o.json && use_colour(2);
   if (show_progress)
@@ -177,6 +179,11 @@ int run_mutation(const TestOptions& o) {
     if (o.json) all.push_back(report_json(report));
     else print_report(report, o.verbose, colour);
     if (o.min_score >= 0 && 100 * report.score() < o.min_score) below = true;
+    if (report.cancelled) {  // Ctrl-C: the games after this one are not tested
+      if (o.json) std::cout << nlohmann::json{{"games", all}}.dump(2) << "\n";
+      return report_interrupted(static_cast<int64_t>(report.mutants.size()), static_cast<int64_t>(report.planned_mutants),
+                                "mutants of " + shown(report.game_dir) + " tested");
+    }
   }
   if (o.json) std::cout << nlohmann::json{{"games", all}}.dump(2) << "\n";
   return below ? kGameFailure : kOk;
