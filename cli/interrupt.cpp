@@ -21,6 +21,9 @@ extern "C" void on_interrupt(int) { interrupted.store(true); }
 
 const std::atomic<bool>* cancel_on_interrupt() {
   static const bool installed = [] {
+    // Started with Ctrl-C ignored (nohup, a background job of a script): keep ignoring it.
+    struct sigaction before {};
+    if (sigaction(SIGINT, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) return false;
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
