@@ -123,8 +123,9 @@ batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record) {
   }
   if (run.error) {
     if (run.error->index >= 0)
-      std::cerr << fmt::format("rulebook: game {} of the run failed (its seed: {}); the first error:\n", run.error->index,
-                               run.error->seed);
+      std::cerr << fmt::format("rulebook: game {} of the run failed first ('rulebook play' with --seed {} and the same "
+                               "game, players and agents plays it again):\n",
+                               run.error->index, run.error->seed);
     run.rethrow_error();
   }
   return run;
