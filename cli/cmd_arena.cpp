@@ -162,6 +162,7 @@ Runner add_arena(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--json", o->json, "print one JSON object");
+  document_interrupt(*cmd);
   return [o] { return run(*o); };
 }
 

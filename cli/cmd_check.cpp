@@ -85,8 +85,7 @@ Runner add_check(CLI::App& app) {
       "logs replay, a reused Lua state plays like a fresh one, and no view, event, message or decision\n"
       "shows a seat what it may not know (hidden components exchanging identities included).\n"
       "Each failure names its check, configuration, seed and first wrong decision or event, with a\n"
-      "`rulebook play` command that reproduces it. Exit 1 on any failure, 2 on usage errors,\n"
-      "130 when Ctrl-C stopped it (the configurations checked are reported).");
+      "`rulebook play` command that reproduces it. Exit 1 on any failure, 2 on usage errors, 130 on Ctrl-C.");
   cmd->add_option("PATH", o->paths, "bundled game names or game folders")->required();
   cmd->add_option("--games,-n", o->games, "random games per player count and variant set")
       ->capture_default_str()
@@ -101,6 +100,7 @@ Runner add_check(CLI::App& app) {
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--max-instructions", o->max_instructions, "Lua instructions a game may run (0: no limit)")
       ->capture_default_str();
+  document_interrupt(*cmd, "configuration (player count and variant set)");
   return [o] { return run(*o); };
 }
 

@@ -224,6 +224,7 @@ Runner add_compare(CLI::App& app) {
   cmd->add_option("--with", o->with, "the other side's --variant and --set options, in quotes")->required();
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--plot", o->plot, "draw both sides into FILE.svg or FILE.png (needs gnuplot)");
+  document_interrupt(*cmd);
   return [o] { return run(*o); };
 }
 

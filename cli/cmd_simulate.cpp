@@ -100,6 +100,7 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--plot", o->plot, "draw win rates and game lengths into FILE.svg or FILE.png (needs gnuplot)");
   cmd->add_option("--shard", o->shard, "play only the games i with i mod N = K (K/N); see --out and 'merge'");
   cmd->add_option("--out", o->out, "write this shard's statistics to PART.json for 'rulebook merge'");
+  document_interrupt(*cmd);
   return [o] { return run(*o); };
 }
 

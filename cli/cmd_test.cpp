@@ -207,6 +207,7 @@ Runner add_test(CLI::App& app) {
                   "with --mutate: instruction budget of each scenario run; a mutant over it counts as killed")
       ->capture_default_str();
   cmd->add_option("--min-score", o->min_score, "with --mutate: exit 1 when a game's mutation score (percent) is lower");
+  document_interrupt(*cmd, "mutant (with --mutate)");
   return [o, cmd] {
     if (!o->mutate) {
       for (const char* flag : {"--json", "--jobs", "--max-instructions", "--min-score"})

@@ -34,6 +34,12 @@ const std::atomic<bool>* cancel_on_interrupt() {
   return &interrupted;
 }
 
+void document_interrupt(CLI::App& cmd, const std::string& unit) {
+  cmd.footer(fmt::format("Ctrl-C stops at the next {} and prints what the finished ones show; the exit code is then "
+                         "130 (a second Ctrl-C stops at once).",
+                         unit));
+}
+
 int report_interrupted(int64_t played, int64_t planned, const std::string& items, const std::string& shown) {
   std::cerr << fmt::format("rulebook: interrupted: {} of {} {}; {}\n", played, planned, items, shown);
   return kInterrupted;

@@ -9,7 +9,12 @@
 #include <cstdint>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 namespace rulebook::cli {
+
+// Says in the command's --help what Ctrl-C does (the footer).
+void document_interrupt(CLI::App& cmd, const std::string& unit = "game");
 
 // Installs the handler (once; later calls only return the flag) and returns
 // the flag it sets.
