@@ -1,4 +1,4 @@
-// rulebook check: the conformance suite (runtime/play/conformance.*) on any
+// rulebook check: the conformance suite (runtime/check/conformance.*) on any
 // game folder, so an author proves a game sound as the bundled ones are.
 #include <iostream>
 
