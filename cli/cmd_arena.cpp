@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 
 #include "bots/agent_factory.hpp"
-#include "bots/arena.hpp"
+#include "batch/arena.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
@@ -31,6 +32,10 @@ std::string signed_rating(double v) { return fmt::format("{:+.0f}", v); }
 
 nlohmann::json interval_json(const analysis::Interval& i) {
   return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
+}
+
+int exit_code(const ArenaResult& result) {
+  return result.cancelled ? report_interrupted(result.games, result.planned_games) : kOk;
 }
 
 int run(const ArenaOptions& o) {
@@ -55,6 +60,7 @@ int run(const ArenaOptions& o) {
   plan.jobs = o.jobs;
   plan.limits = engine_limits(o.game);
   plan.agent_settings = AgentSettings{o.game.agent_timeout};
+  plan.cancel = cancel_on_interrupt();
 
   std::atomic<int64_t> done{0};
   ArenaResult result;
@@ -101,7 +107,7 @@ int run(const ArenaOptions& o) {
                                             {"bootstrap_samples", result.bootstrap_samples}}},
                           {"agents", agents}};
     std::cout << out.dump() << "\n";
-    return kOk;
+    return exit_code(result);
   }
   std::string setup = def->name;
   for (const auto& v : o.game.variants) setup += " +" + v;
@@ -129,7 +135,7 @@ int run(const ArenaOptions& o) {
                            "95% bootstrap interval over {} resamples of the games.\n",
                            result.bootstrap_samples);
   std::cout << fmt::format("{:.1f} s on {} job{}\n", result.seconds, result.jobs, result.jobs == 1 ? "" : "s");
-  return kOk;
+  return exit_code(result);
 }
 
 }  // namespace
@@ -156,6 +162,7 @@ Runner add_arena(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--json", o->json, "print one JSON object");
+  document_interrupt(*cmd);
   return [o] { return run(*o); };
 }
 

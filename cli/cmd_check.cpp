@@ -1,4 +1,4 @@
-// rulebook check: the conformance suite (runtime/play/conformance.*) on any
+// rulebook check: the conformance suite (runtime/check/conformance.*) on any
 // game folder, so an author proves a game sound as the bundled ones are.
 #include <iostream>
 
@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "play/conformance.hpp"
+#include "cli/interrupt.hpp"
+#include "check/conformance.hpp"
 #include "setup/game_loader.hpp"
 
 namespace rulebook::cli {
@@ -29,21 +30,32 @@ int run(const CheckOptions& o) {
   options.jobs = o.jobs;
   options.limits.max_seconds = o.max_seconds;
   options.limits.max_instructions = o.max_instructions;
+  options.cancel = cancel_on_interrupt();
   // Every game loads before any plays: a typo is a usage error, at once.
-  for (const auto& path : o.paths) conformance_configs(path);
+  int configs = 0;
+  for (const auto& path : o.paths) configs += static_cast<int>(conformance_configs(path).size());
   nlohmann::json games = nlohmann::json::array();
-  int failures = 0, played = 0;
+  int failures = 0, played = 0, checked = 0;
+  bool cancelled = false;
   const bool colour = !o.json && use_colour(1);
   for (const auto& path : o.paths) {
+    if (cancelled) break;
     const ConformanceReport report = check_conformance(path, options);
     failures += static_cast<int>(report.failures.size());
     played += report.games;
+    checked += report.checked_configs;
+    cancelled = report.cancelled;
     if (o.json) {
       games.push_back(to_json(report));
       continue;
     }
     const char* verdict = report.ok() ? (colour ? "\033[32mPASS\033[0m" : "PASS") : (colour ? "\033[31mFAIL\033[0m" : "FAIL");
-    std::cout << fmt::format("{} {}  ({} configurations, {} games)\n", verdict, path, report.configs, report.games);
+    if (report.cancelled)
+      std::cout << fmt::format("{}{} {}  (interrupted: {} of {} configurations, {} games)\n", verdict,
+                               report.ok() ? " so far" : "", path,
+                               report.checked_configs, report.configs, report.games);
+    else
+      std::cout << fmt::format("{} {}  ({} configurations, {} games)\n", verdict, path, report.configs, report.games);
     for (const auto& f : report.failures) {
       std::string text = describe(f);
       for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");
@@ -57,6 +69,8 @@ int run(const CheckOptions& o) {
     std::cout << fmt::format("{} game{} checked, {} games played, {} failure{}\n", o.paths.size(),
                              o.paths.size() == 1 ? "" : "s", played, failures, failures == 1 ? "" : "s");
   }
+  if (cancelled)
+    return report_interrupted(checked, configs, "configurations checked", "the others were not");
   return failures ? kGameFailure : kOk;
 }
 
@@ -71,7 +85,7 @@ Runner add_check(CLI::App& app) {
       "logs replay, a reused Lua state plays like a fresh one, and no view, event, message or decision\n"
       "shows a seat what it may not know (hidden components exchanging identities included).\n"
       "Each failure names its check, configuration, seed and first wrong decision or event, with a\n"
-      "`rulebook play` command that reproduces it. Exit 1 on any failure, 2 on usage errors.");
+      "`rulebook play` command that reproduces it. Exit 1 on any failure, 2 on usage errors, 130 on Ctrl-C.");
   cmd->add_option("PATH", o->paths, "bundled game names or game folders")->required();
   cmd->add_option("--games,-n", o->games, "random games per player count and variant set")
       ->capture_default_str()
@@ -86,6 +100,7 @@ Runner add_check(CLI::App& app) {
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--max-instructions", o->max_instructions, "Lua instructions a game may run (0: no limit)")
       ->capture_default_str();
+  document_interrupt(*cmd, "configuration (player count and variant set)");
   return [o] { return run(*o); };
 }
 

@@ -11,6 +11,7 @@
 #include "analysis/paired_statistics.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/plot.hpp"
 #include "cli/simulation_report.hpp"
 #include "cli/simulation_runner.hpp"
@@ -103,6 +104,7 @@ int run(CompareOptions& o) {
   plan.games = o.games;
   plan.jobs = o.jobs;
   plan.progress = !o.json && isatty(2);
+  plan.cancel = cancel_on_interrupt();
 
   struct alignas(64) Accumulator {  // one per worker, on its own cache lines
     RunStatistics base, with;
@@ -111,12 +113,13 @@ int run(CompareOptions& o) {
   std::vector<Accumulator> per_worker(static_cast<size_t>(o.jobs),
                                       Accumulator{RunStatistics(plan.players), RunStatistics(plan.players),
                                                   PairedStatistics(plan.players)});
-  const RunTiming timing = run_games(plan, [&](int worker, int64_t, const std::vector<analysis::GameOutcome>& g) {
+  const batch::BatchRun played = run_games(plan, [&](int worker, int64_t, const std::vector<analysis::GameOutcome>& g) {
     auto& acc = per_worker[static_cast<size_t>(worker)];
     acc.base.add(g[0]);
     acc.with.add(g[1]);
     acc.paired.add(g[0], g[1]);
   });
+  const RunTiming timing = timing_of(played);
   RunStatistics base(plan.players), with(plan.players);
   PairedStatistics paired(plan.players);
   for (const auto& acc : per_worker) {
@@ -207,7 +210,7 @@ int run(CompareOptions& o) {
   if (!o.plot.empty())
     write_plot(o.plot, fmt::format("{}, {} players: {} against {}", run.title, run.players, with_text, base_text),
                {{"base: " + base_text, &base}, {"with: " + with_text, &with}});
-  return kOk;
+  return played.cancelled ? report_interrupted(played.completed, played.planned, "games played on each side") : kOk;
 }
 
 }  // namespace
@@ -221,6 +224,7 @@ Runner add_compare(CLI::App& app) {
   cmd->add_option("--with", o->with, "the other side's --variant and --set options, in quotes")->required();
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--plot", o->plot, "draw both sides into FILE.svg or FILE.png (needs gnuplot)");
+  document_interrupt(*cmd);
   return [o] { return run(*o); };
 }
 

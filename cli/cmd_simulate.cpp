@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/plot.hpp"
 #include "cli/simulation_part.hpp"
 #include "cli/simulation_report.hpp"
@@ -46,32 +47,36 @@ int run(SimulateOptions& o) {
   plan.shards = shards;
   plan.jobs = o.jobs;
   plan.progress = !o.json && isatty(2);
+  plan.cancel = cancel_on_interrupt();
 
   // One accumulator per worker, each on its own cache lines: workers share nothing while they play.
   struct alignas(64) Accumulator {
     analysis::RunStatistics statistics;
   };
   std::vector<Accumulator> per_worker(static_cast<size_t>(o.jobs), Accumulator{analysis::RunStatistics(plan.players)});
-  const RunTiming timing = run_games(plan, [&](int worker, int64_t, const std::vector<analysis::GameOutcome>& games) {
-    per_worker[static_cast<size_t>(worker)].statistics.add(games[0]);
+  const batch::BatchRun played = run_games(plan, [&](int worker, int64_t, const std::vector<analysis::GameOutcome>& game) {
+    per_worker[static_cast<size_t>(worker)].statistics.add(game[0]);
   });
   SimulationPart part;
   part.run = RunDescription{def->name, def->title, plan.players, o.game.variants, o.game.sets,
                             plan.agent_kinds, o.game.seed, o.games};
   part.shard = shard;
   part.shards = shards;
-  part.timing = timing;
+  part.timing = timing_of(played);
   part.statistics = analysis::RunStatistics(plan.players);
   for (const auto& acc : per_worker) part.statistics.merge(acc.statistics);
 
   if (!o.out.empty()) {
+    // A part of a cancelled run would not merge (merge counts each shard's games).
+    if (played.cancelled) return report_interrupted(played.completed, played.planned, "games played", o.out + " not written");
     write_part(o.out, part);
     std::cerr << fmt::format("{}: shard {}/{}, {} games of {}\n", o.out, shard, shards, part.statistics.games(),
                              setup_text(part.run));
     if (!o.plot.empty()) write_plot(o.plot, setup_text(part.run), {{fmt::format("{} games", part.statistics.games()), &part.statistics}});
     return kOk;
   }
-  return print_run(part, o.json, o.plot);
+  const int code = print_run(part, o.json, o.plot);
+  return played.cancelled ? report_interrupted(played.completed, played.planned) : code;
 }
 
 }  // namespace
@@ -95,6 +100,7 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--plot", o->plot, "draw win rates and game lengths into FILE.svg or FILE.png (needs gnuplot)");
   cmd->add_option("--shard", o->shard, "play only the games i with i mod N = K (K/N); see --out and 'merge'");
   cmd->add_option("--out", o->out, "write this shard's statistics to PART.json for 'rulebook merge'");
+  document_interrupt(*cmd);
   return [o] { return run(*o); };
 }
 

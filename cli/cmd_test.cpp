@@ -9,6 +9,7 @@
 
 #include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "mutation/mutation_run.hpp"
 #include "play/scenario.hpp"
 #include "setup/game_loader.hpp"
@@ -163,6 +164,7 @@ int run_mutation(const TestOptions& o) {
   options.jobs = o.jobs;
   options.limits.max_instructions = o.max_instructions;
   options.make_agent = [](const std::string& spec) { return build_agent(spec); };
+  options.cancel = cancel_on_interrupt();
   const bool colour = !o.json && use_colour(1);
   const bool show_progress = !o.json && use_colour(2);
   if (show_progress)
@@ -177,6 +179,11 @@ int run_mutation(const TestOptions& o) {
     if (o.json) all.push_back(report_json(report));
     else print_report(report, o.verbose, colour);
     if (o.min_score >= 0 && 100 * report.score() < o.min_score) below = true;
+    if (report.cancelled) {  // Ctrl-C: the games after this one are not tested
+      if (o.json) std::cout << nlohmann::json{{"games", all}}.dump(2) << "\n";
+      return report_interrupted(static_cast<int64_t>(report.mutants.size()), static_cast<int64_t>(report.planned_mutants),
+                                "mutants of " + shown(report.game_dir) + " tested");
+    }
   }
   if (o.json) std::cout << nlohmann::json{{"games", all}}.dump(2) << "\n";
   return below ? kGameFailure : kOk;
@@ -200,6 +207,7 @@ Runner add_test(CLI::App& app) {
                   "with --mutate: instruction budget of each scenario run; a mutant over it counts as killed")
       ->capture_default_str();
   cmd->add_option("--min-score", o->min_score, "with --mutate: exit 1 when a game's mutation score (percent) is lower");
+  document_interrupt(*cmd, "mutant (with --mutate)");
   return [o, cmd] {
     if (!o->mutate) {
       for (const char* flag : {"--json", "--jobs", "--max-instructions", "--min-score"})

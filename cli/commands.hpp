@@ -16,7 +16,8 @@ struct EngineLimits;
 
 namespace rulebook::cli {
 
-enum ExitCode { kOk = 0, kGameFailure = 1, kUsage = 2 };
+// kInterrupted: Ctrl-C stopped a batch; what was played is reported (cli/interrupt.hpp).
+enum ExitCode { kOk = 0, kGameFailure = 1, kUsage = 2, kInterrupted = 130 };
 
 // --max-memory's ceiling (1 TiB): its value times 2^20 must fit a size_t.
 constexpr uint64_t kMaxMemoryMiB = uint64_t{1} << 20;

@@ -16,7 +16,9 @@
 int main(int argc, char** argv) {
   using namespace rulebook;
   CLI::App app{"rulebook: a scriptable rules interpreter for tabletop games.\n"
-               "Exit codes: 0 success, 1 game or script failure, 2 usage or validation error."};
+               "Exit codes: 0 success, 1 game or script failure, 2 usage or validation error,\n"
+               "130 interrupted: Ctrl-C stopped simulate, compare, arena, check or test --mutate at the next\n"
+               "game, after printing what the games played so far show (a second Ctrl-C stops at once)."};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rulebook ") + RULEBOOK_VERSION + "\n" + lua_version(),
                        "print the version and the Lua version");

@@ -5,16 +5,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
 #include "play/match.hpp"
-#include "core/rng.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
@@ -49,78 +45,90 @@ class CountingAgent : public Agent {
 
 }  // namespace
 
-int64_t games_in_shard(int64_t games, int shard, int shards) {
-  return games <= shard ? 0 : (games - shard + shards - 1) / shards;
-}
+int64_t games_in_shard(int64_t games, int shard, int shards) { return batch::items_in_shard(games, shard, shards); }
 
-RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
+RunTiming timing_of(const batch::BatchRun& run) { return RunTiming{run.seconds, run.jobs}; }
+
+namespace {
+
+// One worker's agents and matches: one match (Lua state and game state) per
+// side, reused by every game of the worker; the sides share the agents.
+class SimulationWorker {
+ public:
+  SimulationWorker(const RunPlan& plan, int worker, const GameRecorder& record)
+      : plan_(plan), worker_(worker), record_(record), outcomes_(plan.sides.size()) {
+    std::vector<Agent*> agents;
+    for (int s = 0; s < plan.players; ++s) {
+      auto counter = std::make_unique<CountingAgent>(
+          make_agent(plan.agent_kinds.at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
+      agents.push_back(counter.get());
+      counters_.push_back(std::move(counter));
+    }
+    for (const auto& def : plan.sides) {
+      matches_.push_back(std::make_unique<Match>(def, plan.limits));
+      matches_.back()->set_agents(agents);
+      matches_.back()->set_keep_details(false);  // only winners, turns and reason are read
+    }
+  }
+
+  void play(const batch::BatchItem& game) {
+    for (size_t side = 0; side < matches_.size(); ++side) {
+      const GameResult& r = matches_[side]->play(plan_.players, game.seed);
+      analysis::GameOutcome& out = outcomes_[side];
+      out.turns = r.turns;
+      out.winners = 0;
+      for (Seat w : r.winners) out.winners |= uint64_t{1} << w.value();
+      out.decisions = 0;
+      for (const auto& c : counters_) out.decisions += c->decisions();
+      out.reason = r.reason;
+    }
+    record_(worker_, game.index, outcomes_);
+  }
+
+ private:
+  const RunPlan& plan_;
+  int worker_;
+  const GameRecorder& record_;
+  std::vector<std::unique_ptr<CountingAgent>> counters_;
+  std::vector<std::unique_ptr<Match>> matches_;
+  std::vector<analysis::GameOutcome> outcomes_;
+};
+
+}  // namespace
+
+batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record) {
   const int humans = static_cast<int>(std::count(plan.agent_kinds.begin(), plan.agent_kinds.end(), "human"));
-  const int64_t count = games_in_shard(plan.games, plan.shard, plan.shards);
-  RunTiming timing;
-  timing.jobs = std::max(1, static_cast<int>(std::min<int64_t>(plan.jobs, std::max<int64_t>(1, count))));
-  if (humans > 0 && timing.jobs > 1)
+  batch::BatchPlan batch_plan;
+  batch_plan.items = plan.games;
+  batch_plan.shard = plan.shard;
+  batch_plan.shards = plan.shards;
+  batch_plan.jobs = plan.jobs;
+  batch_plan.seed = plan.seed;
+  batch_plan.cancel = plan.cancel;
+  if (humans > 0 && batch::batch_jobs(batch_plan) > 1)
     throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
   for (const auto& kind : plan.agent_kinds) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});  // unknown kinds fail here, once
-  std::atomic<int64_t> next{0}, done{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
-
-  auto worker = [&](int worker_index) {
-    try {
-      // One match (Lua state and game state) per side and worker, reused
-      // by every game; the sides share the agents.
-      std::vector<CountingAgent*> counters;
-      std::vector<std::unique_ptr<Agent>> owned;
-      std::vector<Agent*> agents;
-      for (int s = 0; s < plan.players; ++s) {
-        auto counter = std::make_unique<CountingAgent>(make_agent(plan.agent_kinds.at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
-        counters.push_back(counter.get());
-        agents.push_back(counter.get());
-        owned.push_back(std::move(counter));
-      }
-      std::vector<std::unique_ptr<Match>> matches;
-      for (const auto& def : plan.sides) {
-        matches.push_back(std::make_unique<Match>(def, plan.limits));
-        matches.back()->set_agents(agents);
-        matches.back()->set_keep_details(false);  // only winners, turns and reason are read
-      }
-      std::vector<analysis::GameOutcome> outcomes(plan.sides.size());
-      for (;;) {
-        const int64_t j = next.fetch_add(1);
-        if (j >= count) break;
-        const int64_t i = plan.shard + j * plan.shards;
-        const uint64_t seed = Rng::mix(plan.seed, static_cast<uint64_t>(i));
-        for (size_t side = 0; side < plan.sides.size(); ++side) {
-          const GameResult& r = matches[side]->play(plan.players, seed);
-          analysis::GameOutcome& out = outcomes[side];
-          out.turns = r.turns;
-          out.winners = 0;
-          for (Seat w : r.winners) out.winners |= uint64_t{1} << w.value();
-          out.decisions = 0;
-          for (const auto* c : counters) out.decisions += c->decisions();
-          out.reason = r.reason;
-        }
-        record(worker_index, i, outcomes);
-        done.fetch_add(1, std::memory_order_relaxed);
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next.store(count);
-    }
-  };
-  const auto start = std::chrono::steady_clock::now();
+  std::atomic<int64_t> done{0};
+  batch_plan.done = &done;
+  // Each worker's state lives here, beyond its thread: a worker is made on its own thread.
+  std::vector<std::unique_ptr<SimulationWorker>> workers(static_cast<size_t>(batch::batch_jobs(batch_plan)));
+  batch::BatchRun run;
   {
     std::unique_ptr<ProgressBar> bar;
-    if (plan.progress) bar = std::make_unique<ProgressBar>(done, count);
-    std::vector<std::thread> threads;
-    for (int j = 1; j < timing.jobs; ++j) threads.emplace_back(worker, j);
-    worker(0);
-    for (auto& t : threads) t.join();
+    if (plan.progress) bar = std::make_unique<ProgressBar>(done, batch::items_in_shard(plan.games, plan.shard, plan.shards));
+    run = batch::run_batch(batch_plan, [&](int w) -> batch::PlayItem {
+      workers[static_cast<size_t>(w)] = std::make_unique<SimulationWorker>(plan, w, record);
+      return [worker = workers[static_cast<size_t>(w)].get()](const batch::BatchItem& game) { worker->play(game); };
+    });
   }
-  timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (error) std::rethrow_exception(error);
-  return timing;
+  if (run.error) {
+    if (run.error->index >= 0)
+      std::cerr << fmt::format("rulebook: game {} of the run failed first ('rulebook play' with --seed {} and the same "
+                               "game, players and agents plays it again):\n",
+                               run.error->index, run.error->seed);
+    run.rethrow_error();
+  }
+  return run;
 }
 
 }  // namespace rulebook::cli

@@ -1,8 +1,10 @@
 #pragma once
-// Plays the games of a simulation on worker threads. Game i is seeded from
-// (seed, i) whatever the job count or shard, so every split of a run plays
-// the same games. Several "sides" (game definitions: the base game and a
-// variant for `compare`) play each game index from the same seed.
+// The games of a simulation (simulate, compare) on the batch runner
+// (runtime/batch/batch.hpp): game i is seeded from (seed, i) whatever the
+// job count or shard, so every split of a run plays the same games. Several
+// "sides" (game definitions: the base game and a variant for `compare`)
+// play each game index from the same seed.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "analysis/run_statistics.hpp"
+#include "batch/batch.hpp"
 #include "core/game_definition.hpp"
 #include "lua/rule_engine.hpp"
 
@@ -27,6 +30,7 @@ struct RunPlan {
   int shards = 1;
   int jobs = 1;
   bool progress = false;  // a progress bar on stderr (the caller checks it is a terminal)
+  const std::atomic<bool>* cancel = nullptr;  // set on Ctrl-C: stop at the next game
 };
 
 struct RunTiming {
@@ -41,8 +45,11 @@ int64_t games_in_shard(int64_t games, int shard, int shards);
 // `worker` is in [0, jobs): keep one accumulator per worker, merge at the end.
 using GameRecorder = std::function<void(int worker, int64_t index, const std::vector<analysis::GameOutcome>&)>;
 
-// Plays the plan's games; rethrows the first error of any worker.
+// Plays the plan's games. The first error (of the lowest game index) is
+// rethrown, after a line on stderr naming its game and seed; a cancelled
+// run returns the games completed (the first of the shard, in order).
 // Throws SetupError for agent kinds a simulation cannot use.
-RunTiming run_games(const RunPlan& plan, const GameRecorder& record);
+batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record);
+RunTiming timing_of(const batch::BatchRun& run);
 
 }  // namespace rulebook::cli

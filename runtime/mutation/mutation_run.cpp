@@ -1,7 +1,6 @@
 #include "mutation/mutation_run.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -9,11 +8,11 @@
 #include <mutex>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "batch/batch.hpp"
 #include "mutation/lua_lexer.hpp"
 #include "play/scenario.hpp"
 #include "setup/setup_error.hpp"
@@ -173,6 +172,7 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
 
   // Which scenarios reach each mutant.
   report.mutants.resize(mutants.size());
+  report.planned_mutants = mutants.size();
   std::vector<std::vector<size_t>> runs(mutants.size());
   std::vector<size_t> script_of(mutants.size());
   for (size_t m = 0; m < mutants.size(); ++m) {
@@ -185,65 +185,73 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
     }
   }
 
-  std::atomic<size_t> next{0};
+  // One item per mutant. Each worker writes its mutants into its own copy of
+  // the game folder, restoring the script it mutated before.
+  struct MutantWorker {
+    fs::path dir;
+    size_t dirty;                 // the script this worker's copy holds mutated (scripts.size(): none)
+    ScenarioEngineCache engines;  // one Lua state per variant set, per mutant
+    std::regex copy_name;         // the copy's folder as messages name it
+  };
   std::mutex progress_mutex;
   size_t done = 0;
-  std::string worker_error;
-  auto worker = [&](int w) {
+  batch::BatchPlan plan;
+  plan.items = static_cast<int64_t>(mutants.size());
+  plan.jobs = jobs;
+  plan.cancel = options.cancel;
+  std::vector<std::unique_ptr<MutantWorker>> workers(static_cast<size_t>(batch::batch_jobs(plan)));
+  const batch::BatchRun run = batch::run_batch(plan, [&](int w) -> batch::PlayItem {
     const fs::path& dir = work.dir(w);
-    size_t dirty = report.scripts.size();  // the script this worker's copy holds mutated
-    ScenarioEngineCache engines;           // one Lua state per variant set, per mutant
-    const std::regex copy_name("(\\.\\.\\.[^ :]*?/?|" + escape_regex(dir.parent_path().parent_path().string()) + "/)worker" +
-                               std::to_string(w) + "/" + escape_regex(dir.filename().string()) + "/");
-    try {
-      for (size_t m = next++; m < mutants.size(); m = next++) {
-        MutantResult& r = report.mutants[m];
-        if (runs[m].empty()) {
-          r.status = MutantStatus::NotCovered;
-        } else {
-          const size_t s = script_of[m];
-          if (dirty != report.scripts.size() && dirty != s) write_text(dir / report.scripts[dirty], sources[dirty]);
-          write_text(dir / report.scripts[s], apply_mutant(sources[s], mutants[m]));
-          dirty = s;
-          engines.clear();
-          r.status = MutantStatus::Survived;
-          for (size_t i : runs[m]) {
-            ++r.scenarios_run;
-            std::string failure;
-            try {
-              const ScenarioOutcome o =
-                  run_scenario((dir / relative[i]).string(), ScenarioOptions{options.limits, nullptr, &engines, options.make_agent});
-              if (!o.passed) failure = o.failures.empty() ? "failed" : o.failures.front();
-            } catch (const std::exception& e) {
-              failure = e.what();
-              if (failure.empty()) failure = "failed";
-            }
-            if (failure.empty()) continue;
-            r.status = is_timeout(failure) ? MutantStatus::TimedOut : MutantStatus::Killed;
-            r.scenario = scenario_files[i];
-            // Messages name the worker's copy, whole or shortened by Lua
-            // ("...XXXX/worker1/game/rules.lua"); show the game folder instead.
-            failure = std::regex_replace(failure, copy_name, game_dir_arg + "/");
-            r.failure = failure.substr(0, failure.find('\n'));
-            break;
+    workers[static_cast<size_t>(w)] = std::make_unique<MutantWorker>(MutantWorker{
+        dir, report.scripts.size(), {},
+        std::regex("(\\.\\.\\.[^ :]*?/?|" + escape_regex(dir.parent_path().parent_path().string()) + "/)worker" +
+                   std::to_string(w) + "/" + escape_regex(dir.filename().string()) + "/")});
+    return [&, worker = workers[static_cast<size_t>(w)].get()](const batch::BatchItem& item) {
+      const auto m = static_cast<size_t>(item.index);
+      MutantResult& r = report.mutants[m];
+      if (runs[m].empty()) {
+        r.status = MutantStatus::NotCovered;
+      } else {
+        const size_t s = script_of[m];
+        if (worker->dirty != report.scripts.size() && worker->dirty != s)
+          write_text(worker->dir / report.scripts[worker->dirty], sources[worker->dirty]);
+        write_text(worker->dir / report.scripts[s], apply_mutant(sources[s], mutants[m]));
+        worker->dirty = s;
+        worker->engines.clear();
+        r.status = MutantStatus::Survived;
+        for (size_t i : runs[m]) {
+          ++r.scenarios_run;
+          std::string failure;
+          try {
+            const ScenarioOutcome o = run_scenario((worker->dir / relative[i]).string(),
+                                                   ScenarioOptions{options.limits, nullptr, &worker->engines, options.make_agent});
+            if (!o.passed) failure = o.failures.empty() ? "failed" : o.failures.front();
+          } catch (const std::exception& e) {
+            failure = e.what();
+            if (failure.empty()) failure = "failed";
           }
-        }
-        if (options.progress) {
-          std::lock_guard<std::mutex> lock(progress_mutex);
-          options.progress(r, ++done, mutants.size());
+          if (failure.empty()) continue;
+          r.status = is_timeout(failure) ? MutantStatus::TimedOut : MutantStatus::Killed;
+          r.scenario = scenario_files[i];
+          // Messages name the worker's copy, whole or shortened by Lua
+          // ("...XXXX/worker1/game/rules.lua"); show the game folder instead.
+          failure = std::regex_replace(failure, worker->copy_name, game_dir_arg + "/");
+          r.failure = failure.substr(0, failure.find('\n'));
+          break;
         }
       }
-    } catch (const std::exception& e) {
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      if (worker_error.empty()) worker_error = e.what();
-      next = mutants.size();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int w = 1; w < jobs; ++w) threads.emplace_back(worker, w);
-  worker(0);
-  for (auto& t : threads) t.join();
-  if (!worker_error.empty()) throw SetupError("error: " + worker_error);
+      if (options.progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        options.progress(r, ++done, mutants.size());
+      }
+    };
+  });
+  if (run.error) throw SetupError("error: " + run.error->message);
+  if (run.cancelled) {
+    // Every mutant handed out finished: those tested are the first ones.
+    report.cancelled = true;
+    report.mutants.resize(static_cast<size_t>(run.completed));
+  }
 
   for (const auto& r : report.mutants) {
     switch (r.status) {

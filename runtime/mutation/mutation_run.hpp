@@ -3,7 +3,9 @@
 // the game's scenarios against each, and tells which mutants no scenario
 // notices. A baseline run records which lines each scenario executes, so a
 // mutant only runs the scenarios that reach it, and a mutant that no
-// scenario reaches is "not covered" without running anything.
+// scenario reaches is "not covered" without running anything. Mutants are
+// the batch runner's items (batch/batch.hpp), one game copy per worker.
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,6 +39,9 @@ struct MutationOptions {
   // worker threads, so it must be safe to call concurrently. Null: those
   // scenarios are refused, as by run_scenario without it.
   std::function<std::unique_ptr<class Agent>(const std::string& spec)> make_agent;
+  // Optional: once true (Ctrl-C), the mutants under way finish and no more
+  // start; the report holds the mutants tested, the first ones.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct MutationReport {
@@ -44,6 +49,8 @@ struct MutationReport {
   std::vector<std::string> scripts;    // the Lua files mutated, relative to game_dir
   std::vector<std::string> scenarios;  // the scenario files run
   std::vector<MutantResult> mutants;   // in file and source order
+  size_t planned_mutants = 0;          // mutants.size() unless cancelled
+  bool cancelled = false;
   int killed = 0, timed_out = 0, survived = 0, not_covered = 0;
   double seconds = 0;
   // Killed (timeouts included) over all mutants; not covered counts as not killed.

@@ -7,7 +7,7 @@
 
 #include "agents/agent_registry.hpp"
 #include "bots/agent_factory.hpp"
-#include "bots/arena.hpp"
+#include "batch/arena.hpp"
 
 using namespace rulebook;
 

@@ -1,16 +1,14 @@
-#include "play/conformance.hpp"
+#include "check/conformance.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "batch/batch.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
 #include "play/log_file.hpp"
@@ -493,20 +491,28 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
   report.dir = resolve_game_dir(game);
   const auto configs = conformance_configs(game);
   report.configs = static_cast<int>(configs.size());
-  std::vector<std::vector<ConformanceFailure>> failures(configs.size());
-  std::vector<int> played(configs.size(), 0);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < configs.size(); i = next++) check_config(game, configs[i], o, failures[i], played[i]);
+  // One item per configuration; each builds its own Lua state (its variants differ).
+  struct Checked {
+    std::vector<ConformanceFailure> failures;
+    int games = 0;
   };
-  const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(configs.size())));
-  std::vector<std::thread> threads;
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
-  for (size_t i = 0; i < configs.size(); ++i) {
-    report.games += played[i];
-    for (auto& f : failures[i]) report.failures.push_back(std::move(f));
+  batch::BatchPlan plan;
+  plan.items = static_cast<int64_t>(configs.size());
+  plan.jobs = o.jobs;
+  plan.cancel = o.cancel;
+  const auto checked = batch::collect_batch<Checked>(plan, [&](int) {
+    return [&](const batch::BatchItem& item) {
+      Checked c;
+      check_config(game, configs[static_cast<size_t>(item.index)], o, c.failures, c.games);
+      return c;
+    };
+  });
+  checked.run.rethrow_error();
+  report.checked_configs = static_cast<int>(checked.results.size());
+  report.cancelled = checked.run.cancelled;
+  for (const auto& c : checked.results) {
+    report.games += c.games;
+    for (const auto& f : c.failures) report.failures.push_back(f);
   }
   return report;
 }

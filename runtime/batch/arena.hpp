@@ -36,6 +36,9 @@ struct ArenaPlan {
   int jobs = 1;
   EngineLimits limits;
   AgentSettings agent_settings;  // --agent-timeout for exec: bots
+  // Optional: once true (Ctrl-C), the games under way finish and no more
+  // start; the result is of the games played, which are the first ones.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // The games a plan plays: `games` rounded up to a multiple of `agents`.
@@ -62,16 +65,19 @@ struct ArenaAgentResult {
 };
 
 struct ArenaResult {
-  int64_t games = 0;
+  int64_t games = 0;          // played and counted
+  int64_t planned_games = 0;  // ArenaPlan::games rounded up
   bool stopped_early = false;  // until_half_width was reached before `games`
+  bool cancelled = false;      // ArenaPlan::cancel stopped it
   std::vector<ArenaAgentResult> agents;
   double seconds = 0;
   int jobs = 1;
   int bootstrap_samples = 0;
 };
 
-// Plays the plan. `done` (optional) counts finished games, for a progress
-// line. Rethrows the first error of any worker (ScriptError, AgentFailure).
+// Plays the plan on the batch runner (batch/batch.hpp). `done` (optional)
+// counts finished games, for a progress line. Rethrows the first error (of
+// the lowest game index: ScriptError, AgentFailure).
 ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done = nullptr);
 
 // Bradley-Terry strengths from pairwise scores: `score[i][j]` is how many

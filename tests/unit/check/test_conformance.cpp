@@ -1,5 +1,5 @@
 // The conformance suite every game runs, through the same library as
-// `rulebook check` (runtime/play/conformance.*): random games of every
+// `rulebook check` (runtime/check/conformance.*): random games of every
 // player count and variant set finish; logs replay; a reused Lua state
 // plays like a fresh one; no view, event, message or decision shows a seat
 // anything it may not know. And the test of that test: Hai Noon with a
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "play/conformance.hpp"
+#include "check/conformance.hpp"
 #include "inline_game.hpp"
 #include "setup/game_loader.hpp"
 

@@ -1,14 +1,16 @@
 #pragma once
 // The conformance suite every game must pass, as a library: `rulebook
 // check` and the CTest conformance test both run it (one implementation,
-// two front ends). For every player count and variant set it plays random
-// games in one reused Lua state and checks that
+// two front ends). For every player count and variant set (the batch
+// runner's items, batch/batch.hpp) it plays random games in one reused Lua
+// state and checks that
 // - "finishes": each game ends (game:finish) within the engine's budget;
 // - "replay": each game's log replays field for field;
 // - "isolation": a fresh Lua state plays the same game event for event;
 // - "view", "hidden-identity", "event", "message", "decision": no view,
 //   event, message or decision shows a seat what it may not know (see
 //   conformance.cpp for each rule).
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +27,9 @@ struct ConformanceOptions {
   int jobs = 1;         // configurations checked in parallel (one Lua state each)
   int inspections = 200;  // decisions per game at which every seat's view is inspected
   EngineLimits limits;
+  // Optional: once true (Ctrl-C), the configurations under way finish and
+  // no more start; the report is of those checked, the first ones.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One player count with one variant set.
@@ -49,6 +54,8 @@ struct ConformanceReport {
   std::string game;
   std::string dir;
   int configs = 0;
+  int checked_configs = 0;  // fewer than configs when cancelled
+  bool cancelled = false;
   int games = 0;
   std::vector<ConformanceFailure> failures;
   bool ok() const { return failures.empty(); }

@@ -1,13 +1,13 @@
-#include "bots/arena.hpp"
+#include "batch/arena.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "batch/batch.hpp"
 #include "bots/agent_factory.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
@@ -92,6 +92,17 @@ std::vector<std::vector<double>> pair_scores(const std::vector<const GameRecord*
   return score;
 }
 
+// One worker's match (Lua state) and agents: an agent per (agent, seat),
+// made when first seated and reused, so a search bot's own engine is
+// loaded once.
+struct ArenaWorker {
+  ArenaWorker(const ArenaPlan& plan, int agents) : match(plan.definition, plan.limits), made(static_cast<size_t>(agents)) {
+    for (auto& row : made) row.resize(static_cast<size_t>(plan.players));
+  }
+  Match match;
+  std::vector<std::vector<std::unique_ptr<TimedAgent>>> made;
+};
+
 }  // namespace
 
 int64_t arena_games(int64_t games, int agents) { return (games + agents - 1) / agents * agents; }
@@ -140,90 +151,65 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
   if (agents < 2) throw std::invalid_argument("an arena needs at least two agents");
   ArenaResult result;
   result.games = arena_games(plan.games, agents);
-  result.jobs = std::max(1, static_cast<int>(std::min<int64_t>(plan.jobs, result.games)));
+  result.planned_games = result.games;
   std::vector<GameRecord> records(static_cast<size_t>(result.games));
-  struct Timing {
-    int64_t decisions = 0;
-    double seconds = 0;
-    int64_t iterations = 0;
-    double search_seconds = 0;
-  };
   // Sequential stopping (until_half_width): games finished, the length of
   // the finished prefix, and where the arena stops.
   std::mutex stop_mutex;
   std::vector<char> finished(static_cast<size_t>(result.games), 0);
   int64_t prefix = 0;
   int64_t stop_at = result.games;
-  std::vector<std::vector<Timing>> timing(static_cast<size_t>(result.jobs), std::vector<Timing>(static_cast<size_t>(agents)));
-  std::atomic<int64_t> next{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
+  std::atomic<bool> enough{false};  // no more games handed out; those under way are not counted
 
-  auto worker = [&](int w) {
-    try {
-      // One match (Lua state) per worker; an agent per (agent, seat), made
-      // once and reused: a search bot's own engine is loaded once.
-      Match match(plan.definition, plan.limits);
-      std::vector<std::vector<std::unique_ptr<TimedAgent>>> made(static_cast<size_t>(agents));
-      for (auto& row : made) row.resize(static_cast<size_t>(plan.players));
-      for (;;) {
-        const int64_t g = next.fetch_add(1);
-        if (g >= result.games) break;
-        GameRecord& record = records[static_cast<size_t>(g)];
-        std::vector<Agent*> seats;
-        for (Seat s : Seat::all(plan.players)) {
-          const int a = arena_seat_agent(g, s, agents);
-          auto& slot = made[static_cast<size_t>(a)][s.index()];
-          if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)], plan.agent_settings));
-          seats.push_back(slot.get());
-          record.lineup.push_back(a);
-        }
-        match.set_agents(seats);
-        const GameResult& r = match.play(plan.players, Rng::mix(plan.seed, static_cast<uint64_t>(g)));
-        record.won.assign(static_cast<size_t>(plan.players), false);
-        for (Seat winner : r.winners) record.won[winner.index()] = true;
-        if (done) done->fetch_add(1, std::memory_order_relaxed);
-        if (plan.until_half_width > 0) {
-          std::lock_guard<std::mutex> lock(stop_mutex);
-          finished[static_cast<size_t>(g)] = 1;
-          while (prefix < stop_at && finished[static_cast<size_t>(prefix)]) {
-            ++prefix;
-            if (prefix % agents == 0 && precise_enough(records, prefix, agents, plan.until_half_width)) {
-              stop_at = prefix;
-              next.store(result.games);  // no more games handed out; those under way are not counted
-            }
+  batch::BatchPlan batch_plan;
+  batch_plan.items = result.games;
+  batch_plan.jobs = plan.jobs;
+  batch_plan.seed = plan.seed;
+  batch_plan.done = done;
+  batch_plan.cancel = plan.cancel;
+  batch_plan.enough = &enough;
+  std::vector<std::unique_ptr<ArenaWorker>> workers(static_cast<size_t>(batch::batch_jobs(batch_plan)));
+  const batch::BatchRun run = batch::run_batch(batch_plan, [&](int w) -> batch::PlayItem {
+    workers[static_cast<size_t>(w)] = std::make_unique<ArenaWorker>(plan, agents);
+    return [&, worker = workers[static_cast<size_t>(w)].get()](const batch::BatchItem& game) {
+      const int64_t g = game.index;
+      GameRecord& record = records[static_cast<size_t>(g)];
+      std::vector<Agent*> seats;
+      for (Seat s : Seat::all(plan.players)) {
+        const int a = arena_seat_agent(g, s, agents);
+        auto& slot = worker->made[static_cast<size_t>(a)][s.index()];
+        if (!slot) slot = std::make_unique<TimedAgent>(build_agent(plan.agents[static_cast<size_t>(a)], plan.agent_settings));
+        seats.push_back(slot.get());
+        record.lineup.push_back(a);
+      }
+      worker->match.set_agents(seats);
+      const GameResult& r = worker->match.play(plan.players, game.seed);
+      record.won.assign(static_cast<size_t>(plan.players), false);
+      for (Seat winner : r.winners) record.won[winner.index()] = true;
+      if (plan.until_half_width > 0) {
+        std::lock_guard<std::mutex> lock(stop_mutex);
+        finished[static_cast<size_t>(g)] = 1;
+        while (prefix < stop_at && finished[static_cast<size_t>(prefix)]) {
+          ++prefix;
+          if (prefix % agents == 0 && precise_enough(records, prefix, agents, plan.until_half_width)) {
+            stop_at = prefix;
+            enough.store(true);
           }
         }
       }
-      for (int a = 0; a < agents; ++a)
-        for (const auto& agent : made[static_cast<size_t>(a)])
-          if (agent) {
-            Timing& t = timing[static_cast<size_t>(w)][static_cast<size_t>(a)];
-            t.decisions += agent->decisions;
-            t.seconds += agent->seconds;
-            if (const SearchStats* stats = search_stats(agent->inner())) {
-              t.iterations += stats->iterations;
-              t.search_seconds += stats->seconds;
-            }
-          }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next.store(result.games);
-    }
-  };
-  const auto start = Clock::now();
-  {
-    std::vector<std::thread> threads;
-    for (int w = 1; w < result.jobs; ++w) threads.emplace_back(worker, w);
-    worker(0);
-    for (auto& t : threads) t.join();
+    };
+  });
+  run.rethrow_error();
+  result.jobs = run.jobs;
+  result.seconds = run.seconds;
+  if (run.cancelled) {
+    // Every game handed out finished: the games played are the first ones.
+    result.cancelled = true;
+    stop_at = std::min(stop_at, run.completed);
   }
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (error) std::rethrow_exception(error);
   if (stop_at < result.games) {
     result.games = stop_at;
-    result.stopped_early = true;
+    result.stopped_early = enough.load();
     records.resize(static_cast<size_t>(stop_at));
   }
 
@@ -234,12 +220,16 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
     r.label = plan.agents[static_cast<size_t>(a)].label();
     r.cheating = plan.agents[static_cast<size_t>(a)].cheats();
     r.games_by_seat.assign(static_cast<size_t>(plan.players), 0);
-    for (const auto& t : timing) {
-      r.decisions += t[static_cast<size_t>(a)].decisions;
-      r.decision_seconds += t[static_cast<size_t>(a)].seconds;
-      r.iterations += t[static_cast<size_t>(a)].iterations;
-      r.search_seconds += t[static_cast<size_t>(a)].search_seconds;
-    }
+    for (const auto& worker : workers)
+      for (const auto& agent : worker->made[static_cast<size_t>(a)]) {
+        if (!agent) continue;
+        r.decisions += agent->decisions;
+        r.decision_seconds += agent->seconds;
+        if (const SearchStats* stats = search_stats(agent->inner())) {
+          r.iterations += stats->iterations;
+          r.search_seconds += stats->seconds;
+        }
+      }
   }
   std::vector<const GameRecord*> all;
   for (const auto& g : records) {
