@@ -1,6 +1,6 @@
 #pragma once
-// Runs the real rulebook binary for CLI tests (suites that define
-// RULEBOOK_BINARY: tests/unit/cli/ and the transitional tests/unit/moving/).
+// Runs the real rulebook binary for CLI tests (the suite that defines
+// RULEBOOK_BINARY: tests/unit/cli/).
 #include <sys/wait.h>
 
 #include <cstdlib>
