@@ -2,11 +2,10 @@
 -- Each function is one step of the rulebook, so a variant can replace it.
 local rules = {}
 
--- The turn's steps and players_out as this file writes them (set at the
--- end): while a game's are all these, `rules.turn` plays the steps in one
--- function and tells play_round when nobody can be out.
-local written_roll, written_evaporate, written_panda_recipients, written_pass_pandas,
-      written_bamboo_challenge, written_keep_blanks, written_players_out
+-- The turn's steps and players_out as this file writes them, by name (set
+-- at the end): while a game's are all these, `rules.turn` plays the steps
+-- in one function and tells play_round when nobody can be out.
+local written = {}
 
 -- "Each player starts with four to six dice, depending on the number of players."
 function rules.deal(game)
@@ -40,21 +39,21 @@ function rules.setup(game)
   -- Has a variant replaced a step of the turn (Bamboozled replaces
   -- keep_blanks) or who is out? Then the turn calls each step, and
   -- players_out is asked after every turn.
-  game.steps_as_written = rules.roll == written_roll and rules.evaporate == written_evaporate
-    and rules.panda_recipients == written_panda_recipients and rules.pass_pandas == written_pass_pandas
-    and rules.bamboo_challenge == written_bamboo_challenge and rules.keep_blanks == written_keep_blanks
-    and rules.players_out == written_players_out
+  local replaced = nil
+  for name, step in pairs(written) do
+    if rules[name] ~= step then replaced = name end
+  end
+  game.step_by_step = replaced ~= nil
+  -- What the step-by-step turn rolled: one table, filled again each turn.
+  game.rolled = {}
   rules.deal(game)
 end
 
 -- 1. "Roll all of your dice." Returns what was rolled: the game's one
--- `rolled` table, filled again each turn (no new table per turn).
+-- `rolled` table (made at set-up), filled again each turn (no new table
+-- per turn).
 function rules.roll(game, seat, pool)
   local rolled = game.rolled
-  if not rolled then  -- made on the game's first step-by-step turn
-    rolled = {dice = 0, panda = 0, bamboo = 0, water = 0, blank = 0}
-    game.rolled = rolled
-  end
   -- One call rolls the dice and counts the faces (pool:roll() then
   -- pool:count(...) would be two).
   rolled.dice, rolled.panda, rolled.bamboo, rolled.water, rolled.blank =
@@ -152,7 +151,7 @@ end
 -- lose dice on a turn, see players_out). Played step by step, it returns
 -- nothing. tests/unit/cli/test_fingerprints.cpp plays both ways and compares.
 function rules.turn(game, seat)
-  if not game.steps_as_written then return turn_step_by_step(game, seat) end
+  if game.step_by_step then return turn_step_by_step(game, seat) end
   local pool = game.dice[seat]
   local dice, panda, bamboo, water = pool:roll("panda", "bamboo", "water")  -- 1. roll
   if water > 0 then pool:move_matching("water", game.evaporated) end        -- 2. evaporate
@@ -179,11 +178,11 @@ end
 function rules.players_out(game, seat, previous)
   local out, dice = no_one, game.dice
   if previous ~= nil then  -- is_out written out: 1.3% of a game's instructions
-    if dice[seat]:empty() and not game:is_eliminated(seat) then out = {seat} end
-    if previous ~= seat and dice[previous]:empty() and not game:is_eliminated(previous) then
-      if out == no_one then out = {previous} else out[2] = previous end
+    local previous_out = previous ~= seat and dice[previous]:empty() and not game:is_eliminated(previous)
+    if dice[seat]:empty() and not game:is_eliminated(seat) then
+      return previous_out and {seat, previous} or {seat}
     end
-    return out
+    return previous_out and {previous} or no_one
   end
   local n = game:player_count()
   for i = 0, n - 1 do
@@ -205,11 +204,12 @@ function rules.dice_in_play(game)
   return total
 end
 
--- A player has gone out: Panda-monium scores the dice still in play.
+-- A player has gone out: Panda-monium scores the dice still in play (at
+-- least one: another player is still in, and holds dice, or would be out
+-- too).
 function rules.player_out(game, seat, place)
   if game.options.points_target > 0 then
-    local points = rules.dice_in_play(game)
-    if points > 0 then game:add_score(seat, points) end
+    game:add_score(seat, rules.dice_in_play(game))
   end
 end
 
@@ -268,7 +268,7 @@ function rules.play(game)
   if game.options.play_for_places then
     winners[1] = placings[1]
   else
-    for k = 1, last_out do winners[k] = placings[k] end
+    table.move(placings, 1, last_out, 1, winners)
   end
   game:finish{
     winners = winners,
@@ -293,10 +293,10 @@ function rules.play_to_points(game)
       game:say("New round: %s starts", game:player_name(first))
     end
     rules.play_round(game, first)
-    local best, winners = -1, {}
+    local best, winners = nil, {}
     for seat = 0, game:player_count() - 1 do
       local score = game:score(seat)
-      if score > best then best, winners = score, {seat}
+      if best == nil or score > best then best, winners = score, {seat}
       elseif score == best then winners[#winners + 1] = seat end
     end
     if best >= target then
@@ -349,9 +349,9 @@ function rules.describe(game, seat)
   return lines
 end
 
-written_roll, written_evaporate, written_panda_recipients, written_pass_pandas,
-written_bamboo_challenge, written_keep_blanks, written_players_out =
-  rules.roll, rules.evaporate, rules.panda_recipients, rules.pass_pandas,
-  rules.bamboo_challenge, rules.keep_blanks, rules.players_out
+for _, name in ipairs{"roll", "evaporate", "panda_recipients", "pass_pandas", "bamboo_challenge", "keep_blanks",
+                      "players_out"} do
+  written[name] = rules[name]
+end
 
 return rules
