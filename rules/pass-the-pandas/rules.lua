@@ -2,10 +2,11 @@
 -- Each function is one step of the rulebook, so a variant can replace it.
 local rules = {}
 
--- The turn's steps and players_out as this file writes them, by name (set
--- at the end): while a game's are all these, `rules.turn` plays the steps
--- in one function and tells play_round when nobody can be out.
-local written = {}
+-- The turn's steps and players_out as this file writes them (set at the
+-- end): while a game's are all these, `rules.turn` plays the steps in one
+-- function and tells play_round when nobody can be out.
+local written_roll, written_evaporate, written_panda_recipients, written_pass_pandas,
+      written_bamboo_challenge, written_keep_blanks, written_players_out
 
 -- "Each player starts with four to six dice, depending on the number of players."
 function rules.deal(game)
@@ -30,30 +31,32 @@ function rules.setup(game)
   game.evaporated = game:zone("evaporated")
   -- Tables built with room for what goes in them: filling room costs less
   -- than growing an empty table, which rehashes it at each new size
-  -- (docs/writing-a-game.md, "Fast rules"). Room for seats 0 to 4; more
-  -- players only grow it.
-  game.dice = {[0] = nil, nil, nil, nil, nil}
+  -- (docs/writing-a-game.md, "Fast rules"). Room for seats 0 to 4: four
+  -- in the list, and one key besides (a named field of the constructor
+  -- makes room for one, whatever its name: seat 0's); more players only
+  -- grow it.
+  game.dice = {nil, nil, nil, nil, seat_0 = nil}
   for seat = 0, game:player_count() - 1 do
     game.dice[seat] = game:zone("dice", seat)
   end
   -- Has a variant replaced a step of the turn (Bamboozled replaces
   -- keep_blanks) or who is out? Then the turn calls each step, and
   -- players_out is asked after every turn.
-  local replaced = nil
-  for name, step in pairs(written) do
-    if rules[name] ~= step then replaced = name end
-  end
-  game.step_by_step = replaced ~= nil
-  -- What the step-by-step turn rolled: one table, filled again each turn.
-  game.rolled = {}
+  game.step_by_step = not (rules.roll == written_roll and rules.evaporate == written_evaporate
+    and rules.panda_recipients == written_panda_recipients and rules.pass_pandas == written_pass_pandas
+    and rules.bamboo_challenge == written_bamboo_challenge and rules.keep_blanks == written_keep_blanks
+    and rules.players_out == written_players_out)
   rules.deal(game)
 end
 
 -- 1. "Roll all of your dice." Returns what was rolled: the game's one
--- `rolled` table (made at set-up), filled again each turn (no new table
--- per turn).
+-- `rolled` table, filled again each turn (no new table per turn).
 function rules.roll(game, seat, pool)
   local rolled = game.rolled
+  if not rolled then  -- made on the game's first step-by-step turn
+    rolled = {}
+    game.rolled = rolled
+  end
   -- One call rolls the dice and counts the faces (pool:roll() then
   -- pool:count(...) would be two).
   rolled.dice, rolled.panda, rolled.bamboo, rolled.water, rolled.blank =
@@ -73,7 +76,7 @@ end
 function rules.update_recipients(game)
   local n = game:player_count()
   local everybody_in = game:active_count() == n
-  game.recipients = {[0] = nil, nil, nil, nil, nil}  -- room for seats 0 to 4
+  game.recipients = {nil, nil, nil, nil, seat_0 = nil}  -- room for seats 0 to 4 (see setup)
   for seat = 0, n - 1 do
     local others = {nil, nil, nil, nil}
     for other = 0, n - 1 do
@@ -268,7 +271,7 @@ function rules.play(game)
   if game.options.play_for_places then
     winners[1] = placings[1]
   else
-    table.move(placings, 1, last_out, 1, winners)
+    for k = 1, last_out do winners[k] = placings[k] end
   end
   game:finish{
     winners = winners,
@@ -293,15 +296,15 @@ function rules.play_to_points(game)
       game:say("New round: %s starts", game:player_name(first))
     end
     rules.play_round(game, first)
-    local best, winners = nil, {}
+    -- The scores by seat, for the result's details, as the winners are found.
+    local best, winners, scores = nil, {}, {}
     for seat = 0, game:player_count() - 1 do
       local score = game:score(seat)
+      scores[seat + 1] = score
       if best == nil or score > best then best, winners = score, {seat}
       elseif score == best then winners[#winners + 1] = seat end
     end
     if best >= target then
-      local scores = {}
-      for seat = 0, game:player_count() - 1 do scores[seat + 1] = game:score(seat) end
       return game:finish{
         winners = winners,
         reason = "points-target",
@@ -349,9 +352,9 @@ function rules.describe(game, seat)
   return lines
 end
 
-for _, name in ipairs{"roll", "evaporate", "panda_recipients", "pass_pandas", "bamboo_challenge", "keep_blanks",
-                      "players_out"} do
-  written[name] = rules[name]
-end
+written_roll, written_evaporate, written_panda_recipients, written_pass_pandas,
+written_bamboo_challenge, written_keep_blanks, written_players_out =
+  rules.roll, rules.evaporate, rules.panda_recipients, rules.pass_pandas,
+  rules.bamboo_challenge, rules.keep_blanks, rules.players_out
 
 return rules
