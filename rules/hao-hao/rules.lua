@@ -9,9 +9,14 @@
 -- game.index[zone] is i).
 local rules = {}
 
--- Coordinates as text without a number-to-string conversion in a game.
-local NUMERALS = {}
-for n = 1, 64 do NUMERALS[n] = tostring(n) end
+-- Coordinates as text without a number-to-string conversion in a game
+-- (written out up to 64; a wider or higher field converts the rest).
+local NUMERALS = {
+  "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18",
+  "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34",
+  "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50",
+  "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64"
+}
 
 -- The lists these rules return (placements, anywhere, a line of sight,
 -- directions) are one table per game each, filled again on every call

@@ -31,19 +31,21 @@ function rules.setup(game)
   game.evaporated = game:zone("evaporated")
   -- Tables built with room for what goes in them: filling room costs less
   -- than growing an empty table, which rehashes it at each new size
-  -- (docs/writing-a-game.md, "Fast rules"). Room for seats 0 to 4; more
-  -- players only grow it.
-  game.dice = {[0] = nil, nil, nil, nil, nil}
+  -- (docs/writing-a-game.md, "Fast rules"). Room for seats 0 to 4: four
+  -- in the list, and one key besides (a named field of the constructor
+  -- makes room for one, whatever its name: seat 0's); more players only
+  -- grow it.
+  game.dice = {nil, nil, nil, nil, seat_0 = nil}
   for seat = 0, game:player_count() - 1 do
     game.dice[seat] = game:zone("dice", seat)
   end
   -- Has a variant replaced a step of the turn (Bamboozled replaces
   -- keep_blanks) or who is out? Then the turn calls each step, and
   -- players_out is asked after every turn.
-  game.steps_as_written = rules.roll == written_roll and rules.evaporate == written_evaporate
+  game.step_by_step = not (rules.roll == written_roll and rules.evaporate == written_evaporate
     and rules.panda_recipients == written_panda_recipients and rules.pass_pandas == written_pass_pandas
     and rules.bamboo_challenge == written_bamboo_challenge and rules.keep_blanks == written_keep_blanks
-    and rules.players_out == written_players_out
+    and rules.players_out == written_players_out)
   rules.deal(game)
 end
 
@@ -52,7 +54,7 @@ end
 function rules.roll(game, seat, pool)
   local rolled = game.rolled
   if not rolled then  -- made on the game's first step-by-step turn
-    rolled = {dice = 0, panda = 0, bamboo = 0, water = 0, blank = 0}
+    rolled = {}
     game.rolled = rolled
   end
   -- One call rolls the dice and counts the faces (pool:roll() then
@@ -74,7 +76,7 @@ end
 function rules.update_recipients(game)
   local n = game:player_count()
   local everybody_in = game:active_count() == n
-  game.recipients = {[0] = nil, nil, nil, nil, nil}  -- room for seats 0 to 4
+  game.recipients = {nil, nil, nil, nil, seat_0 = nil}  -- room for seats 0 to 4 (see setup)
   for seat = 0, n - 1 do
     local others = {nil, nil, nil, nil}
     for other = 0, n - 1 do
@@ -152,7 +154,7 @@ end
 -- lose dice on a turn, see players_out). Played step by step, it returns
 -- nothing. tests/unit/cli/test_fingerprints.cpp plays both ways and compares.
 function rules.turn(game, seat)
-  if not game.steps_as_written then return turn_step_by_step(game, seat) end
+  if game.step_by_step then return turn_step_by_step(game, seat) end
   local pool = game.dice[seat]
   local dice, panda, bamboo, water = pool:roll("panda", "bamboo", "water")  -- 1. roll
   if water > 0 then pool:move_matching("water", game.evaporated) end        -- 2. evaporate
@@ -179,11 +181,11 @@ end
 function rules.players_out(game, seat, previous)
   local out, dice = no_one, game.dice
   if previous ~= nil then  -- is_out written out: 1.3% of a game's instructions
-    if dice[seat]:empty() and not game:is_eliminated(seat) then out = {seat} end
-    if previous ~= seat and dice[previous]:empty() and not game:is_eliminated(previous) then
-      if out == no_one then out = {previous} else out[2] = previous end
+    local previous_out = previous ~= seat and dice[previous]:empty() and not game:is_eliminated(previous)
+    if dice[seat]:empty() and not game:is_eliminated(seat) then
+      return previous_out and {seat, previous} or {seat}
     end
-    return out
+    return previous_out and {previous} or no_one
   end
   local n = game:player_count()
   for i = 0, n - 1 do
@@ -205,11 +207,12 @@ function rules.dice_in_play(game)
   return total
 end
 
--- A player has gone out: Panda-monium scores the dice still in play.
+-- A player has gone out: Panda-monium scores the dice still in play (at
+-- least one: another player is still in, and holds dice, or would be out
+-- too).
 function rules.player_out(game, seat, place)
   if game.options.points_target > 0 then
-    local points = rules.dice_in_play(game)
-    if points > 0 then game:add_score(seat, points) end
+    game:add_score(seat, rules.dice_in_play(game))
   end
 end
 
@@ -293,15 +296,15 @@ function rules.play_to_points(game)
       game:say("New round: %s starts", game:player_name(first))
     end
     rules.play_round(game, first)
-    local best, winners = -1, {}
+    -- The scores by seat, for the result's details, as the winners are found.
+    local best, winners, scores = nil, {}, {}
     for seat = 0, game:player_count() - 1 do
       local score = game:score(seat)
-      if score > best then best, winners = score, {seat}
+      scores[seat + 1] = score
+      if best == nil or score > best then best, winners = score, {seat}
       elseif score == best then winners[#winners + 1] = seat end
     end
     if best >= target then
-      local scores = {}
-      for seat = 0, game:player_count() - 1 do scores[seat + 1] = game:score(seat) end
       return game:finish{
         winners = winners,
         reason = "points-target",
