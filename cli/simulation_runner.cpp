@@ -49,6 +49,8 @@ class CountingAgent : public Agent {
 
 }  // namespace
 
+uint64_t game_seed(const RunPlan& plan, int64_t index) { return Rng::mix(plan.seed, static_cast<uint64_t>(index)); }
+
 int64_t games_in_shard(int64_t games, int shard, int shards) {
   return games <= shard ? 0 : (games - shard + shards - 1) / shards;
 }
@@ -60,7 +62,12 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
   timing.jobs = std::max(1, static_cast<int>(std::min<int64_t>(plan.jobs, std::max<int64_t>(1, count))));
   if (humans > 0 && timing.jobs > 1)
     throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
-  for (const auto& kind : plan.agent_kinds) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});  // unknown kinds fail here, once
+  const bool agents_by_side = !plan.side_agent_kinds.empty();
+  auto kinds_of = [&](size_t side) -> const std::vector<std::string>& {
+    return agents_by_side ? plan.side_agent_kinds.at(side) : plan.agent_kinds;
+  };
+  for (size_t side = 0; side < plan.sides.size(); ++side)
+    for (const auto& kind : kinds_of(side)) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});  // unknown kinds fail here, once
   std::atomic<int64_t> next{0}, done{0};
   std::mutex error_mutex;
   std::exception_ptr error;
@@ -68,28 +75,29 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
   auto worker = [&](int worker_index) {
     try {
       // One match (Lua state and game state) per side and worker, reused
-      // by every game; the sides share the agents.
-      std::vector<CountingAgent*> counters;
+      // by every game; the sides share the agents unless each has its own.
+      std::vector<std::vector<CountingAgent*>> counters(agents_by_side ? plan.sides.size() : 1);
       std::vector<std::unique_ptr<Agent>> owned;
-      std::vector<Agent*> agents;
-      for (int s = 0; s < plan.players; ++s) {
-        auto counter = std::make_unique<CountingAgent>(make_agent(plan.agent_kinds.at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
-        counters.push_back(counter.get());
-        agents.push_back(counter.get());
-        owned.push_back(std::move(counter));
-      }
+      std::vector<std::vector<Agent*>> agents(counters.size());
+      for (size_t set = 0; set < counters.size(); ++set)
+        for (int s = 0; s < plan.players; ++s) {
+          auto counter = std::make_unique<CountingAgent>(make_agent(kinds_of(set).at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
+          counters[set].push_back(counter.get());
+          agents[set].push_back(counter.get());
+          owned.push_back(std::move(counter));
+        }
       std::vector<std::unique_ptr<Match>> matches;
-      for (const auto& def : plan.sides) {
-        matches.push_back(std::make_unique<Match>(def, plan.limits));
-        matches.back()->set_agents(agents);
-        matches.back()->set_keep_details(false);  // only winners, turns and reason are read
+      for (size_t side = 0; side < plan.sides.size(); ++side) {
+        matches.push_back(std::make_unique<Match>(plan.sides[side], plan.limits));
+        matches.back()->set_agents(agents[agents_by_side ? side : 0]);
+        matches.back()->set_keep_details(plan.keep_details);  // without --export only winners, turns and reason are read
       }
       std::vector<analysis::GameOutcome> outcomes(plan.sides.size());
       for (;;) {
         const int64_t j = next.fetch_add(1);
         if (j >= count) break;
         const int64_t i = plan.shard + j * plan.shards;
-        const uint64_t seed = Rng::mix(plan.seed, static_cast<uint64_t>(i));
+        const uint64_t seed = game_seed(plan, i);
         for (size_t side = 0; side < plan.sides.size(); ++side) {
           const GameResult& r = matches[side]->play(plan.players, seed);
           analysis::GameOutcome& out = outcomes[side];
@@ -97,8 +105,9 @@ RunTiming run_games(const RunPlan& plan, const GameRecorder& record) {
           out.winners = 0;
           for (Seat w : r.winners) out.winners |= uint64_t{1} << w.value();
           out.decisions = 0;
-          for (const auto* c : counters) out.decisions += c->decisions();
+          for (const auto* c : counters[agents_by_side ? side : 0]) out.decisions += c->decisions();
           out.reason = r.reason;
+          if (plan.keep_details) out.details = r.details;
         }
         record(worker_index, i, outcomes);
         done.fetch_add(1, std::memory_order_relaxed);
