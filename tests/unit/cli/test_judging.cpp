@@ -88,7 +88,7 @@ TEST_CASE("results carry rulebook_version and rules_hash; merge refuses other ru
   CHECK(compare["base"]["rules_hash"] != compare["with"]["rules_hash"]);
 }
 
-TEST_CASE("--export writes one row per game, CSV or JSON lines", "[judging]") {
+TEST_CASE("export: --export writes one row per game, CSV or JSON lines", "[judging]") {
   const std::string game = coin_game("exported");
   const std::string dir = temp_folder("exports");
   auto j = json_of(run_rulebook("simulate " + game + " --games 25 --seed 3 --jobs 2 --json --export " + dir + "/g.jsonl"));
