@@ -169,11 +169,11 @@ int run(CompareOptions& o) {
   const std::string change = plain_base ? with_text : fmt::format("{} instead of {}", with_text, base_text);
   std::string verdict = analysis::comparison_verdict(capitalised(change), base, with, paired, fairness);
   if (!skill_seats.empty())
-    verdict += fmt::format("; skill: seat{} {} win{} {} {} than with {}", skill_seats.size() == 1 ? "" : "s",
-                           fmt::join(skill_seats, ", "), skill_seats.size() == 1 ? "s" : "",
-                           analysis::difference_text(skill, 100, "points"),
-                           skill.significant() ? (skill.interval.estimate > 0 ? "more" : "less") : "(no significant change)",
-                           base_kinds[static_cast<size_t>(skill_seats[0])]);
+    verdict += fmt::format("; skill: {} in seat{} {} wins {} of win rate against {} ({})",
+                           with_kinds[static_cast<size_t>(skill_seats[0])], skill_seats.size() == 1 ? "" : "s",
+                           fmt::join(skill_seats, ", "), analysis::difference_text(skill, 100, "points"),
+                           base_kinds[static_cast<size_t>(skill_seats[0])],
+                           skill.significant() ? "significant" : "not significant");
   const std::string base_hash = rules_hash(base_def->dir, base_side.variants, base_side.sets),
                     with_hash = rules_hash(with_def->dir, with_side.variants, with_side.sets);
   const RunDescription run{base_def->name, base_def->title, plan.players, {}, {}, base_kinds, o.game.seed, o.games,

@@ -130,7 +130,8 @@ TEST_CASE("compare: agents per side, and the skill they show on common seeds", "
   CHECK(j["differences"]["skill"]["seats"] == nlohmann::json{0});
   CHECK(j["differences"]["skill"]["difference"]["low"].get<double>() > 0);  // greedy beats random
   CHECK(j["differences"]["skill"]["difference"]["estimate"] == j["differences"]["win_rate_by_seat"][0]["difference"]["estimate"]);
-  CHECK(j["verdict"].get<std::string>().find("skill: seat 0 wins") != std::string::npos);
+  CHECK(j["verdict"].get<std::string>().find("skill: greedy in seat 0 wins +") != std::string::npos);
+  CHECK(j["verdict"].get<std::string>().find("of win rate against random (significant)") != std::string::npos);
   // Fairness: greedy in one seat makes the seats unequal.
   CHECK(j["differences"]["fairness"]["significant"] == true);
   CHECK(j["verdict"].get<std::string>().find("less fair") != std::string::npos);
