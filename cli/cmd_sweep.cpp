@@ -228,9 +228,9 @@ int run(SweepOptions& o) {
       const std::string skill = seats.any() ? fmt::format(" {:<24}", analysis::plus_minus(skill_of(runs[k], seats), 100, true)) : "";
       std::string vs_unfair = "fairest", vs_turns = "";
       if (k != fairest) {
-        vs_unfair = fmt::format("{} (p {:.3f})", analysis::plus_minus(versus[k].unfairness.interval, 100, true),
+        vs_unfair = fmt::format("{} (p {:.3f})", analysis::difference_text(versus[k].unfairness, 100, ""),
                                 versus[k].unfairness_holm);
-        vs_turns = fmt::format("{} (p {:.3f})", analysis::plus_minus(versus[k].turns.interval, 1, true), versus[k].turns_holm);
+        vs_turns = fmt::format("{} (p {:.3f})", analysis::difference_text(versus[k].turns, 1, ""), versus[k].turns_holm);
       }
       out << fmt::format("  {:<{}} {:<22} {:<18} {:<12}{} {:<26} {:<26}\n", settings[k].description, width,
                          analysis::plus_minus(s.unfairness(), 100), analysis::plus_minus(s.turns().mean()),

@@ -225,6 +225,13 @@ TEST_CASE("plots: SVG and PNG pictures, and clear errors", "[plot]") {
   CHECK(picture.find("</svg>") != std::string::npos);
   REQUIRE(run_rulebook("compare pass-the-pandas --games 100 --with '-v panda-monium' --plot " + dir + "/both.png").exit_code == 0);
   CHECK(read_text(dir + "/both.png").rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+  // The comparison's picture shows the comparison: paired differences, the fair rates, the agents.
+  REQUIRE(run_rulebook("compare pass-the-pandas --games 100 --with '-v panda-monium --agent 0=first' --plot " + dir +
+                       "/both.svg").exit_code == 0);
+  const std::string both = read_text(dir + "/both.svg");
+  for (const char* text : {"Paired differences, with - base", "fair rate (base)", "fair rate (with)", "no change",
+                           "agents: 0=first", "skill", "unfairness"})
+    CHECK(both.find(text) != std::string::npos);
   REQUIRE(run_rulebook("simulate pass-the-pandas --games 30 --shard 0/1 --out " + dir + "/p.json").exit_code == 0);
   REQUIRE(run_rulebook("merge " + dir + "/p.json --plot " + dir + "/merged.svg").exit_code == 0);
   CHECK(read_text(dir + "/merged.svg").find("<svg") != std::string::npos);

@@ -66,6 +66,14 @@ TEST_CASE("sweep: every setting on the same seeds, the fairest named, Holm over 
   CHECK(single["win_rate_by_seat"] == j["settings"][1]["win_rate_by_seat"]);
   CHECK(single["rules_hash"] == j["settings"][1]["rules_hash"]);
   CHECK(read_text(dir + "/sweep.svg").find("Unfairness by setting") != std::string::npos);
+  // Agents that differ: each setting's skill, the strong seats' win rate minus the random seats'.
+  auto skill = nlohmann::json::parse(
+      run_rulebook("sweep pass-the-pandas --set options.points_target=0,2 --variant-sets '-;panda-monium' --agent 0=first "
+                   "--games 60 --json").out);
+  REQUIRE(skill["settings"].size() == 4);
+  CHECK(skill["skill_seats"]["strong"] == nlohmann::json{0});
+  for (const auto& s : skill["settings"]) CHECK(s.contains("skill"));
+  CHECK_FALSE(j["settings"][0].contains("skill"));
   auto text = run_rulebook("sweep pass-the-pandas --variant-sets '-;panda-monium' --games 50");
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("fairest: ") != std::string::npos);
