@@ -48,9 +48,16 @@ struct SweepOptions {
   std::string plot;
 };
 
+// What a paired comparison needs of a game, kept for every game of every setting (16 bytes).
+struct KeptGame {
+  int32_t turns = 0;
+  uint64_t winners = 0;
+  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr}; }
+};
+
 struct SettingRun {
   RunStatistics statistics;
-  std::vector<GameOutcome> games;  // by game index: what the paired comparisons need
+  std::vector<KeptGame> games;  // by game index
   RunTiming timing;
 };
 
@@ -61,13 +68,10 @@ SettingRun play_setting(const RunPlan& plan) {
     RunStatistics statistics;
   };
   std::vector<Accumulator> per_worker(static_cast<size_t>(plan.jobs), Accumulator{RunStatistics(plan.players)});
-  SettingRun run{RunStatistics(plan.players), std::vector<GameOutcome>(static_cast<size_t>(plan.games)), {}};
+  SettingRun run{RunStatistics(plan.players), std::vector<KeptGame>(static_cast<size_t>(plan.games)), {}};
   run.timing = run_games(plan, [&](int worker, int64_t index, const std::vector<GameOutcome>& g) {
     per_worker[static_cast<size_t>(worker)].statistics.add(g[0]);
-    GameOutcome& kept = run.games[static_cast<size_t>(index)];  // each index written by one worker
-    kept.turns = g[0].turns;
-    kept.decisions = g[0].decisions;
-    kept.winners = g[0].winners;
+    run.games[static_cast<size_t>(index)] = KeptGame{g[0].turns, g[0].winners};  // each index written by one worker
   });
   for (const auto& acc : per_worker) run.statistics.merge(acc.statistics);
   return run;
@@ -162,7 +166,7 @@ int run(SweepOptions& o) {
     if (k == fairest) continue;
     analysis::PairedStatistics paired(plan.players);
     for (size_t g = 0; g < runs[k].games.size(); ++g)
-      paired.add(runs[fairest].games[g], runs[k].games[g], static_cast<int64_t>(g));
+      paired.add(runs[fairest].games[g].outcome(), runs[k].games[g].outcome(), static_cast<int64_t>(g));
     versus[k].unfairness = paired.unfairness(o.game.seed);
     versus[k].turns = paired.turns();
     unfair_p.push_back(versus[k].unfairness.p_value);
