@@ -148,7 +148,7 @@ TEST_CASE("coverage: the paired unfairness difference", "[statistics][coverage]"
   // same seed driving both sides so that games are paired.
   const std::vector<double> base_p{0.30, 0.25, 0.25, 0.20}, with_p{0.27, 0.25, 0.25, 0.23};
   const double truth = std::sqrt((4 + 4) / 4.0) / 100 - std::sqrt((25 + 25) / 4.0) / 100;  // -2.12 points
-  const int samples = 300;
+  const int samples = 250;
   int covered = 0, fairer = 0;
   Rng rng(19);
   for (int i = 0; i < samples; ++i) {
@@ -166,7 +166,7 @@ TEST_CASE("coverage: the paired unfairness difference", "[statistics][coverage]"
       base.push_back(pick(base_p));
       with.push_back(pick(with_p));
     }
-    const Difference d = unfairness_difference(base, with, 4, static_cast<uint64_t>(i), 400);
+    const Difference d = unfairness_difference(base, with, 4, static_cast<uint64_t>(i), 300);
     covered += d.interval.low <= truth && truth <= d.interval.high ? 1 : 0;
     fairer += d.significant() && d.interval.estimate < 0 ? 1 : 0;
   }
