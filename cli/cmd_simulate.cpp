@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/game_export.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/run_provenance.hpp"
 #include "cli/plot.hpp"
 #include "cli/simulation_part.hpp"
 #include "cli/simulation_report.hpp"
@@ -27,12 +29,14 @@ struct SimulateOptions {
   std::string plot;
   std::string shard;  // "K/N"
   std::string out;
+  std::string export_file;
 };
 
 int run(SimulateOptions& o) {
   int shard = 0, shards = 1;
   if (!o.shard.empty()) parse_shard(o.shard, shard, shards);
   if (!o.plot.empty()) check_plot_file(o.plot);
+  if (!o.export_file.empty()) check_export_file(o.export_file);
   auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
 
   RunPlan plan;
@@ -48,23 +52,33 @@ int run(SimulateOptions& o) {
   plan.jobs = o.jobs;
   plan.progress = !o.json && isatty(2);
   plan.cancel = cancel_on_interrupt();
+  plan.keep_details = !o.export_file.empty();
 
   // One accumulator per worker, each on its own cache lines: workers share nothing while they play.
   struct alignas(64) Accumulator {
     analysis::RunStatistics statistics;
+    std::vector<ExportedGame> exported;  // --export only
   };
-  std::vector<Accumulator> per_worker(static_cast<size_t>(o.jobs), Accumulator{analysis::RunStatistics(plan.players)});
-  const batch::BatchRun played = run_games(plan, [&](int worker, int64_t, const std::vector<analysis::GameOutcome>& game) {
-    per_worker[static_cast<size_t>(worker)].statistics.add(game[0]);
+  std::vector<Accumulator> per_worker(static_cast<size_t>(o.jobs), Accumulator{analysis::RunStatistics(plan.players), {}});
+  const batch::BatchRun played = run_games(plan, [&](int worker, int64_t index, const std::vector<analysis::GameOutcome>& games) {
+    auto& acc = per_worker[static_cast<size_t>(worker)];
+    acc.statistics.add(games[0]);
+    if (plan.keep_details) acc.exported.push_back({index, game_seed(plan, index), "", games[0]});
   });
   SimulationPart part;
   part.run = RunDescription{def->name, def->title, plan.players, o.game.variants, o.game.sets,
-                            plan.agent_kinds, o.game.seed, o.games};
+                            plan.agent_kinds, o.game.seed, o.games,
+                            rules_hash(def->dir, o.game.variants, o.game.sets)};
   part.shard = shard;
   part.shards = shards;
   part.timing = timing_of(played);
   part.statistics = analysis::RunStatistics(plan.players);
   for (const auto& acc : per_worker) part.statistics.merge(acc.statistics);
+  if (!o.export_file.empty()) {
+    std::vector<ExportedGame> exported;
+    for (auto& acc : per_worker) exported.insert(exported.end(), acc.exported.begin(), acc.exported.end());
+    write_export(o.export_file, std::move(exported), plan.players);
+  }
 
   if (!o.out.empty()) {
     // A part of a cancelled run would not merge (merge counts each shard's games).
@@ -101,6 +115,8 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--shard", o->shard, "play only the games i with i mod N = K (K/N); see --out and 'merge'");
   cmd->add_option("--out", o->out, "write this shard's statistics to PART.json for 'rulebook merge'");
   document_interrupt(*cmd);
+  cmd->add_option("--export", o->export_file,
+                  "write one row per game (seed, winners, turns, end reason, decisions, details) to FILE.csv or FILE.jsonl");
   return [o] { return run(*o); };
 }
 

@@ -51,6 +51,7 @@ Runner add_simulate(CLI::App& app);
 Runner add_test(CLI::App& app);
 Runner add_compare(CLI::App& app);
 Runner add_merge(CLI::App& app);
+Runner add_sweep(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_serve(CLI::App& app);  // the web table
 Runner add_arena(CLI::App& app);

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   add(cli::add_replay);
   add(cli::add_simulate);
   add(cli::add_compare);
+  add(cli::add_sweep);
   add(cli::add_arena);
   add(cli::add_merge);
   add(cli::add_test);

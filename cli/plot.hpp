@@ -28,4 +28,32 @@ void check_plot_file(const std::string& path);
 // Draws the picture into `path` (SVG or PNG by its extension).
 void write_plot(const std::string& path, const std::string& title, const std::vector<PlotSeries>& series);
 
+// A paired difference (with - base) in rate units, drawn in points.
+struct PlottedDifference {
+  std::string label;
+  analysis::Interval interval;
+};
+
+// The picture of `compare`: the win rate by seat of both sides with a line
+// at each side's fair rate, the game lengths in bins side by side, and a
+// panel of the paired differences with their intervals and a line at 0.
+struct ComparisonPlot {
+  std::string title;  // names the sides and their agents
+  PlotSeries base, with;
+  std::vector<PlottedDifference> differences;
+};
+void write_comparison_plot(const std::string& path, const ComparisonPlot& plot);
+
+// The picture of `sweep`: each setting's unfairness and mean game length
+// with their intervals (the fairest setting marked), and its skill figure
+// when agents differ.
+struct SweepPlot {
+  std::string title;
+  std::vector<std::string> settings;
+  std::vector<analysis::Interval> unfairness;  // rate units
+  std::vector<analysis::Interval> mean_turns;
+  int fairest = 0;
+};
+void write_sweep_plot(const std::string& path, const SweepPlot& plot);
+
 }  // namespace rulebook::cli

@@ -6,13 +6,14 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/run_provenance.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
 
 namespace {
 constexpr const char* kFormat = "rulebook-simulation-part";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: rules_hash, games_by_winner_count, consistency checked
 }  // namespace
 
 void parse_shard(const std::string& text, int& shard, int& shards) {
@@ -34,6 +35,7 @@ void parse_shard(const std::string& text, int& shard, int& shards) {
 void write_part(const std::string& path, const SimulationPart& part) {
   const nlohmann::json j = {{"format", kFormat},
                             {"version", kVersion},
+                            {"rulebook_version", rulebook_version()},
                             {"run", part.run.to_json()},
                             {"shard", part.shard},
                             {"shards", part.shards},
@@ -101,6 +103,10 @@ SimulationPart merge_parts(const std::vector<SimulationPart>& parts) {
   merged.statistics = analysis::RunStatistics(first.run.players);
   merged.timing = RunTiming{0, 0};
   for (const auto& part : parts) {
+    if (part.run.rules_hash != first.run.rules_hash)
+      throw SetupError(fmt::format("{}: error: played by other rules than {} (rules_hash {} against {}): "
+                                   "the game's files, variants or settings differ",
+                                   part.file, first.file, part.run.rules_hash, first.run.rules_hash));
     if (!(part.run == first.run))
       throw SetupError(fmt::format("{}: error: not the same run as {} ({})", part.file, first.file,
                                    first_difference(part.run, first.run)));

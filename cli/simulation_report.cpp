@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/verdict.hpp"
+#include "cli/run_provenance.hpp"
 
 namespace rulebook::cli {
 
@@ -42,7 +43,7 @@ constexpr QuantileName kQuantiles[] = {{0.1, "p10", "10%"}, {0.5, "median", "med
 
 nlohmann::json RunDescription::to_json() const {
   return {{"game", game},   {"title", title}, {"players", players}, {"variants", variants}, {"sets", sets},
-          {"agents", agents}, {"seed", seed},   {"games", games}};
+          {"agents", agents}, {"seed", seed},   {"games", games},     {"rules_hash", rules_hash}};
 }
 
 RunDescription RunDescription::from_json(const nlohmann::json& j) {
@@ -56,6 +57,7 @@ RunDescription RunDescription::from_json(const nlohmann::json& j) {
   d.agents = strings(j, "agents");
   d.seed = field<uint64_t>(j, "seed", &nlohmann::json::is_number_unsigned, "a non-negative integer");
   d.games = field<int64_t>(j, "games", &nlohmann::json::is_number_integer, "an integer");
+  d.rules_hash = field<std::string>(j, "rules_hash", &nlohmann::json::is_string, "a string");
   if (d.players < 1 || static_cast<int>(d.agents.size()) != d.players)
     throw std::invalid_argument("'agents' must name one agent per player");
   return d;
@@ -76,9 +78,10 @@ nlohmann::json figures_json(const RunStatistics& s) {
   j["win_rate_by_seat"] = rates;
   j["confidence_level"] = 0.95;
   j["methods"] = {{"rates", "Wilson score interval"},
-                  {"means", "normal approximation"},
+                  {"means", "Student t"},
                   {"quantiles", "binomial order statistics"},
-                  {"equal_seats", "Pearson chi-square goodness of fit"}};
+                  {"equal_seats", "Cochran's Q test"},
+                  {"unfairness", "root mean square seat advantage; noncentral chi-square interval of Cochran's Q"}};
   j["seats"] = seats;
   j["fair_win_rate"] = s.fair_win_rate();
   const int seat = s.most_unequal_seat();
@@ -92,6 +95,9 @@ nlohmann::json figures_json(const RunStatistics& s) {
                            {"p_value", test.p_value},
                            {"significant", test.significant()},
                            {"text", analysis::equal_seats_sentence(test)}};
+  j["unfairness"] = interval_json(s.unfairness());
+  j["unfairness"]["text"] = analysis::unfairness_sentence(s);
+  j["games_by_winner_count"] = s.games_by_winner_count();
   j["shared_wins"] = {{"games", s.shared_wins()}, {"rate", interval_json(s.shared_win_rate())}};
   j["no_winner"] = {{"games", s.no_winner()}, {"rate", interval_json(s.no_winner_rate())}};
   nlohmann::json quantiles = nlohmann::json::object();
@@ -125,6 +131,8 @@ nlohmann::json run_header_json(const RunDescription& d, int64_t games, const Run
   }
   j["agents"] = d.agents;
   j["seed"] = d.seed;
+  j["rulebook_version"] = rulebook_version();
+  j["rules_hash"] = d.rules_hash;
   j["jobs"] = t.jobs;
   j["games"] = games;
   j["seconds"] = t.seconds;
@@ -160,6 +168,7 @@ std::string range_percent(const Interval& i) {
   return fmt::format("{:5.1f}% [{:.1f}%, {:.1f}%]", i.estimate * 100, i.low * 100, i.high * 100);
 }
 
+
 void print_histogram(std::ostream& out, const RunStatistics& s) {
   const auto bins = analysis::bin_histogram(s.turns_histogram());
   int64_t most = 1;
@@ -179,13 +188,14 @@ void print_simulation(std::ostream& out, const RunDescription& d, const RunStati
   out << fmt::format("{} games of {}, seed {}, {}\n", s.games(), setup_text(d), d.seed, agents_text(d.agents));
   const double rate = t.seconds > 0 ? static_cast<double>(s.games()) / t.seconds : 0.0;
   out << fmt::format("time: {:.3f} s ({:.0f} games/s, {} job{})\n", t.seconds, rate, t.jobs, t.jobs == 1 ? "" : "s");
-  out << "95% confidence intervals: Wilson for rates, normal approximation for means, "
+  out << "95% confidence intervals: Wilson for rates, Student t for means, "
          "binomial order statistics for quantiles\n";
   out << "win rate by seat (seat 0 plays first):\n";
   for (int seat = 0; seat < s.players(); ++seat)
     out << fmt::format("  seat {}: {}  ({} wins)\n", seat, range_percent(s.win_rate(seat)), s.wins()[seat]);
   out << fmt::format("seat advantage: {}\n", analysis::seat_advantage_sentence(s));
   out << fmt::format("equal seats: {}\n", analysis::equal_seats_sentence(s.equal_seats_test()));
+  out << fmt::format("unfairness: {}\n", analysis::unfairness_sentence(s));
   out << fmt::format("shared wins: {}  ({} games)\n", range_percent(s.shared_win_rate()), s.shared_wins());
   out << fmt::format("no winner:   {}  ({} games)\n", range_percent(s.no_winner_rate()), s.no_winner());
   out << fmt::format("mean turns: {} (standard deviation {:.2f})\n", analysis::plus_minus(s.turns().mean()),

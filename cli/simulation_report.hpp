@@ -24,6 +24,7 @@ struct RunDescription {
   std::vector<std::string> agents;  // agent kind by seat
   uint64_t seed = 1;
   int64_t games = 0;  // games of the whole run (every shard)
+  std::string rules_hash;  // run_provenance.hpp: the game folder's files, variants and sets
 
   nlohmann::json to_json() const;
   static RunDescription from_json(const nlohmann::json& j);  // throws std::invalid_argument
@@ -33,8 +34,9 @@ struct RunDescription {
 nlohmann::json interval_json(const analysis::Interval& i);
 // Every figure of a batch of games, with its 95% interval.
 nlohmann::json figures_json(const analysis::RunStatistics& s);
-// The run's parameters (variants and sets only `with_setup`) and its
-// wall-clock figures: jobs, games, seconds, games_per_second.
+// The run's parameters (variants and sets only `with_setup`), what
+// produced it (rulebook_version, rules_hash) and its wall-clock figures:
+// jobs, games, seconds, games_per_second.
 nlohmann::json run_header_json(const RunDescription& d, int64_t games, const RunTiming& t, bool with_setup);
 // The whole `simulate --json` object: description, timing and figures.
 nlohmann::json simulation_json(const RunDescription& d, const analysis::RunStatistics& s, const RunTiming& t);

@@ -45,6 +45,8 @@ class CountingAgent : public Agent {
 
 }  // namespace
 
+uint64_t game_seed(const RunPlan& plan, int64_t index) { return batch::item_seed(plan.seed, index); }
+
 int64_t games_in_shard(int64_t games, int shard, int shards) { return batch::items_in_shard(games, shard, shards); }
 
 RunTiming timing_of(const batch::BatchRun& run) { return RunTiming{run.seconds, run.jobs}; }
@@ -52,22 +54,30 @@ RunTiming timing_of(const batch::BatchRun& run) { return RunTiming{run.seconds, 
 namespace {
 
 // One worker's agents and matches: one match (Lua state and game state) per
-// side, reused by every game of the worker; the sides share the agents.
+// side, reused by every game of the worker; the sides share the agents
+// unless each has its own (compare --base/--with '--agent ...').
+const std::vector<std::string>& agent_kinds(const RunPlan& plan, size_t side) {
+  return plan.side_agent_kinds.empty() ? plan.agent_kinds : plan.side_agent_kinds.at(side);
+}
+
 class SimulationWorker {
  public:
   SimulationWorker(const RunPlan& plan, int worker, const GameRecorder& record)
-      : plan_(plan), worker_(worker), record_(record), outcomes_(plan.sides.size()) {
-    std::vector<Agent*> agents;
-    for (int s = 0; s < plan.players; ++s) {
-      auto counter = std::make_unique<CountingAgent>(
-          make_agent(plan.agent_kinds.at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
-      agents.push_back(counter.get());
-      counters_.push_back(std::move(counter));
-    }
-    for (const auto& def : plan.sides) {
-      matches_.push_back(std::make_unique<Match>(def, plan.limits));
-      matches_.back()->set_agents(agents);
-      matches_.back()->set_keep_details(false);  // only winners, turns and reason are read
+      : plan_(plan), worker_(worker), record_(record), outcomes_(plan.sides.size()),
+        by_side_(!plan.side_agent_kinds.empty()), counters_(by_side_ ? plan.sides.size() : 1) {
+    std::vector<std::vector<Agent*>> agents(counters_.size());
+    for (size_t set = 0; set < counters_.size(); ++set)
+      for (int s = 0; s < plan.players; ++s) {
+        auto counter = std::make_unique<CountingAgent>(
+            make_agent(agent_kinds(plan, set).at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
+        agents[set].push_back(counter.get());
+        counters_[set].push_back(std::move(counter));
+      }
+    for (size_t side = 0; side < plan.sides.size(); ++side) {
+      matches_.push_back(std::make_unique<Match>(plan.sides[side], plan.limits));
+      matches_.back()->set_agents(agents[by_side_ ? side : 0]);
+      // Without --export only winners, turns and reason are read.
+      matches_.back()->set_keep_details(plan.keep_details);
     }
   }
 
@@ -79,8 +89,9 @@ class SimulationWorker {
       out.winners = 0;
       for (Seat w : r.winners) out.winners |= uint64_t{1} << w.value();
       out.decisions = 0;
-      for (const auto& c : counters_) out.decisions += c->decisions();
+      for (const auto& c : counters_[by_side_ ? side : 0]) out.decisions += c->decisions();
       out.reason = r.reason;
+      if (plan_.keep_details) out.details = r.details;
     }
     record_(worker_, game.index, outcomes_);
   }
@@ -89,9 +100,10 @@ class SimulationWorker {
   const RunPlan& plan_;
   int worker_;
   const GameRecorder& record_;
-  std::vector<std::unique_ptr<CountingAgent>> counters_;
-  std::vector<std::unique_ptr<Match>> matches_;
   std::vector<analysis::GameOutcome> outcomes_;
+  bool by_side_;  // each side has its own agents
+  std::vector<std::vector<std::unique_ptr<CountingAgent>>> counters_;  // per side, or one set for all
+  std::vector<std::unique_ptr<Match>> matches_;
 };
 
 }  // namespace
@@ -107,7 +119,8 @@ batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record) {
   batch_plan.cancel = plan.cancel;
   if (humans > 0 && batch::batch_jobs(batch_plan) > 1)
     throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
-  for (const auto& kind : plan.agent_kinds) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});  // unknown kinds fail here, once
+  for (size_t side = 0; side < plan.sides.size(); ++side)  // unknown kinds fail here, once
+    for (const auto& kind : agent_kinds(plan, side)) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});
   std::atomic<int64_t> done{0};
   batch_plan.done = &done;
   // Each worker's state lives here, beyond its thread: a worker is made on its own thread.

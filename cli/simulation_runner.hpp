@@ -22,6 +22,8 @@ struct RunPlan {
   std::vector<std::shared_ptr<const GameDefinition>> sides;  // at least one
   int players = 0;
   std::vector<std::string> agent_kinds;  // one per seat
+  // Per side, when the sides' agents differ (compare --base/--with '--agent ...'); empty: agent_kinds for every side.
+  std::vector<std::vector<std::string>> side_agent_kinds;
   EngineLimits limits;
   double agent_timeout = 10.0;  // seconds per decision of an exec: bot
   uint64_t seed = 1;
@@ -29,6 +31,7 @@ struct RunPlan {
   int shard = 0;      // this process plays the games i with i % shards == shard
   int shards = 1;
   int jobs = 1;
+  bool keep_details = false;  // each outcome carries game:finish's details (--export)
   bool progress = false;  // a progress bar on stderr (the caller checks it is a terminal)
   const std::atomic<bool>* cancel = nullptr;  // set on Ctrl-C: stop at the next game
 };
@@ -37,6 +40,9 @@ struct RunTiming {
   double seconds = 0;
   int jobs = 1;
 };
+
+// The seed game `index` of the plan plays (the same on every side).
+uint64_t game_seed(const RunPlan& plan, int64_t index);
 
 // The number of games of `games` that shard K of N plays.
 int64_t games_in_shard(int64_t games, int shard, int shards);

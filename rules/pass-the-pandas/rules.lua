@@ -16,6 +16,12 @@ function rules.deal(game)
   end
   game.evaporated:move_all(supply)
   local per_player = game.options.dice_per_player[tostring(game:player_count())]
+  -- A deal the box cannot cover is refused: dealing what is left would give
+  -- the later seats fewer dice than the rules say, silently.
+  if per_player * game:player_count() > supply:count() then
+    error(string.format("options.dice_per_player: %d players with %d dice each need %d dice, but the box holds %d",
+                        game:player_count(), per_player, per_player * game:player_count(), supply:count()))
+  end
   for seat = 0, game:player_count() - 1 do
     supply:move_top(per_player, game.dice[seat])
   end

@@ -1,11 +1,13 @@
 #pragma once
 // Confidence intervals and the chi-square test the simulation reports use.
 // Rates get Wilson score intervals (good near 0% and 100%, unlike the
-// normal approximation); means get the normal approximation, which is
-// accurate for the thousands of games a simulation plays; quantiles get the
+// normal approximation); means get Student's t (the z of the normal
+// approximation covers only 92% at 100 games); quantiles get the
 // distribution-free interval from binomial order statistics.
 #include <cstdint>
 #include <vector>
+
+#include "analysis/distributions.hpp"
 
 namespace rulebook::analysis {
 
@@ -24,18 +26,18 @@ struct Interval {
 // Wilson score interval of successes/trials (trials 0: all zeros).
 Interval wilson_interval(int64_t successes, int64_t trials, double z = kZ95);
 
-// Normal-approximation interval of a mean from n values, their sum and the
-// sum of their squares (sample standard deviation, n - 1). n < 2: the
-// interval is the estimate itself.
-Interval mean_interval(int64_t n, double sum, double sum_squares, double z = kZ95);
+// The largest rate that 0 successes in `trials` leave plausible (95%,
+// score bound z² / (n + z²)): the margin given when no game differed.
+double zero_of_n_bound(int64_t trials);
+
+// Student-t interval of a mean from n values, their sum and the sum of
+// their squares (sample standard deviation, n - 1 degrees of freedom).
+// Values that are all equal show no spread, yet a next game could differ:
+// the interval is then the value ± zero_of_n_bound(n) (in units of one,
+// the data's resolution: every figure is a count), never zero-width.
+// n < 2: the interval is the estimate itself.
+Interval mean_interval(int64_t n, double sum, double sum_squares);
 double standard_deviation(int64_t n, double sum, double sum_squares);
-
-// Regularized upper incomplete gamma function Q(a, x) = Gamma(a, x) / Gamma(a),
-// by its series (x < a + 1) or continued fraction (Numerical Recipes, 6.2).
-double regularized_gamma_q(double a, double x);
-
-// P(X >= x) for X chi-square distributed with `df` degrees of freedom.
-double chi_square_survival(double x, double df);
 
 struct ChiSquareTest {
   double statistic = 0;

@@ -1,5 +1,6 @@
 #include "analysis/paired_statistics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -16,7 +17,8 @@ int winner_count(uint64_t winners, int players) {
 }
 }  // namespace
 
-void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with) {
+void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int64_t index) {
+  winners_.push_back({index < 0 ? static_cast<int64_t>(winners_.size()) : index, base.winners, with.winners});
   turns_.add(int64_t{with.turns} - base.turns);
   decisions_.add(with.decisions - base.decisions);
   const int base_winners = winner_count(base.winners, players_), with_winners = winner_count(with.winners, players_);
@@ -39,11 +41,51 @@ void PairedStatistics::merge(const PairedStatistics& other) {
     wins_[s].merge(other.wins_[s]);
     advantage_[s].merge(other.advantage_[s]);
   }
+  winners_.insert(winners_.end(), other.winners_.begin(), other.winners_.end());
 }
 
-Interval PairedStatistics::seat_advantage(int seat) const {
-  Interval scaled = advantage_.at(seat).mean();
-  return {scaled.estimate / players_, scaled.low / players_, scaled.high / players_};
+Difference PairedStatistics::rate(const Figure& f) {
+  // Differences of 0/1 outcomes: sum = up - down, sum of squares = up + down.
+  const int64_t up = (f.moments.sum_squares + f.moments.sum) / 2, down = (f.moments.sum_squares - f.moments.sum) / 2;
+  return paired_rate_difference(up, down, f.moments.count);
+}
+
+Difference PairedStatistics::seat_advantage(int seat) const {
+  Difference d = advantage_.at(static_cast<size_t>(seat)).difference();
+  const double k = players_;
+  d.interval = {d.interval.estimate / k, d.interval.low / k, d.interval.high / k};
+  return d;
+}
+
+std::vector<PairedStatistics::Winners> PairedStatistics::sorted_winners() const {
+  std::vector<Winners> sorted = winners_;
+  std::sort(sorted.begin(), sorted.end(), [](const Winners& a, const Winners& b) { return a.index < b.index; });
+  return sorted;
+}
+
+Difference PairedStatistics::unfairness(uint64_t seed) const {
+  std::vector<uint64_t> base, with;
+  for (const auto& w : sorted_winners()) {
+    base.push_back(w.base);
+    with.push_back(w.with);
+  }
+  return unfairness_difference(base, with, players_, seed);
+}
+
+Difference PairedStatistics::win_rate_of(const std::vector<int>& seats) const {
+  if (seats.empty()) return {};
+  if (seats.size() == 1) return win_rate(seats[0]);
+  // Several seats: the per-game mean over them, in units of 1/|seats|.
+  Figure sum;
+  for (const auto& w : winners_) {
+    int64_t d = 0;
+    for (int s : seats) d += static_cast<int64_t>((w.with >> s) & 1) - static_cast<int64_t>((w.base >> s) & 1);
+    sum.add(d);
+  }
+  Difference d = sum.difference();
+  const double k = static_cast<double>(seats.size());
+  d.interval = {d.interval.estimate / k, d.interval.low / k, d.interval.high / k};
+  return d;
 }
 
 }  // namespace rulebook::analysis

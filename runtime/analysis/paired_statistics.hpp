@@ -2,9 +2,12 @@
 // Differences between two sides of a comparison played on common random
 // numbers: game i of each side starts from the same seed, so the
 // per-game differences (with - base) have a much smaller variance than two
-// independent runs, and their mean gets a paired normal interval.
+// independent runs. Rates get the paired intervals of paired_intervals.hpp
+// (exact McNemar, Tango's score interval), means a paired t interval, and
+// unfairness a paired bootstrap over the games' winners.
 #include <vector>
 
+#include "analysis/paired_intervals.hpp"
 #include "analysis/run_statistics.hpp"
 
 namespace rulebook::analysis {
@@ -13,27 +16,58 @@ class PairedStatistics {
  public:
   explicit PairedStatistics(int players = 0);
 
-  void add(const GameOutcome& base, const GameOutcome& with);
+  // `index`: the game's index in the run (orders the kept winners, so that
+  // the bootstrap does not depend on how workers split the games).
+  void add(const GameOutcome& base, const GameOutcome& with, int64_t index = -1);
   void merge(const PairedStatistics& other);
 
   int players() const { return players_; }
-  int64_t games() const { return turns_.count; }
+  int64_t games() const { return turns_.moments.count; }
 
   // 95% intervals of the mean difference, with - base.
-  Interval turns() const { return turns_.mean(); }
-  Interval decisions() const { return decisions_.mean(); }
-  Interval win_rate(int seat) const { return wins_.at(seat).mean(); }
-  Interval no_winner_rate() const { return no_winner_.mean(); }
-  Interval shared_win_rate() const { return shared_wins_.mean(); }
+  Difference turns() const { return turns_.difference(); }
+  Difference decisions() const { return decisions_.difference(); }
+  Difference win_rate(int seat) const { return rate(wins_.at(static_cast<size_t>(seat))); }
+  Difference no_winner_rate() const { return rate(no_winner_); }
+  Difference shared_win_rate() const { return rate(shared_wins_); }
   // A seat's advantage is its win rate minus the fair rate (the mean of
   // all seats' rates): this is the change of that, in rate units.
-  Interval seat_advantage(int seat) const;
+  Difference seat_advantage(int seat) const;
+  // The change of the game's unfairness (fairness.hpp), with - base.
+  Difference unfairness(uint64_t seed) const;
+  // Skill: the mean win rate of `seats` (whose agents differ between the
+  // sides) with the "with" agents minus with the "base" agents.
+  Difference win_rate_of(const std::vector<int>& seats) const;
 
  private:
+  struct Figure {
+    Moments moments;
+    int64_t differing = 0;
+    void add(int64_t d) {
+      moments.add(d);
+      differing += d != 0 ? 1 : 0;
+    }
+    void merge(const Figure& o) {
+      moments.merge(o.moments);
+      differing += o.differing;
+    }
+    Difference difference() const {
+      return paired_mean_difference(moments.count, static_cast<double>(moments.sum),
+                                    static_cast<double>(moments.sum_squares), differing);
+    }
+  };
+  struct Winners {
+    int64_t index;
+    uint64_t base, with;
+  };
+  static Difference rate(const Figure& f);
+  std::vector<Winners> sorted_winners() const;
+
   int players_ = 0;
-  Moments turns_, decisions_, no_winner_, shared_wins_;
-  std::vector<Moments> wins_;
-  std::vector<Moments> advantage_;  // scaled by players_ to stay integer
+  Figure turns_, decisions_, no_winner_, shared_wins_;
+  std::vector<Figure> wins_;
+  std::vector<Figure> advantage_;  // scaled by players_ to stay integer
+  std::vector<Winners> winners_;   // each game's, for unfairness and skill
 };
 
 }  // namespace rulebook::analysis

@@ -41,7 +41,10 @@ std::vector<HistogramBin> bin_histogram(const std::map<int64_t, int64_t>& counts
   return bins;
 }
 
-RunStatistics::RunStatistics(int players) : players_(players), wins_(static_cast<size_t>(std::max(0, players)), 0) {}
+RunStatistics::RunStatistics(int players)
+    : players_(players),
+      wins_(static_cast<size_t>(std::max(0, players)), 0),
+      games_by_winner_count_(static_cast<size_t>(std::max(0, players)) + 1, 0) {}
 
 void RunStatistics::add(const GameOutcome& game) {
   ++games_;
@@ -53,6 +56,7 @@ void RunStatistics::add(const GameOutcome& game) {
     }
   if (winners == 0) ++no_winner_;
   if (winners > 1) ++shared_wins_;
+  ++games_by_winner_count_[static_cast<size_t>(winners)];
   turns_.add(game.turns);
   decisions_.add(game.decisions);
   ++turns_histogram_[game.turns];
@@ -67,6 +71,7 @@ void RunStatistics::merge(const RunStatistics& other) {
   for (size_t s = 0; s < wins_.size(); ++s) wins_[s] += other.wins_[s];
   shared_wins_ += other.shared_wins_;
   no_winner_ += other.no_winner_;
+  for (size_t r = 0; r < games_by_winner_count_.size(); ++r) games_by_winner_count_[r] += other.games_by_winner_count_[r];
   turns_.merge(other.turns_);
   decisions_.merge(other.decisions_);
   for (const auto& [turns, games] : other.turns_histogram_) turns_histogram_[turns] += games;
@@ -153,6 +158,7 @@ nlohmann::json RunStatistics::to_json() const {
           {"wins_by_seat", wins_},
           {"shared_wins", shared_wins_},
           {"no_winner", no_winner_},
+          {"games_by_winner_count", games_by_winner_count_},
           {"turns", moments_json(turns_)},
           {"decisions", moments_json(decisions_)},
           {"turns_histogram", histogram},
@@ -172,6 +178,13 @@ RunStatistics RunStatistics::from_json(const nlohmann::json& j) {
   }
   s.shared_wins_ = integer(j, "shared_wins");
   s.no_winner_ = integer(j, "no_winner");
+  const auto& by_count = member(j, "games_by_winner_count", &nlohmann::json::is_array);
+  if (by_count.size() != s.games_by_winner_count_.size())
+    throw std::invalid_argument("statistics: 'games_by_winner_count' must have one count for 0 to 'players' winners");
+  for (size_t r = 0; r < by_count.size(); ++r) {
+    if (!by_count[r].is_number_integer()) throw std::invalid_argument("statistics: 'games_by_winner_count' must hold integers");
+    s.games_by_winner_count_[r] = by_count[r].get<int64_t>();
+  }
   s.turns_ = moments_from(member(j, "turns", &nlohmann::json::is_object));
   s.decisions_ = moments_from(member(j, "decisions", &nlohmann::json::is_object));
   for (const auto& bin : member(j, "turns_histogram", &nlohmann::json::is_array)) {
@@ -183,13 +196,64 @@ RunStatistics RunStatistics::from_json(const nlohmann::json& j) {
     if (!games.is_number_integer()) throw std::invalid_argument("statistics: 'end_reasons' must map reasons to counts");
     s.end_reasons_[reason] = games.get<int64_t>();
   }
-  if (s.turns_.count != s.games_ || s.decisions_.count != s.games_)
-    throw std::invalid_argument("statistics: the counts of turns and decisions must equal 'games'");
+  if (const std::string problem = s.contradiction(); !problem.empty())
+    throw std::invalid_argument("statistics contradict themselves: " + problem);
   return s;
+}
+
+std::string RunStatistics::contradiction() const {
+  auto text = [](int64_t v) { return std::to_string(v); };
+  if (games_ < 0) return "'games' is negative";
+  for (size_t seat = 0; seat < wins_.size(); ++seat) {
+    if (wins_[seat] < 0) return "seat " + text(static_cast<int64_t>(seat)) + " has negative wins";
+    if (wins_[seat] > games_)
+      return "seat " + text(static_cast<int64_t>(seat)) + " won " + text(wins_[seat]) + " of " + text(games_) + " games";
+  }
+  int64_t counted = 0, winners = 0, several = 0;
+  for (size_t r = 0; r < games_by_winner_count_.size(); ++r) {
+    const int64_t g = games_by_winner_count_[r];
+    if (g < 0) return "'games_by_winner_count' holds a negative count";
+    counted += g;
+    winners += g * static_cast<int64_t>(r);
+    if (r > 1) several += g;
+  }
+  if (counted != games_) return "'games_by_winner_count' counts " + text(counted) + " games, not " + text(games_);
+  int64_t wins = 0;
+  for (int64_t w : wins_) wins += w;
+  if (wins != winners) return "the seats' wins add up to " + text(wins) + " but the games had " + text(winners) + " winners";
+  if (no_winner_ != games_by_winner_count_[0])
+    return "'no_winner' is " + text(no_winner_) + " but " + text(games_by_winner_count_[0]) + " games had no winner";
+  if (shared_wins_ != several)
+    return "'shared_wins' is " + text(shared_wins_) + " but " + text(several) + " games had several winners";
+  if (turns_.count != games_ || decisions_.count != games_) return "the counts of turns and decisions must equal 'games'";
+  int64_t histogram_games = 0, turn_sum = 0, turn_squares = 0;
+  for (const auto& [turns, games] : turns_histogram_) {
+    if (games < 0 || turns < 0) return "'turns_histogram' holds a negative number";
+    histogram_games += games;
+    turn_sum += turns * games;
+    turn_squares += turns * turns * games;
+  }
+  if (histogram_games != games_) return "'turns_histogram' counts " + text(histogram_games) + " games, not " + text(games_);
+  if (turn_sum != turns_.sum) return "the turns add up to " + text(turns_.sum) + " but the histogram says " + text(turn_sum);
+  if (turn_squares != turns_.sum_squares)
+    return "the squared turns add up to " + text(turns_.sum_squares) + " but the histogram says " + text(turn_squares);
+  if (decisions_.sum < 0) return "the decisions add up to a negative number";
+  // Cauchy-Schwarz: n sum x² >= (sum x)².
+  if (static_cast<long double>(decisions_.sum) * decisions_.sum >
+      static_cast<long double>(decisions_.sum_squares) * games_ * (1 + 1e-12L))
+    return "the decisions' sum of squares is smaller than their sum allows";
+  int64_t ended = 0;
+  for (const auto& [reason, games] : end_reasons_) {
+    if (games < 0) return "'end_reasons' holds a negative count";
+    ended += games;
+  }
+  if (ended != games_) return "'end_reasons' counts " + text(ended) + " games, not " + text(games_);
+  return "";
 }
 
 bool RunStatistics::operator==(const RunStatistics& o) const {
   return players_ == o.players_ && games_ == o.games_ && wins_ == o.wins_ && shared_wins_ == o.shared_wins_ &&
+         games_by_winner_count_ == o.games_by_winner_count_ &&
          no_winner_ == o.no_winner_ && turns_ == o.turns_ && decisions_ == o.decisions_ &&
          turns_histogram_ == o.turns_histogram_ && end_reasons_ == o.end_reasons_;
 }

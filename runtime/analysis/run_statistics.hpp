@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/fairness.hpp"
 #include "analysis/intervals.hpp"
 
 namespace rulebook::analysis {
@@ -20,6 +21,7 @@ struct GameOutcome {
   int64_t decisions = 0;      // decisions an agent answered
   uint64_t winners = 0;       // bit s: seat s won
   std::string reason;         // game:finish's reason ("" = not said)
+  nlohmann::json details;     // game:finish's details, when asked for (--export); else null
 };
 
 // The reason tallied for games whose rules gave none.
@@ -36,7 +38,7 @@ struct Moments {
     sum_squares += value * value;
   }
   void merge(const Moments& other);
-  Interval mean() const;  // normal approximation, 95%
+  Interval mean() const;  // Student t, 95% (see mean_interval)
   double standard_deviation() const;
   bool operator==(const Moments& o) const {
     return count == o.count && sum == o.sum && sum_squares == o.sum_squares;
@@ -69,6 +71,9 @@ class RunStatistics {
   const std::vector<int64_t>& wins() const { return wins_; }
   int64_t shared_wins() const { return shared_wins_; }   // games with two or more winners
   int64_t no_winner() const { return no_winner_; }       // games nobody won
+  // Games by their number of winners, 0 to players: what the equal-seats
+  // test needs when games have several winners.
+  const std::vector<int64_t>& games_by_winner_count() const { return games_by_winner_count_; }
   const Moments& turns() const { return turns_; }
   const Moments& decisions() const { return decisions_; }
   const std::map<int64_t, int64_t>& turns_histogram() const { return turns_histogram_; }
@@ -81,8 +86,13 @@ class RunStatistics {
   double fair_win_rate() const;
   // The seat whose win rate is furthest from the fair rate (lowest seat on ties).
   int most_unequal_seat() const;
-  // Chi-square test that every seat wins equally often (players - 1 df).
-  ChiSquareTest equal_seats_test() const { return chi_square_equal(wins_); }
+  // Test that every seat wins equally often: Cochran's Q (players - 1 df),
+  // right for several winners, shared wins and no winner (fairness.hpp).
+  ChiSquareTest equal_seats_test() const { return cochran_q_test(wins_, games_by_winner_count_); }
+  // The game's unfairness: the RMS seat advantage with its 95% interval (fairness.hpp).
+  Interval unfairness() const { return analysis::unfairness(wins_, games_by_winner_count_); }
+  // Unbiased estimate of unfairness² (may be negative): ranks setups by fairness.
+  double unfairness_rank() const { return unfairness_squared_estimate(wins_, games_by_winner_count_); }
 
   // The game length at quantile q in [0, 1]: the nearest-rank order
   // statistic (the ceil(q n)-th shortest game; q = 0 is the shortest).
@@ -92,8 +102,12 @@ class RunStatistics {
   Interval turns_quantile_interval(double q) const;
 
   nlohmann::json to_json() const;
-  // Throws std::invalid_argument naming the bad field.
+  // Throws std::invalid_argument naming the bad field, or the figures that
+  // contradict each other (more wins than games, a turn sum that disagrees
+  // with the histogram...): a damaged or edited part is refused, not merged.
   static RunStatistics from_json(const nlohmann::json& j);
+  // The contradiction among the figures, or "" when they agree.
+  std::string contradiction() const;
 
   bool operator==(const RunStatistics& o) const;
 
@@ -105,6 +119,7 @@ class RunStatistics {
   std::vector<int64_t> wins_;
   int64_t shared_wins_ = 0;
   int64_t no_winner_ = 0;
+  std::vector<int64_t> games_by_winner_count_;
   Moments turns_;
   Moments decisions_;
   std::map<int64_t, int64_t> turns_histogram_;

@@ -74,7 +74,10 @@ TEST_CASE("simulate: every figure with its interval, as the schema says", "[simu
   CHECK(text.exit_code == 0);
   CHECK(text.err.empty());
   CHECK(text.out.find("against a fair 25%") != std::string::npos);
-  CHECK(text.out.find("equal seats: chi-square") != std::string::npos);
+  CHECK(text.out.find("equal seats: Cochran's Q") != std::string::npos);
+  CHECK(text.out.find("unfairness: ") != std::string::npos);
+  CHECK(j["rulebook_version"].is_string());
+  CHECK(j["rules_hash"].get<std::string>().rfind("sha256:", 0) == 0);
   CHECK(text.out.find("game length in turns: min") != std::string::npos);
 }
 
@@ -167,8 +170,13 @@ TEST_CASE("compare: identical sides differ in nothing, and each side is plain si
     CHECK(j["differences"][key]["significant"] == false);
   for (const auto& seat : j["differences"]["win_rate_by_seat"]) CHECK(seat["significant"] == false);
   for (const auto& seat : j["differences"]["seat_advantage_by_seat"]) CHECK(seat["significant"] == false);
-  CHECK(j["verdict"].get<std::string>().find("does not change the game's length significantly") != std::string::npos);
-  CHECK(j["verdict"].get<std::string>().find("seat advantage unchanged") != std::string::npos);
+  CHECK(j["verdict"].get<std::string>().find("does not change the game's length significantly (no game differed") !=
+        std::string::npos);
+  CHECK(j["verdict"].get<std::string>().find("no significant change in fairness") != std::string::npos);
+  // No game differed: never a zero-width interval.
+  CHECK(j["differences"]["mean_turns"]["no_game_differed"] == true);
+  CHECK(j["differences"]["mean_turns"]["difference"]["high"].get<double>() > 0);
+  CHECK(j["differences"]["fairness"]["difference"]["high"].get<double>() > 0);
 
   auto panda = json_of(run_rulebook(
       "compare --json pass-the-pandas --games 150 --seed 4 --with '--variant panda-monium --set options.points_target=6'"));
@@ -217,6 +225,13 @@ TEST_CASE("plots: SVG and PNG pictures, and clear errors", "[plot]") {
   CHECK(picture.find("</svg>") != std::string::npos);
   REQUIRE(run_rulebook("compare pass-the-pandas --games 100 --with '-v panda-monium' --plot " + dir + "/both.png").exit_code == 0);
   CHECK(read_text(dir + "/both.png").rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+  // The comparison's picture shows the comparison: paired differences, the fair rates, the agents.
+  REQUIRE(run_rulebook("compare pass-the-pandas --games 100 --with '-v panda-monium --agent 0=first' --plot " + dir +
+                       "/both.svg").exit_code == 0);
+  const std::string both = read_text(dir + "/both.svg");
+  for (const char* text : {"Paired differences, with - base", "fair rate (base)", "fair rate (with)", "no change",
+                           "agents: 0=first", "skill", "unfairness"})
+    CHECK(both.find(text) != std::string::npos);
   REQUIRE(run_rulebook("simulate pass-the-pandas --games 30 --shard 0/1 --out " + dir + "/p.json").exit_code == 0);
   REQUIRE(run_rulebook("merge " + dir + "/p.json --plot " + dir + "/merged.svg").exit_code == 0);
   CHECK(read_text(dir + "/merged.svg").find("<svg") != std::string::npos);
