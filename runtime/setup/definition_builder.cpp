@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -24,6 +25,52 @@ std::string str_or(const json& j, const char* key, const std::string& fallback) 
 int int_or(const json& j, const char* key, int fallback) {
   auto it = j.find(key);
   return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+// display: layout: each hint names a zone of this game and a place that
+// fits it (a seat's place for a per-player zone, a board's side or the row
+// of piles for a shared one).
+void check_layout_hints(const GameDefinition& def, const json& layout,
+                        const std::function<void(const std::string&, const std::string&)>& fail) {
+  auto zones = layout.find("zones");
+  if (zones == layout.end()) return;
+  for (const auto& [zone_name, hint] : zones->items()) {
+    const std::string at = "/display/layout/zones/" + zone_name;
+    const int zone = def.find_zone_def(zone_name);
+    if (zone < 0) {
+      std::vector<std::string> known;
+      for (const auto& z : def.zone_defs)
+        if (z.board < 0) known.push_back(z.name);
+      fail(at, fmt::format("display: layout: '{}' is not a zone of this game (its zones: {})", zone_name,
+                           fmt::join(known, ", ")));
+    }
+    const ZoneDef& z = def.zone_defs[static_cast<size_t>(zone)];
+    if (z.board >= 0)
+      fail(at, fmt::format("display: layout: '{}' is a board, which the table draws itself; hints place zones", zone_name));
+    const std::string place = hint.at("place").get<std::string>();
+    const bool beside = place == "side";
+    if (beside && !hint.contains("board"))
+      fail(at, fmt::format("display: layout: '{}' lies beside a board: say which (board: NAME)", zone_name));
+    if (beside && !hint.contains("side"))
+      fail(at, fmt::format("display: layout: '{}' lies beside a board: say which side (north, south, east or west)", zone_name));
+    if (!beside && (hint.contains("board") || hint.contains("side")))
+      fail(at + (hint.contains("board") ? "/board" : "/side"),
+           fmt::format("display: layout: board and side go with place: side, not place: {}", place));
+    if (beside) {
+      const std::string board = hint.at("board").get<std::string>();
+      if (def.find_board(board) < 0) {
+        std::vector<std::string> known;
+        for (const auto& b : def.boards) known.push_back(b.name);
+        fail(at + "/board", known.empty()
+                                ? fmt::format("display: layout: no board '{}' (this game has no boards)", board)
+                                : fmt::format("display: layout: no board '{}' (its boards: {})", board, fmt::join(known, ", ")));
+      }
+    }
+    const bool per_seat = place == "hand" || place == "seat";
+    if (per_seat && !z.per_player)
+      fail(at + "/place", fmt::format("display: layout: '{}' is one shared zone; place: {} is for a per-player zone", zone_name, place));
+    if (!per_seat && z.per_player)
+      fail(at + "/place", fmt::format("display: layout: '{}' is per player; place it as hand or seat", zone_name));
+  }
 }
 }  // namespace
 
@@ -195,6 +242,10 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
     };
     for (const auto& [type_name, style] : it->items()) {
       const std::string at = "/display/" + type_name;
+      if (type_name == "layout") {
+        check_layout_hints(def, style, fail);
+        continue;
+      }
       const int type = def.find_type(type_name);
       if (type < 0) fail(at, fmt::format("display: '{}' is not a component type of this game", type_name));
       check_image(style, at);

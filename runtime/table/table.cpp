@@ -165,7 +165,8 @@ struct Table::Impl : EventSink {
                 {"options", def.options},
                 {"variants", config.spec.variants},
                 {"boards", boards},
-                {"types", types}};
+                {"types", types},
+                {"layout", def.display.value("layout", json::object())}};
   }
 
   // The event sink (game thread): each stream's narration and, for the
@@ -401,6 +402,7 @@ Table::Table(TableConfig config) : impl_(std::make_unique<Impl>()) {
     impl_->images.push_back(bytes.str());
   };
   for (const auto& [type, style] : def.display.items()) {
+    if (type == "layout") continue;  // the layout hints, not a type's style
     add_image(style);
     if (style.contains("faces"))
       for (const auto& [face, face_style] : style["faces"].items()) add_image(face_style);
