@@ -17,6 +17,8 @@ const table = {
   answering: false, // an answer (or an undo) is on its way
   decided: false,   // this seat has answered a decision (undo may take it back)
   source: null,     // the EventSource
+  moved: new Set(), // the components the last change of the view moved (highlighted)
+  changed: new Set(), // the zones whose count it changed
 };
 
 const $ = (id) => document.getElementById(id);
@@ -72,18 +74,32 @@ function drawComponent(c) {
     if (table.hello && c.owner === table.hello.seat) e.classList.add("mine");
   }
   if (c.facing) e.appendChild(el("span", "facing", "facing " + c.facing));
+  if (table.moved.has(c.id)) e.classList.add("moved");
   const colour = swatch(look);
   if (colour) e.style.setProperty("--swatch", colour);
   e.title = c.type + (c.known ? " (known to you)" : "");
   return e;
 }
 
-function drawBoards() {
+// The game's layout hints (game.yaml display: layout:), per zone name.
+function hintOf(zoneId) {
+  const zones = (table.hello && table.hello.layout && table.hello.layout.zones) || {};
+  return zones[zoneId.split("@")[0]] || null;
+}
+
+function seatOfZone(zoneId) {
+  const at = zoneId.indexOf("@");
+  return at < 0 ? null : Number(zoneId.slice(at + 1));
+}
+
+function drawBoards(besides) {
   const root = $("boards");
   root.replaceChildren();
   const boards = (table.hello && table.hello.boards) || {};
   const cells = (table.view && table.view.boards) || {};
   for (const [name, board] of Object.entries(boards)) {
+    // The board in the middle of a frame; zones hinted to its sides around it.
+    const frame = el("div", "board-frame");
     const box = el("div", "board");
     box.appendChild(el("h3", "", board.title || name));
     const grid = el("div", "grid");
@@ -100,33 +116,118 @@ function drawBoards() {
       }
     }
     box.appendChild(grid);
-    root.appendChild(box);
+    frame.appendChild(box);
+    for (const side of ["north", "south", "east", "west"]) {
+      const beside = (besides[name] && besides[name][side]) || [];
+      if (!beside.length) continue;
+      const strip = el("div", "beside " + side);
+      for (const zone of beside) strip.appendChild(zone);
+      frame.appendChild(strip);
+    }
+    root.appendChild(frame);
   }
 }
 
 const MAX_BACKS = 12;  // a long hidden pile shows a few backs and its count
 
-function drawZones() {
-  const root = $("zones");
-  root.replaceChildren();
-  const zones = (table.view && table.view.zones) || {};
-  for (const [id, zone] of Object.entries(zones)) {
-    if (!zone.count) continue;
-    const box = el("div", "zone");
-    box.dataset.zone = id;
-    const heading = el("h3", "", zone.title + " ");
-    heading.appendChild(el("span", "count", "(" + zone.count + ")"));
-    box.appendChild(heading);
-    const row = el("div", "row");
-    if (zone.components) {
-      for (const c of zone.components) row.appendChild(drawComponent(c));
-    } else {
-      for (let i = 0; i < Math.min(zone.count, MAX_BACKS); ++i) row.appendChild(drawComponent({ hidden: true }));
-      if (zone.count > MAX_BACKS) row.appendChild(el("span", "more", "+" + (zone.count - MAX_BACKS)));
-    }
-    box.appendChild(row);
-    root.appendChild(box);
+function drawZone(id, zone) {
+  const box = el("div", "zone");
+  box.dataset.zone = id;
+  if (table.changed.has(id)) box.classList.add("changed");
+  const heading = el("h3", "", zone.title + " ");
+  heading.appendChild(el("span", "count", "(" + zone.count + ")"));
+  box.appendChild(heading);
+  const row = el("div", "row");
+  if (zone.components) {
+    for (const c of zone.components) row.appendChild(drawComponent(c));
+  } else {
+    for (let i = 0; i < Math.min(zone.count, MAX_BACKS); ++i) row.appendChild(drawComponent({ hidden: true }));
+    if (zone.count > MAX_BACKS) row.appendChild(el("span", "more", "+" + (zone.count - MAX_BACKS)));
   }
+  box.appendChild(row);
+  return box;
+}
+
+// Where each seat sits: the viewer's own at the bottom (seat 0's for the
+// spectators), the others clockwise around: left, top, right.
+function seatPlaces(count, own) {
+  const places = {};
+  places[own] = "bottom";
+  const others = [];
+  for (let i = 1; i < count; ++i) others.push((own + i) % count);
+  const around = others.length === 1 ? ["top"] : others.length === 2 ? ["left", "right"]
+      : ["left"].concat(Array(others.length - 2).fill("top"), ["right"]);
+  others.forEach((seat, i) => { places[seat] = around[i]; });
+  return places;
+}
+
+// The table: boards with the zones beside them, the row of piles, each
+// seat's place with its hand; zones without a hint are listed below.
+function drawTable() {
+  const zones = (table.view && table.view.zones) || {};
+  const besides = {};
+  const piles = [];
+  const seatZones = {};  // seat -> [hands, then the seat's other zones]
+  const rest = [];
+  for (const [id, zone] of Object.entries(zones)) {
+    const hint = hintOf(id);
+    const seat = seatOfZone(id);
+    if (hint && hint.place === "side") {
+      besides[hint.board] = besides[hint.board] || {};
+      (besides[hint.board][hint.side] = besides[hint.board][hint.side] || []).push(drawZone(id, zone));
+    } else if (hint && hint.place === "row") {
+      piles.push(drawZone(id, zone));
+    } else if (hint && seat !== null && (hint.place === "hand" || hint.place === "seat")) {
+      const list = (seatZones[seat] = seatZones[seat] || { hand: [], seat: [] });
+      list[hint.place].push(drawZone(id, zone));
+    } else if (zone.count) {
+      rest.push(drawZone(id, zone));
+    }
+  }
+  drawBoards(besides);
+  $("piles").replaceChildren(...piles);
+  $("zones").replaceChildren(...rest);
+  for (const where of ["top", "left", "right", "bottom"]) $("seats-" + where).replaceChildren();
+  const players = (table.view && table.view.players) || [];
+  if (!players.length || !Object.keys(seatZones).length) return;
+  const own = table.hello && table.hello.seat !== null && table.hello.seat !== undefined ? table.hello.seat : 0;
+  const places = seatPlaces(players.length, own);
+  const current = table.view.turn ? table.view.turn.current : -1;
+  for (const p of players) {
+    const place = el("div", "seat");
+    place.dataset.seat = p.seat;
+    if (p.seat === current && !table.end) place.classList.add("turn");
+    if (table.hello && p.seat === table.hello.seat) place.classList.add("own");
+    place.appendChild(el("h3", "", p.name));
+    const list = seatZones[p.seat] || { hand: [], seat: [] };
+    for (const zone of list.hand.concat(list.seat)) place.appendChild(zone);
+    $("seats-" + places[p.seat]).appendChild(place);
+  }
+}
+
+// What the last change of the view moved: components now somewhere else
+// (or newly seen) and zones whose count changed.
+function whereEach(view) {
+  const where = new Map();
+  const counts = new Map();
+  if (!view) return { where, counts };
+  for (const [id, zone] of Object.entries(view.zones || {})) {
+    counts.set(id, zone.count);
+    for (const c of zone.components || []) if (c.id !== undefined) where.set(c.id, id + (c.face ? "/" + c.face : ""));
+  }
+  for (const [board, cells] of Object.entries(view.boards || {}))
+    for (const [cell, list] of Object.entries(cells))
+      for (const c of list) if (c.id !== undefined) where.set(c.id, board + "@" + cell + (c.face ? "/" + c.face : ""));
+  return { where, counts };
+}
+
+function noteChanges(before, after) {
+  table.moved = new Set();
+  table.changed = new Set();
+  if (!before) return;
+  const was = whereEach(before), now = whereEach(after);
+  for (const [id, place] of now.where) if (was.where.get(id) !== place) table.moved.add(id);
+  for (const [id, count] of now.counts) if (was.counts.has(id) && was.counts.get(id) !== count) table.changed.add(id);
 }
 
 function drawPlayers() {
@@ -259,8 +360,7 @@ function draw() {
   drawStatus();
   drawUndo();
   drawDecision();
-  drawBoards();
-  drawZones();
+  drawTable();
   drawPlayers();
   drawState();
   markTargets();
@@ -322,6 +422,7 @@ function receive(m) {
     case "table": table.hello = m; break;
     case "hello": table.names = m.players; break;
     case "view":
+      noteChanges(table.view, m.view);
       table.view = m.view;
       // Every stream gets a view at the same moments of the game: pages
       // showing the same count show the same moment (tests compare them).
@@ -339,6 +440,7 @@ function receive(m) {
       // Decisions from m.decision on were taken back: the game is back
       // where this seat's decision m.decision is about to be asked.
       table.decide = null;
+      noteChanges(null, m.view);
       table.view = m.view;
       table.decided = m.decision > 1;
       $("undo-error").textContent = "";
