@@ -177,6 +177,25 @@ TEST_CASE("display: unknown types and faces and images outside the folder are er
   }
 }
 
+TEST_CASE("display: layout: a wrong hint stops every command with file:line:col, exit 2", "[describe][display][layout]") {
+  // The deck beside a board this game does not have (line 15, the board at column 34).
+  TempGame game(std::string(kYaml) + "display:\n  layout:\n    zones:\n      deck: {place: side, board: sea, side: north}\n",
+                script("return {}"));
+  const auto r = rulebook::test::run_rulebook("info '" + game.dir() + "'");
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(game.dir() + "/game.yaml:15:34: error: display: layout: no board 'sea' (this game has no boards)") !=
+        std::string::npos);
+  const auto side = rulebook::test::run_rulebook("play '" + game.dir() + "'");
+  INFO(side.err);
+  CHECK(side.exit_code == 2);
+  CHECK(side.err.find("game.yaml:15:34: error:") != std::string::npos);
+  // The web table's first message carries the bundled games' hints: Hai Noon's sides around the sea.
+  const auto def = load_game(std::string(RULEBOOK_SOURCE_DIR) + "/rules/hai-noon");
+  CHECK(def->display.at("layout").at("zones").at("side_left") ==
+        json{{"place", "side"}, {"board", "sea"}, {"side", "west"}});
+}
+
 TEST_CASE("display and describe: Hai Noon at a glance in the terminal", "[describe][hai-noon]") {
   // Seat 0 is a person at the terminal: its menu says which divers are its
   // own, which sharks are hungry, what is in its hand, by labels.
