@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -13,12 +12,12 @@
 
 #include "agents/external_seat.hpp"
 #include "bots/agent_factory.hpp"
-#include "observation/component_look.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
 #include "observation/narrator.hpp"
 #include "play/match.hpp"
 #include "play/undo.hpp"
+#include "table/table_page.hpp"
 
 namespace rulebook {
 namespace {
@@ -40,11 +39,6 @@ std::string new_token() {
   return token;
 }
 
-std::string image_type(const std::string& file) {
-  const std::string ext = file.substr(file.rfind('.') + 1);
-  return ext == "svg" ? "image/svg+xml" : ext == "png" ? "image/png" : ext == "gif" ? "image/gif"
-         : ext == "webp" ? "image/webp" : "image/jpeg";
-}
 
 }  // namespace
 
@@ -94,14 +88,7 @@ struct Table::Impl : EventSink {
   std::optional<UndoCheck> undo_going;  // the game thread's: an undo that goes ahead
 
   Match* match = nullptr;  // the game thread's, while it plays
-  // The display's images, read when the table opens: served at /display/N.
-  std::vector<std::string> image_files;
-  std::vector<std::string> images;
-
-  std::string image_url(const std::string& file) const {
-    const auto it = std::find(image_files.begin(), image_files.end(), file);
-    return fmt::format("/display/{}", it - image_files.begin());
-  }
+  DisplayImages images;  // read when the table opens: served by number
 
   Stream* stream_for_token(const std::string& token) const {
     for (const auto& s : streams)
@@ -131,42 +118,9 @@ struct Table::Impl : EventSink {
   }
   void push(Stream& stream, const json& message) { push(stream, message.dump()); }
 
-  // The page's own first message: how to draw this game (boards' sizes,
-  // component types, who plays each seat). The seat protocol's hello
-  // follows when the game begins.
+  // The page's own first message (table/table_page.hpp).
   json table_message(const Stream& s) const {
-    const GameDefinition& def = *config.definition;
-    json boards = json::object();
-    for (const auto& b : def.boards)
-      boards[b.name] = {{"title", b.title}, {"width", b.geometry.width()}, {"height", b.geometry.height()}};
-    json types = json::object();
-    for (const auto& t : def.types) {
-      // How each face looks (game.yaml display:, over the defaults).
-      json looks = json::object();
-      for (const auto& face : t.faces) {
-        const ComponentLook look = look_of(def, t.name, face);
-        json l{{"label", look.label}, {"glyph", look.glyph}};
-        if (!look.colour.empty()) l["colour"] = look.colour;
-        if (!look.image.empty()) l["image"] = image_url(look.image);
-        looks[face] = std::move(l);
-      }
-      types[t.name] = {{"title", t.title}, {"kind", t.kind}, {"faces", t.faces}, {"attributes", t.attributes},
-                       {"looks", std::move(looks)}};
-    }
-    json seats = json::array();
-    for (size_t i = 0; i < config.kinds.size(); ++i) seats.push_back(config.kinds[i] == "human" ? "web" : config.kinds[i]);
-    const bool spectator = s.seat == kSpectatorSeat;
-    return json{{"type", "table"},
-                {"game", def.name},
-                {"title", def.title},
-                {"seat", spectator ? json(nullptr) : json(s.seat)},
-                {"players", config.spec.players},
-                {"agents", seats},
-                {"options", def.options},
-                {"variants", config.spec.variants},
-                {"boards", boards},
-                {"types", types},
-                {"layout", def.display.value("layout", json::object())}};
+    return page_message(config, images, s.seat == kSpectatorSeat ? Seat::none() : s.seat);
   }
 
   // The event sink (game thread): each stream's narration and, for the
@@ -389,24 +343,7 @@ Table::Table(TableConfig config) : impl_(std::make_unique<Impl>()) {
   auto spectators = std::make_unique<Stream>();
   spectators->seat = kSpectatorSeat;
   impl_->streams.push_back(std::move(spectators));
-  // Every image the display names, read once (the loader checked they exist).
-  const GameDefinition& def = *c.definition;
-  auto add_image = [&](const nlohmann::json& style) {
-    if (!style.is_object() || !style.contains("image")) return;
-    const std::string file = style["image"];
-    if (std::find(impl_->image_files.begin(), impl_->image_files.end(), file) != impl_->image_files.end()) return;
-    std::ifstream in(def.dir + "/" + file, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    impl_->image_files.push_back(file);
-    impl_->images.push_back(bytes.str());
-  };
-  for (const auto& [type, style] : def.display.items()) {
-    if (type == "layout") continue;  // the layout hints, not a type's style
-    add_image(style);
-    if (style.contains("faces"))
-      for (const auto& [face, face_style] : style["faces"].items()) add_image(face_style);
-  }
+  impl_->images = DisplayImages(*c.definition);
   for (auto& s : impl_->streams) {
     s->narrator = std::make_unique<Narrator>(s->narration_text, s->seat);
     s->messages.push_back(impl_->table_message(*s).dump());
@@ -546,9 +483,7 @@ TableReply Table::undo(StreamId stream) {
 }
 
 const std::string* Table::image(size_t number, std::string& type) const {
-  if (number >= impl_->images.size()) return nullptr;
-  type = image_type(impl_->image_files[number]);
-  return &impl_->images[number];
+  return impl_->images.image(number, type);
 }
 
 bool Table::wait_over(double seconds) const {
