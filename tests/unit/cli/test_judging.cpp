@@ -8,8 +8,10 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "schema/json_schema.hpp"
+#include "json_output.hpp"
 
+using rulebook::test::check_schema;
+using rulebook::test::json_of;
 using rulebook::test::read_text;
 using rulebook::test::run_rulebook;
 using rulebook::test::temp_folder;
@@ -17,18 +19,6 @@ using rulebook::test::write_file;
 
 namespace {
 
-nlohmann::json json_of(const rulebook::test::CommandResult& r) {
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  return nlohmann::json::parse(r.out);
-}
-
-void check_schema(const nlohmann::json& j, const std::string& schema) {
-  const auto s = rulebook::schema::Schema::load(std::string(RULEBOOK_SOURCE_DIR) + "/schemas/" + schema);
-  const auto issues = s.validate(j);
-  for (const auto& issue : issues) INFO(issue.pointer << ": " << issue.message);
-  CHECK(issues.empty());
-}
 
 const char* const kCoinRules = R"(return {setup = function() end, play = function(game)
   local pick = game:choose(0, "Call", {"heads", "tails"})
