@@ -248,13 +248,35 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
     if (rolled) rolled_unseen_.push_back(id);
     groups[{type.kind, type.zone, rolled}].push_back(id);
   }
+  // Each group in an order that no hidden outcome decides: the places
+  // (zone, position) its components lie in, which every seat may know, and
+  // the identities they trade, sorted. So a sample is a function of what
+  // the seat saw and the bot's stream only, never of where the true
+  // shuffle put which component (two worlds the seat cannot tell apart
+  // give the bot the same samples).
+  const GameState& at = sim_->state();
+  std::vector<std::pair<int, int>> place(static_cast<size_t>(components), {-1, -1});
+  for (int id = 0; id < components; ++id) {
+    const int zone = at.component(ComponentId{id}).zone;
+    if (zone < 0) continue;
+    const auto& items = at.zone(zone);
+    const auto it = std::find(items.begin(), items.end(), ComponentId{id});
+    place[static_cast<size_t>(id)] = {zone, static_cast<int>(it - items.begin())};
+  }
+  auto identity = [&](int id) { return std::make_pair(at.component(ComponentId{id}).type, at.component(ComponentId{id}).face); };
   groups_.clear();
+  group_sources_.clear();
   group_of_.assign(static_cast<size_t>(components), -1);
   int group = 0;
   for (auto& [key, ids] : groups) {
     for (int id : ids) group_of_[static_cast<size_t>(id)] = group;
     ++group;
-    if (ids.size() > 1) groups_.push_back(std::move(ids));
+    if (ids.size() < 2) continue;
+    std::vector<int> sources = ids;
+    std::stable_sort(sources.begin(), sources.end(), [&](int a, int b) { return identity(a) < identity(b); });
+    std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return place[static_cast<size_t>(a)] < place[static_cast<size_t>(b)]; });
+    groups_.push_back(std::move(ids));
+    group_sources_.push_back(std::move(sources));
   }
 
   // The game's sampling hint deals on the decision's game: replayed once
@@ -384,8 +406,9 @@ Sample Determinizer::sample(Rng& rng) {
 std::vector<int> Determinizer::sample_identities(Rng& rng) const {
   std::vector<int> source(static_cast<size_t>(definition_->component_count()));
   for (size_t id = 0; id < source.size(); ++id) source[id] = static_cast<int>(id);
-  for (const auto& ids : groups_) {
-    std::vector<int> drawn = ids;  // ascending: no trace of the true order
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const std::vector<int>& ids = groups_[g];
+    std::vector<int> drawn = group_sources_[g];  // by identity: no trace of the true order
     for (size_t i = drawn.size() - 1; i > 0; --i)
       std::swap(drawn[i], drawn[rng.below(static_cast<uint32_t>(i + 1))]);
     for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = drawn[k];

@@ -215,7 +215,8 @@ class Determinizer {
   const std::vector<AnswerRecord>* truth_log_ = nullptr;
   std::vector<AnswerRecord> sampled_log_;   // the true answers with a sample's private ones redrawn
   const std::vector<std::pair<int, uint64_t>>* faces_ = nullptr;  // the simulation's redrawn faces
-  std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone)
+  std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone, rolled), by place
+  std::vector<std::vector<int>> group_sources_;  // the same ids by identity
   std::vector<int> group_of_;             // component id -> its group among unobserved, -1 observed
   bool agrees_ = false;
   int has_evaluate_ = -1;                 // unknown / no / yes
