@@ -11,6 +11,10 @@
 // components of the same kind and start zone, drawn from the agent's
 // stream, and the chance stream is reseeded from it too (the true future
 // dice are not known either); the search's policy plays on from there.
+// Dice rolled where the seat could not see them take fresh faces there,
+// and the other seats' private answers that are no component, unless a
+// replay shows they were given away, are redrawn among their options
+// (docs/architecture.md, "Every kind of secret").
 //
 // The replay is checked once per decision (prepare): it must show the seat
 // every redacted event it received, and the same options. Permuting at
