@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "check/conformance.hpp"
@@ -21,6 +22,7 @@ struct CheckOptions {
   bool json = false;
   double max_seconds = 5.0;
   uint64_t max_instructions = 0;
+  std::string bots = "ismcts:iterations=8,depth=20";
 };
 
 int run(const CheckOptions& o) {
@@ -31,6 +33,11 @@ int run(const CheckOptions& o) {
   options.limits.max_seconds = o.max_seconds;
   options.limits.max_instructions = o.max_instructions;
   options.cancel = cancel_on_interrupt();
+  if (o.bots != "none") {
+    build_agent(o.bots);  // a misspelt kind is a usage error, at once
+    options.make_bot = [spec = o.bots] { return build_agent(spec); };
+    options.bot_kind = o.bots;
+  }
   // Every game loads before any plays: a typo is a usage error, at once.
   int configs = 0;
   for (const auto& path : o.paths) configs += static_cast<int>(conformance_configs(path).size());
@@ -61,6 +68,14 @@ int run(const CheckOptions& o) {
       for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");
       std::cout << "  " << text << "\n";
     }
+    for (const auto& f : report.warnings) {
+      std::string text = describe(f);
+      for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");
+      std::cout << "  warning (not failing): " << text << "\n";
+    }
+    if (!report.bot_kind.empty())
+      std::cout << fmt::format("  bots: {} compared at {} decisions in worlds a seat cannot tell apart\n", report.bot_kind,
+                               report.decisions_compared);
   }
   if (o.json) {
     std::cout << nlohmann::json{{"ok", failures == 0}, {"games_played", played}, {"failures", failures}, {"games", games}}.dump(2)
@@ -98,6 +113,11 @@ Runner add_check(CLI::App& app) {
   cmd->add_option("--max-seconds", o->max_seconds, "CPU seconds a game's rules may run (0: no limit)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
+  cmd->add_option("--bots", o->bots,
+                  "the bot that must choose the same in worlds a seat cannot tell apart (its hidden cards, hidden\n"
+                  "rolls and the other seats' private answers redrawn), in the first game of every configuration;\n"
+                  "none: skip that test")
+      ->capture_default_str();
   cmd->add_option("--max-instructions", o->max_instructions, "Lua instructions a game may run (0: no limit)")
       ->capture_default_str();
   document_interrupt(*cmd, "configuration (player count and variant set)");

@@ -176,7 +176,7 @@ class SearchAgent : public SeatSearchAgent {
 
     // PIMC (mcts on hidden information): a few trees, each on one fixed
     // determinization; ismcts: one tree, a new determinization each time.
-    const bool hidden = !det.unobserved().empty() && !p_.oracle;
+    const bool hidden = det.resamples() && !p_.oracle;
     const int trees = p_.kind == "mcts" && hidden ? std::max(1, std::min(p_.determinizations, p_.iterations)) : 1;
     std::vector<Tree> forest(static_cast<size_t>(trees));
     std::vector<Sample> fixed(static_cast<size_t>(trees));

@@ -12,6 +12,9 @@ int roll_die(GameState& state, ComponentId die) {
   if (!(forced && forced->forced_roll(state, die, face)))
     face = static_cast<int>(state.chance().below(static_cast<uint32_t>(faces)));
   c.face = face;
+  // A fresh outcome: who knew the die before knows nothing of it now,
+  // unless it lies where they may see it (its owner's cup, a public tray).
+  if (c.visibility != Visibility::Public) c.known_to = 0;
   if (state.listening()) state.emit(Event::roll(die, c.owner, c.zone, face));
   return face;
 }

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -65,9 +66,29 @@ class Determinizer::Observer : public EventSink {
   size_t next = 0;
   const std::vector<nlohmann::json>* observed = nullptr;
   std::vector<char> seen;
+  // While marking: dice rolled where the seat could not see the roll (a
+  // fresh outcome: what it saw of the die before tells nothing now), and
+  // the other seats' private answers that are no component, as (answer
+  // index, options offered). `cursor` counts the answers replayed so far:
+  // a choice taken without asking (a lone option) moves it not.
+  std::vector<char> rolled;
+  std::vector<std::pair<size_t, int>> private_answers;
+  const size_t* cursor = nullptr;
+  size_t last_cursor = 0;
 
   void on_event(const GameState& state, const Event& e) override {
-    if (marking) mark(state);
+    if (marking) {
+      mark(state);
+      if (e.type == EventType::Roll && !e.component.is_none() && !state.visible_to(e.component, seat)) {
+        seen[e.component.index()] = 0;
+        rolled[e.component.index()] = 1;
+      }
+      if (e.type == EventType::Choice && cursor && *cursor != last_cursor) {
+        last_cursor = *cursor;
+        if (e.secret && e.seat != seat && e.component.is_none() && e.from > 1)
+          private_answers.emplace_back(*cursor - 1, e.from);
+      }
+    }
     if (mismatch || e.type == EventType::GameStart || !can_see(e, seat)) return;
     if (next >= observed->size() || event_json(state, e, seat) != (*observed)[next]) mismatch = true;
     ++next;
@@ -133,13 +154,21 @@ class Determinizer::Replayer : public Agent {
   }
 
   // Component i takes the identity (type and face) component
-  // identities[i] has now: the seat never observed either.
+  // identities[i] has now: the seat never observed either. Then the dice
+  // rolled out of its sight show fresh faces.
   void permute() {
-    if (identities == nullptr || identities->empty()) return;
-    give_identities(*state, identities_of(*state), *identities);
+    if (identities != nullptr && !identities->empty())
+      give_identities(*state, identities_of(*state), *identities);
+    if (faces == nullptr) return;
+    for (const auto& [id, draw] : *faces) {
+      Component& c = state->mutable_component(ComponentId{id});
+      const auto count = state->definition().types[static_cast<size_t>(c.type)].faces.size();
+      if (count > 0) c.face = static_cast<int>(draw % count);
+    }
   }
 
   const std::vector<int>* identities = nullptr;
+  const std::vector<std::pair<int, uint64_t>>* faces = nullptr;
 
  private:
   [[noreturn]] void reject() {
@@ -192,32 +221,69 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
   observer_->mismatch = false;
   observer_->next = 0;
   observer_->seen.assign(static_cast<size_t>(components), 0);
+  observer_->rolled.assign(static_cast<size_t>(components), 0);
+  observer_->private_answers.clear();
+  observer_->cursor = &replayer_->cursor;
+  observer_->last_cursor = 0;
+  truth_log_ = &truth.answers();
+  faces_ = nullptr;
   replay_to_decision(*sim_, *replayer_);
   observer_->mark(sim_->state());
   observer_->marking = false;
+  observer_->cursor = nullptr;
   sim_->clear_sinks();  // the other replays build no events
   agrees_ = replayer_->reached && !observer_->mismatch && observer_->next == observed.size();
 
+  // Dice rolled out of the seat's sight trade identities only among
+  // themselves and take fresh faces: never the first face of a spare that
+  // never left the box, never the true roll.
   unobserved_.clear();
-  std::map<std::pair<std::string, std::string>, std::vector<int>> groups;
+  rolled_unseen_.clear();
+  std::map<std::tuple<std::string, std::string, bool>, std::vector<int>> groups;
   for (int id = 0; id < components; ++id) {
     const ComponentType& type = definition_->types[static_cast<size_t>(definition_->component_type[static_cast<size_t>(id)])];
     if (observer_->seen[static_cast<size_t>(id)] || type.zone.empty()) continue;
+    const bool rolled = observer_->rolled[static_cast<size_t>(id)] != 0;
     unobserved_.push_back(id);
-    groups[{type.kind, type.zone}].push_back(id);
+    if (rolled) rolled_unseen_.push_back(id);
+    groups[{type.kind, type.zone, rolled}].push_back(id);
   }
+  // Each group in an order that no hidden outcome decides: the places
+  // (zone, position) its components lie in, which every seat may know, and
+  // the identities they trade, sorted. So a sample is a function of what
+  // the seat saw and the bot's stream only, never of where the true
+  // shuffle put which component (two worlds the seat cannot tell apart
+  // give the bot the same samples).
+  const GameState& at = sim_->state();
+  std::vector<std::pair<int, int>> place(static_cast<size_t>(components), {-1, -1});
+  for (int id = 0; id < components; ++id) {
+    const int zone = at.component(ComponentId{id}).zone;
+    if (zone < 0) continue;
+    const auto& items = at.zone(zone);
+    const auto it = std::find(items.begin(), items.end(), ComponentId{id});
+    place[static_cast<size_t>(id)] = {zone, static_cast<int>(it - items.begin())};
+  }
+  auto identity = [&](int id) { return std::make_pair(at.component(ComponentId{id}).type, at.component(ComponentId{id}).face); };
   groups_.clear();
+  group_sources_.clear();
   group_of_.assign(static_cast<size_t>(components), -1);
   int group = 0;
   for (auto& [key, ids] : groups) {
     for (int id : ids) group_of_[static_cast<size_t>(id)] = group;
     ++group;
-    if (ids.size() > 1) groups_.push_back(std::move(ids));
+    if (ids.size() < 2) continue;
+    std::vector<int> sources = ids;
+    std::stable_sort(sources.begin(), sources.end(), [&](int a, int b) { return identity(a) < identity(b); });
+    std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return place[static_cast<size_t>(a)] < place[static_cast<size_t>(b)]; });
+    groups_.push_back(std::move(ids));
+    group_sources_.push_back(std::move(sources));
   }
 
   // The game's sampling hint deals on the decision's game: replayed once
   // here (the true answers and identities, no events), stopped at the
   // seat's decision; sample() permutes it generically before each deal.
+  find_free_answers(observer_->private_answers);
+
   deal_ready_ = false;
   if (hint_wanted_ && !hint_off_ && engine_->has_deal_unseen() && !unobserved_.empty()) {
     if (!deal_) {
@@ -235,6 +301,29 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
     d.labels = &labels_;
     d.observer = observer_.get();  // not marking now, and no check: only read for that
     deal_ready_ = replay_to_decision(*deal_, d);
+  }
+}
+
+void Determinizer::find_free_answers(const std::vector<std::pair<size_t, int>>& candidates) {
+  // An answer is pinned when another option there shows the seat something
+  // else (Goofspiel's bids, revealed after the round): one checked replay
+  // per candidate, with the next option instead. The others are redrawn.
+  free_answers_.clear();
+  pinned_answers_ = 0;
+  if (!agrees_) return;  // the replay itself disagrees: nothing to compare with
+  struct Stop : SimulationPolicy {
+    int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
+  } stop;
+  const std::vector<int> none;
+  for (const auto& [at, options] : candidates) {
+    if (at >= truth_log_->size()) continue;
+    sampled_log_ = *truth_log_;
+    sampled_log_[at].index = (sampled_log_[at].index + 1) % options;
+    replayer_->log = &sampled_log_;
+    const bool alike = run(none, 0, stop, false, true) == Outcome::Cutoff;
+    replayer_->log = truth_log_;
+    if (alike) free_answers_.emplace_back(at, options);
+    else ++pinned_answers_;
   }
 }
 
@@ -267,7 +356,10 @@ void Determinizer::hint_problem(const std::string& what, bool turn_off) {
 }
 
 Sample Determinizer::sample(Rng& rng) {
-  Sample s{sample_identities(rng), {}};
+  Sample s{sample_identities(rng), {}, {}, {}};
+  for (int id : rolled_unseen_) s.faces.emplace_back(id, rng.next());
+  for (const auto& [at, options] : free_answers_)
+    s.answers.emplace_back(at, static_cast<int>(rng.below(static_cast<uint32_t>(options))));
   if (hint_off_ || !deal_ready_) return s;
   const uint64_t stream = rng.next();
   // The hint sees the generic draw, never the identities the seat did not
@@ -314,8 +406,9 @@ Sample Determinizer::sample(Rng& rng) {
 std::vector<int> Determinizer::sample_identities(Rng& rng) const {
   std::vector<int> source(static_cast<size_t>(definition_->component_count()));
   for (size_t id = 0; id < source.size(); ++id) source[id] = static_cast<int>(id);
-  for (const auto& ids : groups_) {
-    std::vector<int> drawn = ids;  // ascending: no trace of the true order
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const std::vector<int>& ids = groups_[g];
+    std::vector<int> drawn = group_sources_[g];  // by identity: no trace of the true order
     for (size_t i = drawn.size() - 1; i > 0; --i)
       std::swap(drawn[i], drawn[rng.below(static_cast<uint32_t>(i + 1))]);
     for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = drawn[k];
@@ -329,6 +422,23 @@ Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities,
 }
 
 Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chance_seed, SimulationPolicy& policy) {
+  // Redrawn private answers: the replay follows them, checked.
+  struct Restore {
+    Determinizer& d;
+    ~Restore() {
+      d.replayer_->log = d.truth_log_;
+      d.faces_ = nullptr;
+      d.replayer_->faces = nullptr;
+    }
+  } restore{*this};
+  const bool redrawn = !sample.answers.empty();
+  if (redrawn) {
+    sampled_log_ = *truth_log_;
+    for (const auto& [at, index] : sample.answers) sampled_log_[at].index = index;
+    replayer_->log = &sampled_log_;
+  }
+  faces_ = sample.faces.empty() ? nullptr : &sample.faces;
+  replayer_->faces = faces_;
   if (!sample.dealt.empty()) {
     const Outcome outcome = run(sample.dealt, chance_seed, policy, true, true);
     if (outcome != Outcome::Rejected) return outcome;
@@ -345,7 +455,7 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
                                definition_->name, hint_.rejected, hint_.dealt),
                    true);
   }
-  return run(sample.identities, chance_seed, policy, false, false);
+  return run(sample.identities, chance_seed, policy, false, redrawn);
 }
 
 bool Determinizer::replays_alike(const std::vector<int>& identities) {
@@ -430,6 +540,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.handed_over = false;
   r.rejected = false;
   r.identities = oracle_ ? nullptr : identities_;
+  r.faces = faces_;
   ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));
   ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
   bool cut = false;

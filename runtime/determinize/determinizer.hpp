@@ -11,6 +11,10 @@
 // components of the same kind and start zone, drawn from the agent's
 // stream, and the chance stream is reseeded from it too (the true future
 // dice are not known either); the search's policy plays on from there.
+// Dice rolled where the seat could not see them take fresh faces there,
+// and the other seats' private answers that are no component, unless a
+// replay shows they were given away, are redrawn among their options
+// (docs/architecture.md, "Every kind of secret").
 //
 // The replay is checked once per decision (prepare): it must show the seat
 // every redacted event it received, and the same options. Permuting at
@@ -60,6 +64,16 @@ struct Sample {
   // and checked (the replay must show the seat exactly what it saw); empty
   // when the game gives no hint or it was turned off.
   std::vector<int> dealt;
+  // Dice the seat saw no roll of since their last roll it could not see:
+  // each takes a fresh face, drawn uniformly from its faces (draw % faces)
+  // at the seat's decision, whatever the true roll was.
+  std::vector<std::pair<int, uint64_t>> faces;
+  // Other seats' private answers that are no component (a number, a word,
+  // a position) and that nothing the seat saw since pinned down: each
+  // replaced by an option drawn uniformly among those the decision offered
+  // (answer index in the true game's log, new option). The replay is then
+  // checked from the start: kept only if it shows the seat what it saw.
+  std::vector<std::pair<size_t, int>> answers;
 };
 
 // What the sampling hint did, for diagnostics (SearchStats).
@@ -112,6 +126,14 @@ class Determinizer {
                std::vector<std::string> labels);
   // Components whose identity the seat never observed (ascending ids).
   const std::vector<int>& unobserved() const { return unobserved_; }
+  // Whether a determinization resamples anything at all: identities, the
+  // faces of dice rolled out of the seat's sight, or private answers.
+  bool resamples() const { return !unobserved_.empty() || !free_answers_.empty(); }
+  // The answers sample() redraws (indices in the true log, with how many
+  // options each decision offered), and those a replay showed the seat
+  // (pinned: another answer there shows it something else).
+  const std::vector<std::pair<size_t, int>>& free_answers() const { return free_answers_; }
+  long pinned_answers() const { return pinned_answers_; }
   // Start identities for one determinization (Match::set_start_identities),
   // drawn from `rng`: a function of the definition and the unobserved set
   // only, never of the true identities.
@@ -191,7 +213,14 @@ class Determinizer {
   std::vector<std::string> names_;
   std::vector<std::string> labels_;
   std::vector<int> unobserved_;
-  std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone)
+  std::vector<int> rolled_unseen_;          // dice whose face the seat never saw since their roll
+  std::vector<std::pair<size_t, int>> free_answers_;  // (answer index, options) redrawn
+  long pinned_answers_ = 0;
+  const std::vector<AnswerRecord>* truth_log_ = nullptr;
+  std::vector<AnswerRecord> sampled_log_;   // the true answers with a sample's private ones redrawn
+  const std::vector<std::pair<int, uint64_t>>* faces_ = nullptr;  // the simulation's redrawn faces
+  std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone, rolled), by place
+  std::vector<std::vector<int>> group_sources_;  // the same ids by identity
   std::vector<int> group_of_;             // component id -> its group among unobserved, -1 observed
   bool agrees_ = false;
   int has_evaluate_ = -1;                 // unknown / no / yes
@@ -223,6 +252,8 @@ class Determinizer {
   bool replay_to_decision(Match& match, Replayer& r);
   Outcome run(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy, bool at_start,
               bool checked);
+  // Which of the candidates' private answers a replay pins down.
+  void find_free_answers(const std::vector<std::pair<size_t, int>>& candidates);
 };
 
 // A search agent's determinizer at each of its decisions: the one in

@@ -1,0 +1,212 @@
+#include "play/bot_worlds.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/rng.hpp"
+#include "observation/event_view.hpp"
+#include "play/match.hpp"
+
+namespace rulebook {
+
+namespace {
+
+struct WorldStop : AgentFailure {
+  WorldStop() : AgentFailure("world traced") {}
+};
+
+// One world: the game's beginning and every answer given in it.
+struct World {
+  uint64_t seed = 0;
+  std::vector<int> identities;  // start identities (empty: the definition's)
+  std::vector<AnswerRecord> answers;
+  std::string what;             // how it differs from the game played, in words
+};
+
+// What the seat was shown in a world: every event it received and every
+// question it was asked, in order.
+struct Trace {
+  std::vector<std::string> shown;
+  std::vector<size_t> asked_at;  // shown.size() once each of its decisions was asked
+  std::vector<std::pair<size_t, int>> private_answers;  // others' private answers that are no component
+  std::vector<char> seen;        // components it could see at some event
+  std::optional<int> bot_choice;
+};
+
+class Tracer : public EventSink {
+ public:
+  Tracer(Trace& trace, Seat seat, const size_t& cursor) : trace_(trace), seat_(seat), cursor_(cursor) {}
+  void on_event(const GameState& state, const Event& e) override {
+    for (ComponentId id : ComponentId::all(state.component_count()))
+      if (state.visible_to(id, seat_)) trace_.seen[id.index()] = 1;
+    if (e.type == EventType::Choice && cursor_ != last_cursor_) {
+      last_cursor_ = cursor_;  // a lone option, taken without asking, moves it not
+      if (e.secret && e.seat != seat_ && e.component.is_none() && e.from > 1)
+        trace_.private_answers.emplace_back(cursor_ - 1, e.from);
+    }
+    if (e.type == EventType::GameStart || !can_see(e, seat_)) return;
+    trace_.shown.push_back(event_json(state, e, seat_).dump());
+  }
+
+ private:
+  Trace& trace_;
+  Seat seat_;
+  const size_t& cursor_;
+  size_t last_cursor_ = 0;
+};
+
+// A seat of a world: answers from the world's log, except at the probed
+// decision of the traced seat, where the bot answers and the world stops.
+class WorldSeat : public Agent {
+ public:
+  WorldSeat(const World& world, size_t& cursor, Trace& trace, Seat traced, Agent* bot, uint64_t bot_seed, int probe)
+      : world_(world), cursor_(cursor), trace_(trace), traced_(traced), bot_(bot), bot_seed_(bot_seed), probe_(probe) {}
+  std::string kind() const override { return "replay"; }
+  bool answers_at_once() const override { return bot_ == nullptr; }
+  bool wants_events() const override { return bot_ && bot_->wants_events(); }
+  void observe(const nlohmann::json& e) override { bot_->observe(e); }
+  bool wants_game_access() const override { return bot_ && bot_->wants_game_access(); }
+  void attach(const GameAccess* g) override { bot_->attach(g); }
+  void begin_game(uint64_t, Seat seat) override {
+    if (bot_) bot_->begin_game(bot_seed_, seat);  // the same stream in every world
+  }
+  int choose(const Decision& d) override {
+    if (d.seat() == traced_) {
+      std::string question = std::string("? ") + d.prompt();
+      for (int i = 0; i < d.count(); ++i) question += "|" + d.label(i);
+      trace_.shown.push_back(std::move(question));
+      trace_.asked_at.push_back(trace_.shown.size());
+      if (bot_ && static_cast<int>(trace_.asked_at.size()) - 1 == probe_) {
+        trace_.bot_choice = bot_->choose(d);
+        throw WorldStop();
+      }
+    }
+    // The world's answers; one that does not fit (a redrawn answer led
+    // elsewhere) ends the world there.
+    if (cursor_ >= world_.answers.size()) throw WorldStop();
+    const AnswerRecord& a = world_.answers[cursor_];
+    if (a.seat != d.seat() || a.index >= d.count()) throw WorldStop();
+    ++cursor_;
+    return a.index;
+  }
+
+ private:
+  const World& world_;
+  size_t& cursor_;
+  Trace& trace_;
+  Seat traced_;
+  Agent* bot_;
+  uint64_t bot_seed_;
+  int probe_;
+};
+
+Trace run_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& engine, int players, const World& world,
+                Seat seat, Agent* bot, uint64_t bot_seed, int probe) {
+  Trace trace;
+  trace.seen.assign(static_cast<size_t>(def->component_count()), 0);
+  size_t cursor = 0;
+  Tracer tracer(trace, seat, cursor);
+  Match match(def, engine);
+  match.record_answers();  // what a searching bot replays
+  match.add_sink(&tracer);
+  std::vector<std::unique_ptr<WorldSeat>> seats;
+  for (Seat s : Seat::all(players)) {
+    seats.push_back(std::make_unique<WorldSeat>(world, cursor, trace, seat, s == seat ? bot : nullptr, bot_seed,
+                                                s == seat ? probe : -1));
+    match.set_agent(s, seats.back().get());
+  }
+  match.set_start_identities(world.identities);
+  try {
+    match.play(players, world.seed);
+  } catch (const WorldStop&) {
+  } catch (const AgentFailure&) {
+  } catch (const ScriptError&) {
+  }
+  return trace;
+}
+
+bool same_until(const Trace& a, const Trace& b, size_t decision) {
+  if (b.asked_at.size() <= decision || a.asked_at[decision] != b.asked_at[decision]) return false;
+  return std::equal(a.shown.begin(), a.shown.begin() + static_cast<std::ptrdiff_t>(a.asked_at[decision]), b.shown.begin());
+}
+
+}  // namespace
+
+BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def, RuleEngine& engine, int players,
+                                      uint64_t seed, const std::vector<AnswerRecord>& answers, Seat seat,
+                                      const BotWorldsOptions& options) {
+  if (!options.make_bot) throw std::invalid_argument("compare_bot_in_worlds: no bot to compare");
+  BotWorldsResult result;
+  const World played{seed, {}, answers, "the game played"};
+  const Trace a = run_world(def, engine, players, played, seat, nullptr, 0, -1);
+  const int probes = std::min<int>(options.decisions, static_cast<int>(a.asked_at.size()));
+  if (probes == 0) return result;
+
+  // The other worlds: only what the seat may not know differs.
+  std::vector<World> worlds;
+  Rng rng(Rng::mix(seed, static_cast<uint64_t>(seat.value()) + 0x5eed));
+  {
+    std::map<std::pair<std::string, std::string>, std::vector<int>> groups;
+    for (int id = 0; id < def->component_count(); ++id) {
+      const ComponentType& t = def->types[static_cast<size_t>(def->component_type[static_cast<size_t>(id)])];
+      if (!a.seen[static_cast<size_t>(id)] && !t.zone.empty()) groups[{t.kind, t.zone}].push_back(id);
+    }
+    std::vector<int> identities(static_cast<size_t>(def->component_count()));
+    for (size_t i = 0; i < identities.size(); ++i) identities[i] = static_cast<int>(i);
+    bool changed = false;
+    for (auto& [key, ids] : groups) {
+      std::vector<int> drawn = ids;
+      for (size_t i = drawn.size(); i > 1; --i) std::swap(drawn[i - 1], drawn[rng.below(static_cast<uint32_t>(i))]);
+      for (size_t k = 0; k < ids.size(); ++k) {
+        identities[static_cast<size_t>(ids[k])] = drawn[k];
+        changed |= def->component_type[static_cast<size_t>(ids[k])] != def->component_type[static_cast<size_t>(drawn[k])];
+      }
+    }
+    if (changed) worlds.push_back(World{seed, identities, answers, "the components it never saw exchanged"});
+  }
+  if (!a.private_answers.empty()) {
+    World w{seed, {}, answers, "the other seats' private answers redrawn"};
+    for (const auto& [at, count] : a.private_answers) {
+      const int drawn = static_cast<int>(rng.below(static_cast<uint32_t>(count - 1)));
+      w.answers[at].index = drawn >= w.answers[at].index ? drawn + 1 : drawn;  // another option
+    }
+    worlds.push_back(std::move(w));
+  }
+  for (int t = 1; t <= options.seeds; ++t)
+    worlds.push_back(World{Rng::mix(seed, static_cast<uint64_t>(t) * 7919u), {}, answers,
+                           "another chance seed (the rolls and shuffles it did not see redrawn)"});
+
+  std::vector<std::optional<int>> played_choice(static_cast<size_t>(probes));
+  for (const World& w : worlds) {
+    const Trace b = run_world(def, engine, players, w, seat, nullptr, 0, -1);
+    for (int k = 0; k < probes; ++k) {
+      if (!same_until(a, b, static_cast<size_t>(k))) break;
+      auto& mine = played_choice[static_cast<size_t>(k)];
+      if (!mine) {
+        auto bot = options.make_bot();
+        mine = run_world(def, engine, players, played, seat, bot.get(), options.bot_seed, k).bot_choice;
+      }
+      auto bot = options.make_bot();
+      const std::optional<int> theirs = run_world(def, engine, players, w, seat, bot.get(), options.bot_seed, k).bot_choice;
+      if (!mine || !theirs) continue;
+      ++result.decisions_compared;
+      if (*mine != *theirs) {
+        const std::string& question = a.shown[a.asked_at[static_cast<size_t>(k)] - 1];
+        result.peeked = true;
+        result.where = fmt::format("decision {} of seat {} ({})", k + 1, seat, question.substr(2));
+        result.message = fmt::format(
+            "the bot chose option {} in the game played and option {} in a world seat {} cannot tell apart from it "
+            "({}): its choice depends on what its seat may not know",
+            *mine + 1, *theirs + 1, seat, w.what);
+        return result;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace rulebook

@@ -1,0 +1,206 @@
+// Bots that never peek, for every kind of secret (issue 28): for greedy,
+// mcts and ismcts, on games whose secrets are rolled dice under cups with
+// spare dice left in the box (Liar's Dice) and a private number (a sealed
+// bid), a bot chooses the same in worlds its seat cannot tell apart
+// (play/bot_worlds.hpp); a bot that reads the true state fails that test.
+// `rulebook check`'s side: tests/unit/check/test_check_worlds.cpp.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "bots/agent_factory.hpp"
+#include "capturing_agent.hpp"
+#include "determinize/determinizer.hpp"
+#include "inline_game.hpp"
+#include "secret_games.hpp"
+#include "play/bot_worlds.hpp"
+#include "play/match.hpp"
+#include "setup/game_loader.hpp"
+
+using namespace rulebook;
+using nlohmann::json;
+using test::TrueStateReader;
+using test::kSealedBidLua;
+using test::kSealedBidYaml;
+
+namespace {
+
+// Plays a random game and compares `bot` in the worlds seat 0 cannot tell
+// from it, over a few seeds; returns the totals.
+BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int players,
+                        const std::function<std::unique_ptr<Agent>()>& bot, int games, int seeds) {
+  RuleEngine engine(def);
+  BotWorldsResult total;
+  for (int g = 0; g < games && !total.peeked; ++g) {
+    const uint64_t seed = 100 + static_cast<uint64_t>(g);
+    Match match(def, engine);
+    match.record_answers();
+    for (Seat s : Seat::all(players)) match.set_agent(s, std::make_unique<RandomAgent>());
+    match.play(players, seed);
+    BotWorldsOptions o;
+    o.make_bot = bot;
+    o.decisions = 2;
+    o.seeds = seeds;
+    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, match.answers(), Seat{0}, o);
+    total.decisions_compared += r.decisions_compared;
+    if (r.peeked) total = BotWorldsResult{total.decisions_compared, true, r.where, r.message};
+  }
+  return total;
+}
+
+const std::vector<std::string> kBots{"greedy", "mcts:iterations=16,depth=12,determinizations=4",
+                                     "ismcts:iterations=16,depth=12"};
+
+}  // namespace
+
+TEST_CASE("no bot peeks at dice rolled under another seat's cup, nor takes a spare's face", "[no-peek][dice]") {
+  // Two players, one die each: the box keeps ten spare dice showing their
+  // first face. Other worlds: other chance seeds where seat 0 rolled the
+  // same (the opponent's die redrawn).
+  auto def = load_game("liars-dice");
+  for (const auto& spec : kBots) {
+    INFO(spec);
+    const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 24);
+    INFO(r.where << ": " << r.message);
+    CHECK(r.decisions_compared > 0);
+    CHECK_FALSE(r.peeked);
+  }
+  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 24);
+  CHECK(cheat.peeked);
+}
+
+TEST_CASE("no bot peeks at another seat's private number", "[no-peek][private]") {
+  const test::TempGame game(kSealedBidYaml, kSealedBidLua);
+  auto def = load_game(game.dir());
+  for (const auto& spec : kBots) {
+    INFO(spec);
+    const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 0);
+    INFO(r.where << ": " << r.message);
+    CHECK(r.decisions_compared > 0);
+    CHECK_FALSE(r.peeked);
+  }
+  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0);
+  CHECK(cheat.peeked);
+}
+
+TEST_CASE("determinizations redraw unseen rolls from the die's faces and private answers among the options",
+          "[no-peek][determinizer]") {
+  // At seat 0's first decision of Liar's Dice the opponent's die is a fresh
+  // roll in every determinization: all six faces come up, whatever it
+  // truly shows (and never only a spare's first face). In the sealed bid,
+  // seat 1's number is redrawn among its five options.
+  struct Count : SimulationPolicy {
+    std::map<int, int>* seen;
+    std::function<int(GameState&)> read;
+    int choose(const Decision&, GameState& state) override {
+      ++(*seen)[read(state)];
+      throw SearchCutoff();
+    }
+  };
+  auto def = load_game("liars-dice");
+  const int cup1 = [&] {
+    GameState probe(*def);
+    probe.reset(2, 1);
+    for (int slot = 0;; ++slot)
+      if (probe.zone_id(slot) == "cup@1") return slot;
+  }();
+  struct Capture : test::CapturingAgent {
+    std::function<void(Capture&, const Decision&)> at_first;
+    int choose(const Decision& d) override {
+      at_first(*this, d);
+      throw AgentFailure("enough");
+    }
+  };
+  for (uint64_t seed : {1, 2, 3}) {
+    std::map<int, int> faces;
+    Capture capture;
+    capture.at_first = [&](Capture& c, const Decision& d) {
+      std::vector<std::string> labels;
+      for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+      Determinizer det(c.truth->definition_ptr());
+      det.prepare(*c.truth, Seat{0}, c.events, labels);
+      REQUIRE(det.agrees());
+      Count count;
+      count.seen = &faces;
+      count.read = [&](GameState& s) { return s.component(s.zone(cup1).at(0)).face; };
+      Rng rng(seed);
+      for (int k = 0; k < 120; ++k) det.simulate(det.sample(rng), 1, count);
+    };
+    Match match(def);
+    match.set_agent(Seat{0}, &capture);
+    match.set_agent(Seat{1}, std::make_unique<RandomAgent>());
+    try {
+      match.play(2, seed);
+    } catch (const AgentFailure&) {
+    }
+    if (faces.empty()) continue;  // seat 1 called before seat 0 was asked
+    CHECK(faces.size() == 6);
+    for (const auto& [face, n] : faces) CHECK(n >= 5);
+  }
+
+  const test::TempGame game(kSealedBidYaml, kSealedBidLua);
+  auto bid = load_game(game.dir());
+  std::map<int, int> answers;
+  Capture capture;
+  capture.at_first = [&](Capture& c, const Decision& d) {
+    Determinizer det(c.truth->definition_ptr());
+    det.prepare(*c.truth, Seat{0}, c.events, {"1", "2", "3", "4", "5"});
+    REQUIRE(det.free_answers().size() == 1);
+    Rng rng(3);
+    struct Answer : SimulationPolicy {
+      int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
+    } stop;
+    for (int k = 0; k < 100; ++k) {
+      const Sample s = det.sample(rng);
+      REQUIRE(s.answers.size() == 1);
+      ++answers[s.answers[0].second];
+      CHECK(det.simulate(s, 1, stop) == Determinizer::Outcome::Cutoff);  // the replay shows seat 0 the same
+    }
+    (void)d;
+  };
+  Match match(bid);
+  match.set_agent(Seat{0}, &capture);
+  match.set_agent(Seat{1}, std::make_unique<RandomAgent>());
+  try {
+    match.play(2, 1);
+  } catch (const AgentFailure&) {
+  }
+  CHECK(answers.size() == 5);
+}
+
+TEST_CASE("a die rolled in a cup another seat cannot see is hidden from that seat", "[no-peek][knowledge]") {
+  // The die lies on a public tray (every seat sees its face), goes into
+  // seat 1's cup and is rolled there: seat 0 no longer knows it.
+  const test::TempGame game(
+      "name: cup-roll\ntitle: Cup roll\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
+      "zones:\n  - {name: tray, visibility: public}\n  - {name: cup, per_player: true, visibility: owner}\n"
+      "components:\n  - {name: die, kind: die, title: Die, faces: ['1', '2', '3', '4', '5', '6'], zone: tray}\n",
+      "local rules = {}\nfunction rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  local die = game:zone('tray'):items()[1]\n"
+      "  die:move(game:zone('cup', 1))\n"
+      "  die:roll()\n"
+      "  game:choose(0, 'Go on', {'yes', 'no'})\n"
+      "  game:finish{}\nend\nreturn rules\n");
+  auto def = load_game(game.dir());
+  struct Look : test::CapturingAgent {
+    bool known = true;
+    int choose(const Decision&) override {
+      known = truth->state().visible_to(ComponentId{0}, Seat{0});
+      return 0;
+    }
+  } look;
+  Match match(def);
+  match.set_agent(Seat{0}, &look);
+  match.set_agent(Seat{1}, std::make_unique<RandomAgent>());
+  match.play(2, 1);
+  CHECK_FALSE(look.known);
+  bool saw_roll = false;
+  for (const json& e : look.events)
+    if (e.at("type") == "roll") {
+      saw_roll = true;
+      CHECK_FALSE(e.contains("face"));
+      CHECK(e.at("component").is_null());
+    }
+  CHECK(saw_roll);
+}

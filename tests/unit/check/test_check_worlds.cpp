@@ -1,0 +1,73 @@
+// `rulebook check` judges by worlds, not by words (issue 28): a fixed list
+// of guesses and a card shown then hidden again pass; its bots test catches
+// a bot that reads the true state and reports the decisions it compared.
+// (The leaks through public state and through a label still fail:
+// test_conformance.cpp's fixtures.)
+#include <catch2/catch.hpp>
+
+#include "bots/agent_factory.hpp"
+#include "check/conformance.hpp"
+#include "inline_game.hpp"
+#include "secret_games.hpp"
+
+using namespace rulebook;
+using nlohmann::json;
+using test::TrueStateReader;
+using test::kSealedBidLua;
+using test::kSealedBidYaml;
+
+TEST_CASE("check: a fixed list of guesses and a card shown then hidden again pass", "[conformance]") {
+  // Love Letter's Guard: name a card among a fixed list, every one of them
+  // hidden from the guesser. A card played face up, named, and shuffled
+  // back into the deck before the next decision: named while the seat saw it.
+  const test::TempGame game(
+      "name: guard\ntitle: Guard\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
+      "zones:\n  - {name: deck, visibility: hidden}\n  - {name: table, visibility: public}\n"
+      "  - {name: hand, per_player: true, visibility: owner}\n"
+      "components:\n  - {name: priest, kind: card, title: Priest, count: 2, zone: deck}\n"
+      "  - {name: baron, kind: card, title: Baron, count: 2, zone: deck}\n"
+      "  - {name: king, kind: card, title: King, count: 2, zone: deck}\n",
+      "local rules = {}\nfunction rules.setup(game) game:zone('deck'):shuffle() end\n"
+      "function rules.play(game)\n"
+      "  for _, seat in ipairs(game:seats()) do game:zone('deck'):move_top(1, game:zone('hand', seat)) end\n"
+      "  for round = 1, 2 do\n"
+      "    for _, seat in ipairs(game:seats()) do\n"
+      "      game:begin_turn(seat)\n"
+      "      local guess = game:choose(seat, 'Name a card', {'Priest', 'Baron', 'King'})\n"
+      "      local card = game:zone('deck'):items()[1]\n"
+      "      card:move(game:zone('table'))\n"
+      "      game:say('Seat %d turns up the %s (guessed %s)', seat, card:title(), guess)\n"
+      "      card:move(game:zone('deck'))\n"
+      "      game:zone('deck'):shuffle()\n"
+      "    end\n"
+      "  end\n"
+      "  game:finish{}\nend\nreturn rules\n");
+  ConformanceOptions options;
+  options.games = 10;
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  const ConformanceReport r = check_conformance(game.dir(), options);
+  for (const auto& f : r.failures) FAIL_CHECK(describe(f));
+  CHECK(r.ok());
+  CHECK(r.decisions_compared > 0);
+  const json j = to_json(r);
+  CHECK(j.at("bots").at("decisions_compared") == r.decisions_compared);
+  CHECK(j.at("bots").at("ok") == true);
+}
+
+TEST_CASE("check: a bot that reads the true state fails the bots test", "[conformance][no-peek]") {
+  const test::TempGame game(kSealedBidYaml, kSealedBidLua);
+  ConformanceOptions options;
+  options.games = 2;
+  options.make_bot = [] { return std::make_unique<TrueStateReader>(); };
+  options.bot_kind = "peeking";
+  const ConformanceReport r = check_conformance(game.dir(), options);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.failures.front().check == "bots");
+  CHECK(to_json(r).at("bots").at("ok") == false);
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  const ConformanceReport fine = check_conformance(game.dir(), options);
+  for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
+  CHECK(fine.decisions_compared > 0);
+}

@@ -1,0 +1,53 @@
+#pragma once
+// What the no-peek tests share (tests/unit/bots/test_no_peek.cpp and
+// tests/unit/check/test_check_worlds.cpp): a bot that reads the true state,
+// the positive control, and a game whose secret is a private number.
+#include <memory>
+#include <string>
+
+#include "agents/agent.hpp"
+#include "core/rng.hpp"
+#include "play/match.hpp"
+
+namespace rulebook::test {
+
+// Cheats on purpose: its answer depends on what its seat may not know --
+// the identity and face of every component hidden from it and the other
+// seats' answers, read from the true game.
+class TrueStateReader : public Agent {
+ public:
+  std::string kind() const override { return "peeking"; }
+  bool wants_game_access() const override { return true; }
+  void attach(const GameAccess* g) override { match_ = dynamic_cast<const Match*>(g); }
+  void begin_game(uint64_t, Seat seat) override { seat_ = seat; }
+  int choose(const Decision& d) override {
+    const GameState& s = match_->state();
+    uint64_t h = 7;
+    for (ComponentId id : ComponentId::all(s.component_count()))
+      if (!s.visible_to(id, seat_))
+        h = Rng::mix(h, static_cast<uint64_t>(s.component(id).type * 31 + s.component(id).face) * (id.index() + 1));
+    for (const AnswerRecord& a : match_->answers())
+      if (a.seat != seat_) h = Rng::mix(h, static_cast<uint64_t>(a.index + 1));
+    return static_cast<int>(h % static_cast<uint64_t>(d.count()));
+  }
+
+ private:
+  const Match* match_ = nullptr;
+  Seat seat_{0};
+};
+
+// A sealed bid: seat 1 seals a number, then seat 0; seat 0 wins with
+// exactly one more. A bot that knows seat 1's number bids it plus one.
+inline const char* kSealedBidYaml = "name: sealed-bid\ntitle: Sealed bid\nplayers: {min: 2, max: 2}\nscript: rules.lua\n";
+inline const char* kSealedBidLua =
+    "local rules = {}\n"
+    "function rules.setup(game) end\n"
+    "function rules.play(game)\n"
+    "  local first = game:choose(1, 'Seal a bid', {1, 2, 3, 4, 5}, {private = true})\n"
+    "  local second = game:choose(0, 'Seal a bid', {1, 2, 3, 4, 5}, {private = true})\n"
+    "  game:say('The bids: %d and %d', second, first)\n"
+    "  game:finish{winners = {second == first + 1 and 0 or 1}}\n"
+    "end\n"
+    "return rules\n";
+
+}  // namespace rulebook::test
