@@ -1,0 +1,198 @@
+// The determinizer's simulations: a sample played out from the seat's
+// decision under the search's policy, a look-ahead one decision deep, the
+// rewards at the end, and the runaway rules that stop a search.
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "determinize/determinizer.hpp"
+#include "determinize/seat_replay.hpp"
+
+namespace rulebook {
+
+Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities, uint64_t chance_seed,
+                                             SimulationPolicy& policy, bool oracle) {
+  return run(identities, chance_seed, policy, oracle, false);
+}
+
+Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chance_seed, SimulationPolicy& policy) {
+  // Redrawn private answers: the replay follows them, checked.
+  struct Restore {
+    Determinizer& d;
+    ~Restore() {
+      d.replayer_->log = d.truth_log_;
+      d.faces_ = nullptr;
+      d.replayer_->faces = nullptr;
+    }
+  } restore{*this};
+  const bool redrawn = !sample.answers.empty();
+  if (redrawn) {
+    sampled_log_ = *truth_log_;
+    for (const auto& [at, index] : sample.answers) sampled_log_[at].index = index;
+    replayer_->log = &sampled_log_;
+  }
+  faces_ = sample.faces.empty() ? nullptr : &sample.faces;
+  replayer_->faces = faces_;
+  if (!sample.dealt.empty()) {
+    const Outcome outcome = run(sample.dealt, chance_seed, policy, true, true);
+    if (outcome != Outcome::Rejected) return outcome;
+    ++hint_.rejected;
+    if (hint_.rejected == 1)
+      hint_problem(fmt::format("{}: rules.deal_unseen(game, {}) dealt the unseen components so that a replay "
+                               "showed seat {} something it did not see; that deal was not used (generic sampling "
+                               "instead)",
+                               definition_->name, seat_, seat_),
+                   false);
+    // A hint whose deals are mostly rejected only costs replays.
+    if (hint_.rejected >= 20 && 2 * hint_.rejected > hint_.dealt)
+      hint_problem(fmt::format("{}: rules.deal_unseen: {} of its {} deals were rejected; the hint is turned off",
+                               definition_->name, hint_.rejected, hint_.dealt),
+                   true);
+  }
+  return run(sample.identities, chance_seed, policy, false, redrawn);
+}
+
+bool Determinizer::replays_alike(const std::vector<int>& identities) {
+  struct Stop : SimulationPolicy {
+    int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
+  } stop;
+  return run(identities, 0, stop, true, true) == Outcome::Cutoff;
+}
+
+Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint64_t chance_seed,
+                                        SimulationPolicy& policy, bool at_start, bool checked) {
+  Replayer& r = *replayer_;
+  r.policy = &policy;
+  r.check = checked;  // else the replay is the one prepare() checked
+  identities_ = &identities;
+  chance_seed_ = chance_seed;
+  oracle_ = at_start;
+  r.chance_seed = chance_seed;
+  r.cursor = 0;
+  r.handed_over = false;
+  r.rejected = false;
+  r.identities = at_start ? nullptr : &identities;
+  if (checked) {
+    observer_->marking = false;
+    observer_->mismatch = false;
+    observer_->next = 0;
+    sim_->add_sink(observer_.get());
+  }
+  sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
+  sim_->set_start_identities(at_start ? identities : std::vector<int>{});
+  Outcome outcome = Outcome::Finished;
+  try {
+    sim_->start(players_, seed_, names_);
+    if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
+  } catch (const SearchCutoff&) {
+    outcome = Outcome::Cutoff;
+  } catch (const AgentFailure& e) {
+    if (r.rejected) outcome = Outcome::Rejected;
+    else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
+    else outcome = Outcome::Failed;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    outcome = Outcome::Failed;
+  } catch (const ScriptError&) {
+    outcome = r.handed_over ? Outcome::Failed : Outcome::Rejected;
+  }
+  if (checked) sim_->clear_sinks();
+  return outcome;
+}
+
+double Determinizer::look_ahead(int option, Seat seat) {
+  if (!identities_) throw std::logic_error("look_ahead outside a simulation");
+  if (!ahead_) {
+    ahead_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+    ahead_ = std::make_unique<Match>(definition_, *ahead_engine_);
+    ahead_replayer_ = std::make_unique<Replayer>();
+    ahead_observer_ = std::make_unique<Observer>();
+    ahead_replayer_->observer = ahead_observer_.get();
+    ahead_replayer_->state = &ahead_->state();
+  }
+  if (ahead_->prepare_code() != sim_->prepare_code())
+    ahead_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
+  // The simulation so far (the true game's answers, then its own), replayed
+  // on the same identities and chance: the same position, then `option`.
+  ahead_log_ = replayer_->log == nullptr ? std::vector<AnswerRecord>{} : *replayer_->log;
+  ahead_log_.resize(truth_answers_);
+  const auto& own = sim_->answers();
+  ahead_log_.insert(ahead_log_.end(), own.begin() + static_cast<std::ptrdiff_t>(std::min(own.size(), truth_answers_)),
+                    own.end());
+  OneStepPolicy policy(option);
+  Replayer& r = *ahead_replayer_;
+  r.log = &ahead_log_;
+  r.switch_at = truth_answers_;
+  r.labels = replayer_->labels;
+  r.seat = replayer_->seat;
+  r.observer->observed = replayer_->observer->observed;
+  r.observer->marking = false;
+  r.policy = &policy;
+  r.check = false;
+  r.chance_seed = chance_seed_;
+  r.cursor = 0;
+  r.handed_over = false;
+  r.rejected = false;
+  r.identities = oracle_ ? nullptr : identities_;
+  r.faces = faces_;
+  ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));
+  ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
+  bool cut = false;
+  try {
+    ahead_->start(players_, seed_, names_);
+  } catch (const AgentFailure& e) {
+    if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
+    cut = true;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    return 1.0 / players_;
+  } catch (const ScriptError&) {
+    return 1.0 / players_;
+  }
+  (void)cut;
+  try {
+    const std::optional<double> v = ahead_->evaluation(seat);
+    return v ? *v : 1.0 / players_;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    return 1.0 / players_;
+  } catch (const std::exception&) {  // a failing evaluation tells nothing apart
+    return 1.0 / players_;
+  }
+}
+
+std::vector<double> Determinizer::rewards() {
+  std::vector<double> r(static_cast<size_t>(players_), 0.0);
+  const GameResult& result = sim_->result();
+  if (!result.finished && !result.stopped) {
+    // Cut off: the game's own estimate (rules.evaluate), 1/n without one.
+    for (Seat s : Seat::all(players_)) {
+      double v = 1.0 / players_;
+      if (has_evaluate_ != 0) {
+        try {
+          const std::optional<double> e = sim_->evaluation(s);
+          has_evaluate_ = e ? 1 : 0;
+          if (e) v = *e;
+        } catch (const ScriptLimitError& e) {
+          note_over_limit(e);
+        } catch (const std::exception&) {  // a failing evaluation scores nothing apart
+        }
+      }
+      r[s.index()] = v;
+    }
+    return r;
+  }
+  const auto& winners = result.winners;
+  for (Seat w : winners)
+    if (!w.is_none() && w.value() < players_) r[w.index()] = 1.0 / static_cast<double>(winners.size());
+  return r;
+}
+
+void Determinizer::note_over_limit(const ScriptLimitError& e) {
+  if (!over_limit_.empty()) return;
+  const std::string what = e.what();
+  over_limit_ = what.substr(0, what.find('\n'));  // the message, not its traceback
+}
+
+}  // namespace rulebook

@@ -1,0 +1,160 @@
+#pragma once
+// Inside the determinizer (determinizer.cpp, rollouts.cpp): how a
+// simulated game replays the true one for a seat. The Observer watches what
+// the seat is shown; the Replayer answers every seat from the true game's
+// log, then hands over to the search's policy at the seat's decision. Not a
+// header for the determinizer's users.
+#include <utility>
+#include <vector>
+
+#include "determinize/determinizer.hpp"
+#include "observation/event_view.hpp"
+
+namespace rulebook {
+
+// What a determinization trades between components: each one's type and
+// face, its identity. A snapshot of them, and the permutation that gives
+// component i the identity component from[i] had in the snapshot.
+using IdentitySnapshot = std::vector<std::pair<int, int>>;
+
+inline IdentitySnapshot identities_of(const GameState& state) {
+  IdentitySnapshot was;
+  was.reserve(static_cast<size_t>(state.component_count()));
+  for (ComponentId id : ComponentId::all(state.component_count()))
+    was.emplace_back(state.component(id).type, state.component(id).face);
+  return was;
+}
+
+inline void give_identities(GameState& state, const IdentitySnapshot& was, const std::vector<int>& from) {
+  for (ComponentId id : ComponentId::all(state.component_count())) {
+    const auto& [type, face] = was[static_cast<size_t>(from[id.index()])];
+    Component& c = state.mutable_component(id);
+    c.type = type;
+    c.face = face;
+  }
+}
+
+
+// The event sink of the simulated game while it replays the true one: it
+// either notes every component the seat can see (the first replay of a
+// decision), or compares what the seat is shown with what it saw.
+class Determinizer::Observer : public EventSink {
+ public:
+  Seat seat{0};
+  bool marking = false;
+  bool mismatch = false;
+  size_t next = 0;
+  const std::vector<nlohmann::json>* observed = nullptr;
+  std::vector<char> seen;
+  // While marking: dice rolled where the seat could not see the roll (a
+  // fresh outcome: what it saw of the die before tells nothing now), and
+  // the other seats' private answers that are no component, as (answer
+  // index, options offered). `cursor` counts the answers replayed so far:
+  // a choice taken without asking (a lone option) moves it not.
+  std::vector<char> rolled;
+  std::vector<std::pair<size_t, int>> private_answers;
+  const size_t* cursor = nullptr;
+  size_t last_cursor = 0;
+
+  void on_event(const GameState& state, const Event& e) override {
+    if (marking) {
+      mark(state);
+      if (e.type == EventType::Roll && !e.component.is_none() && !state.visible_to(e.component, seat)) {
+        seen[e.component.index()] = 0;
+        rolled[e.component.index()] = 1;
+      }
+      if (e.type == EventType::Choice && cursor && *cursor != last_cursor) {
+        last_cursor = *cursor;
+        if (e.secret && e.seat != seat && e.component.is_none() && e.from > 1)
+          private_answers.emplace_back(*cursor - 1, e.from);
+      }
+    }
+    if (mismatch || e.type == EventType::GameStart || !can_see(e, seat)) return;
+    if (next >= observed->size() || event_json(state, e, seat) != (*observed)[next]) mismatch = true;
+    ++next;
+  }
+  void mark(const GameState& state) {
+    for (ComponentId id : ComponentId::all(state.component_count()))
+      if (!seen[id.index()] && state.visible_to(id, seat)) seen[id.index()] = 1;
+  }
+};
+
+// Every seat of the simulated game: answers from the true game's log,
+// then hands over to the search's policy at the seat's decision.
+class Determinizer::Replayer : public Agent {
+ public:
+  // The answers to replay: the true game's up to `switch_at` (the seat's
+  // decision, where the determinization begins), then, in a look-ahead,
+  // the simulation's own up to where it asks.
+  const std::vector<AnswerRecord>* log = nullptr;
+  size_t switch_at = 0;
+  const std::vector<std::string>* labels = nullptr;
+  Observer* observer = nullptr;
+  SimulationPolicy* policy = nullptr;
+  GameState* state = nullptr;
+  Seat seat{0};
+  bool check = true;
+  uint64_t chance_seed = 0;
+  size_t cursor = 0;
+  bool handed_over = false;
+  bool rejected = false;
+  bool reached = false;  // the first replay: stops at the seat's decision
+
+  std::string kind() const override { return "replay"; }
+  // The search's policy answers at once too (its time is the search's).
+  bool answers_at_once() const override { return true; }
+  int choose(const Decision& d) override {
+    if (handed_over) {
+      if (cursor < log->size()) return (*log)[cursor++].index;  // a look-ahead retraces the simulation
+      return policy->choose(d, *state);
+    }
+    if (observer->marking) observer->mark(*state);
+    if (cursor < switch_at) {
+      const AnswerRecord& a = (*log)[cursor++];
+      if (a.seat != d.seat() || a.index >= d.count()) reject();
+      return a.index;
+    }
+    // The seat's decision: the same question, or this is another game.
+    if (d.seat() != seat || d.count() != static_cast<int>(labels->size())) reject();
+    if (check) {
+      if (observer->mismatch || observer->next != observer->observed->size()) reject();
+      for (int i = 0; i < d.count(); ++i)
+        if (d.label(i) != (*labels)[static_cast<size_t>(i)]) reject();
+    }
+    if (!policy) {
+      reached = true;
+      throw AgentFailure("determinization reached");
+    }
+    handed_over = true;
+    state->set_sink(nullptr);  // the rollout builds no events
+    state->chance().reseed(chance_seed, kChanceStream);
+    permute();
+    if (cursor < log->size()) return (*log)[cursor++].index;
+    return policy->choose(d, *state);
+  }
+
+  // Component i takes the identity (type and face) component
+  // identities[i] has now: the seat never observed either. Then the dice
+  // rolled out of its sight show fresh faces.
+  void permute() {
+    if (identities != nullptr && !identities->empty())
+      give_identities(*state, identities_of(*state), *identities);
+    if (faces == nullptr) return;
+    for (const auto& [id, draw] : *faces) {
+      Component& c = state->mutable_component(ComponentId{id});
+      const auto count = state->definition().types[static_cast<size_t>(c.type)].faces.size();
+      if (count > 0) c.face = static_cast<int>(draw % count);
+    }
+  }
+
+  const std::vector<int>* identities = nullptr;
+  const std::vector<std::pair<int, uint64_t>>* faces = nullptr;
+
+ private:
+  [[noreturn]] void reject() {
+    rejected = true;
+    throw AgentFailure("determinization rejected");
+  }
+};
+
+}  // namespace rulebook
