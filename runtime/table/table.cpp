@@ -1,23 +1,11 @@
 #include "table/table.hpp"
 
-#include <algorithm>
-#include <condition_variable>
-#include <mutex>
-#include <optional>
+#include <future>
 #include <random>
-#include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 
-#include "agents/external_seat.hpp"
-#include "bots/agent_factory.hpp"
-#include "observation/event_recorder.hpp"
-#include "observation/event_view.hpp"
-#include "observation/narrator.hpp"
-#include "play/match.hpp"
-#include "play/undo.hpp"
-#include "table/table_page.hpp"
+#include "table/table_core.hpp"
 
 namespace rulebook {
 namespace {
@@ -25,373 +13,146 @@ namespace {
 using nlohmann::json;
 using Clock = Table::Clock;
 
-// The spectators' stream is written as a seat that no player holds: it
-// receives only events every seat receives and sees only public
-// components (at most 31 players, so bit 31 is never a player's).
-constexpr Seat kSpectatorSeat{31};
-
-// A token nobody can guess: 128 bits from the operating system. Not game
-// randomness (which is seeded and replayable): a secret.
-std::string new_token() {
+// A secret nobody can guess: 32 bits a word from the operating system. Not
+// game randomness (which is seeded and replayable).
+std::string random_hex(int words) {
   std::random_device device;
-  std::string token;
-  for (int i = 0; i < 4; ++i) token += fmt::format("{:08x}", device());
-  return token;
+  std::string text;
+  for (int i = 0; i < words; ++i) text += fmt::format("{:08x}", device());
+  return text;
 }
 
+TableReply refuse(Refusal why, std::string message) { return TableReply{why, std::move(message), 0}; }
 
 }  // namespace
 
-// One reader of the game: a person's seat, or the spectators'.
-struct Stream {
-  Seat seat;  // kSpectatorSeat for spectators
-  std::string token;
-  std::vector<std::string> messages;  // JSON texts, in order; SSE ids are indexes
-  // The game thread's own: the narration as this seat may know it.
-  std::ostringstream narration_text;
-  std::unique_ptr<Narrator> narrator;
-  // The seat's decision being asked (seat protocol numbering: this seat's
-  // decisions, from 1) and its option count; `open` while the game waits
-  // for its answer, which answer() leaves in `answer`.
-  int decision = 0;
-  int count = 0;
-  bool open = false;
-  std::optional<std::string> answer;
-};
-
-// Thrown out of a person's seat's wait when its undo goes ahead: the game
-// unwinds and is played again up to the decision taken back.
-struct UndoGoesAhead : std::runtime_error {
-  UndoGoesAhead() : std::runtime_error("undo") {}
-};
-
-struct Table::Impl : EventSink {
-  TableConfig config;
-  std::thread game_thread;
-  TableState state = TableState::created;
-  Clock::time_point last_activity = Clock::now();
-  std::string log_text;
-  std::vector<std::function<void()>> listeners;  // on_change, set before start
-
-  mutable std::mutex mutex;
-  mutable std::condition_variable changed;  // a message was added, an answer or undo came, or stopping
-  std::vector<std::unique_ptr<Stream>> streams;  // human seats first, the spectators' last
-  bool stopping = false;
-  bool over = false;
-  std::string error;
-  json result;
-  Stream* waiting_for = nullptr;  // the stream whose answer the game waits for
-  int answered = 0;
-  // An undo asked by a seat, checked by the game thread; its reply.
-  Seat undo_asked;
-  std::optional<UndoCheck> undo_reply;
-  std::optional<UndoCheck> undo_going;  // the game thread's: an undo that goes ahead
-
-  Match* match = nullptr;  // the game thread's, while it plays
-  DisplayImages images;  // read when the table opens: served by number
-
-  Stream* stream_for_token(const std::string& token) const {
-    for (const auto& s : streams)
-      if (s->token == token) return s.get();
-    return nullptr;
+const char* state_name(TableState state) {
+  switch (state) {
+    case TableState::created: return "created";
+    case TableState::playing: return "playing";
+    case TableState::finished: return "finished";
+    case TableState::abandoned: return "abandoned";
   }
-  Stream* stream_of_seat(Seat seat) const {
-    for (const auto& s : streams)
-      if (s->seat == seat) return s.get();
-    return nullptr;
-  }
-  Stream* spectators() const { return streams.back().get(); }
+  return "?";
+}
 
-  // Adds a message (a JSON text) to a stream.
-  void push(Stream& stream, std::string text) {
-    {
-      std::lock_guard lock(mutex);
-      stream.messages.push_back(std::move(text));
-      last_activity = Clock::now();
-      changed.notify_all();
-    }
-    tell_listeners();
-  }
-  // Outside the lock: a listener may read the table at once.
-  void tell_listeners() const {
-    for (const auto& listen : listeners) listen();
-  }
-  void push(Stream& stream, const json& message) { push(stream, message.dump()); }
+// ---- TableCore: what both threads share --------------------------------
 
-  // The page's own first message (table/table_page.hpp).
-  json table_message(const Stream& s) const {
-    return page_message(config, images, s.seat == kSpectatorSeat ? Seat::none() : s.seat);
-  }
-
-  // The event sink (game thread): each stream's narration and, for the
-  // spectators, the events (a seat's events come through its seat).
-  void on_event(const GameState& state, const Event& e) override {
-    for (auto& s : streams) {
-      if (!can_see(e, s->seat)) continue;
-      if (s->seat == kSpectatorSeat) push(*s, seat_protocol::event(event_json(state, e, s->seat)));
-      s->narrator->on_event(state, e);
-      send_narration(*s);
-    }
-  }
-
-  // Lines the narrator completed since the last call (game thread).
-  void send_narration(Stream& s, bool flush = false) {
-    if (flush) s.narrator->flush();
-    std::string text = s.narration_text.str();
-    const auto end = text.rfind('\n');
-    if (end == std::string::npos) return;
-    json lines = json::array();
-    std::istringstream in(text.substr(0, end));
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    s.narration_text.str(text.substr(end + 1));
-    s.narration_text.seekp(0, std::ios::end);
-    push(s, json{{"type", "narration"}, {"lines", lines}});
-  }
-
-  // Every stream gets its view of the game now (game thread).
-  void send_views() {
-    for (auto& s : streams) {
-      send_narration(*s, true);
-      json view = match->view(s->seat);
-      if (s->seat == kSpectatorSeat) view["seat"] = nullptr;
-      push(*s, json{{"type", "view"}, {"view", std::move(view)}});
-    }
-  }
-
-  // Before a human seat's decide (game thread): the views of the moment,
-  // and the other pages learn whom the game waits for.
-  void before_decide(Seat seat, int number, int count) {
-    send_views();
-    const std::string player = match->state().player(seat).name;
-    for (auto& s : streams)
-      if (s->seat != seat) push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}});
-    // Open before the decide message goes out: a page may answer the moment
-    // it reads it, before the game thread waits in await_answer.
-    std::lock_guard lock(mutex);
-    Stream& mine = *stream_of_seat(seat);
-    mine.decision = number;
-    mine.count = count;
-    mine.answer.reset();
-    mine.open = true;
-    waiting_for = &mine;
-  }
-
-  // The seat's answer, as one line of the seat protocol (game thread). An
-  // undo asked meanwhile (by any seat) is checked here, where the game is
-  // still; when it goes ahead the wait ends with UndoGoesAhead.
-  std::string await_answer(Stream& s) {
-    std::unique_lock lock(mutex);
-    s.open = true;  // since before_decide; an answer may be here already
-    waiting_for = &s;
-    struct Closed {
-      Impl& t;
-      Stream& s;
-      ~Closed() { s.open = false; t.waiting_for = nullptr; }
-    } closed{*this, s};
-    for (;;) {
-      changed.wait(lock, [&] { return s.answer || stopping || (!undo_asked.is_none() && !undo_reply); });
-      if (s.answer) return *s.answer;
-      if (stopping) throw TransportFault("the table closed while this seat was deciding");
-      const Seat asker = undo_asked;
-      const std::vector<AnswerRecord> answers = match->answers();
-      lock.unlock();
-      UndoCheck check;
-      try {
-        check = check_undo(config.definition, config.limits,
-                           ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker);
-      } catch (const std::exception& e) {
-        check = UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0};
-      }
-      lock.lock();
-      undo_reply = check;
-      changed.notify_all();
-      if (check.allowed) {
-        undo_going = check;
-        throw UndoGoesAhead();
-      }
-    }
-  }
-
-  // Every stream hears that decisions were taken back (game thread).
-  void announce_undo(const UndoCheck& undo, const std::vector<AnswerRecord>& answers) {
-    const size_t taken = answers.size() - undo.keep;
-    const std::string line = fmt::format("{} takes back {} decision{}.", match->state().player(answers[undo.keep].seat).name,
-                                         taken, taken == 1 ? "" : "s");
-    for (auto& s : streams) {
-      send_narration(*s, true);
-      push(*s, json{{"type", "narration"}, {"lines", json::array({line})}});
-    }
-  }
-
-  void play() {
-    GameResult game_result;
-    EventRecorder full_log;
-    std::unique_ptr<Match> owned;
-    std::vector<std::unique_ptr<Agent>> agents;
-    try {
-      owned = std::make_unique<Match>(config.definition, config.limits);
-      Match& m = *owned;
-      std::vector<Agent*> seats;
-      for (Seat s : Seat::all(config.spec.players)) {
-        if (config.kinds[s.index()] == "human") agents.push_back(std::make_unique<PageSeat>(*this, *stream_of_seat(s)));
-        else agents.push_back(build_agent(config.kinds[s.index()], config.agent_settings));
-        seats.push_back(agents.back().get());
-      }
-      // Human seats may take decisions back: the game is played again up
-      // to there, quietly (play/undo.hpp), as in rulebook play.
-      Rewinder rewinder(m, seats);
-      rewinder.install();
-      m.add_sink(rewinder.gate(this));
-      m.add_sink(&full_log);
-      m.record_answers();
-      match = &m;
-      for (;;) {
-        try {
-          game_result = m.play(config.spec.players, config.spec.seed, config.spec.names);
-          break;
-        } catch (const AgentFailure&) {  // the engine rethrows an agent's exception as AgentFailure
-          if (!undo_going) throw;
-          announce_undo(*undo_going, m.answers());
-          rewinder.rewind(m.answers(), undo_going->keep);
-          undo_going.reset();
-          full_log = EventRecorder();
-        }
-      }
-      send_views();
-    } catch (const std::exception& e) {
-      std::lock_guard lock(mutex);
-      error = e.what();
-    }
-    json end = seat_protocol::end(json(nullptr));
-    if (owned) {
-      try {
-        end["result"] = result_json(owned->state(), game_result);
-        // A page's seat is logged as "human": a person answered it.
-        std::string text =
-            dump_log(make_log(config.spec, owned->state(), game_result, owned->answers(), full_log.events(), config.kinds));
-        if (config.save_log) config.save_log(text);
-        std::lock_guard lock(mutex);
-        log_text = std::move(text);
-      } catch (const std::exception& e) {
-        std::lock_guard lock(mutex);
-        if (error.empty()) error = e.what();
-      }
-    }
-    {
-      std::lock_guard lock(mutex);
-      if (!error.empty()) end["error"] = error;
-      result = end.value("result", json(nullptr));
-    }
-    for (auto& s : streams) {
-      if (owned) send_narration(*s, true);
-      push(*s, end);
-    }
-    {
-      std::lock_guard lock(mutex);
-      over = true;
-      state = TableState::over;
-      match = nullptr;
-      last_activity = Clock::now();
-      changed.notify_all();
-    }
-    tell_listeners();
-  }
-
-  // A person's side of the seat protocol: what the seat sends goes to its
-  // stream, the answers its page gives come back as lines.
-  struct PageTransport : SeatTransport {
-    PageTransport(Impl& table, Stream& stream) : table(table), stream(stream) {}
-    void send(const std::string& line, Clock::time_point) override { table.push(stream, line); }
-    // A person takes the time they need: no deadline.
-    std::string receive(Clock::time_point) override {
-      if (table.config.before_wait) table.config.before_wait(stream.seat);
-      return table.await_answer(stream);
-    }
-    Impl& table;
-    Stream& stream;
-  };
-
-  // A human seat: a seat answered from outside the process, like an exec
-  // bot (agents/external_seat.hpp), over its page. The table sends the
-  // end itself, to every page, after the last view.
-  struct PageSeat : ExternalSeat {
-    PageSeat(Impl& table, Stream& stream)
-        : ExternalSeat(std::make_unique<PageTransport>(table, stream), "web", std::chrono::hours(24 * 365)),
-          table(table),
-          seat(stream.seat) {}
-    int choose(const Decision& d) override {
-      table.before_decide(seat, decisions() + 1, d.count());
-      return ExternalSeat::choose(d);
-    }
-    void end_game(const nlohmann::json&) override {}
-    Impl& table;
-    Seat seat;
-  };
-
-};
-
-Table::Table(TableConfig config) : impl_(std::make_unique<Impl>()) {
-  impl_->config = std::move(config);
-  const auto& c = impl_->config;
-  for (Seat s : Seat::all(c.spec.players)) {
-    if (c.kinds[s.index()] != "human") continue;
-    auto stream = std::make_unique<Stream>();
+TableCore::TableCore(TableConfig c) : config(std::move(c)), images(*config.definition) {
+  for (Seat s : Seat::all(config.spec.players)) {
+    if (config.kinds[s.index()] != "human") continue;
+    auto stream = std::make_unique<TableStream>();
     stream->seat = s;
-    stream->token = new_token();
-    impl_->streams.push_back(std::move(stream));
+    stream->token = random_hex(4);  // 128 bits
+    streams.push_back(std::move(stream));
   }
-  auto spectators = std::make_unique<Stream>();
-  spectators->seat = kSpectatorSeat;
-  impl_->streams.push_back(std::move(spectators));
-  impl_->images = DisplayImages(*c.definition);
-  for (auto& s : impl_->streams) {
+  auto watchers = std::make_unique<TableStream>();
+  watchers->seat = kSpectatorSeat;
+  streams.push_back(std::move(watchers));
+  for (auto& s : streams) {
     s->narrator = std::make_unique<Narrator>(s->narration_text, s->seat);
-    s->messages.push_back(impl_->table_message(*s).dump());
+    const Seat shown = s->seat == kSpectatorSeat ? Seat::none() : s->seat;
+    s->messages.push_back(page_message(config, images, shown).dump());
   }
+}
+
+void TableCore::touch() {
+  ++version;
+  last_activity = Clock::now();
+}
+
+void TableCore::push(TableStream& stream, std::string text, bool is_view) {
+  Table::Version now;
+  {
+    std::lock_guard lock(mutex);
+    stream.messages.push_back(std::move(text));
+    if (is_view) stream.last_view = stream.messages.size() - 1;
+    touch();
+    now = version;
+  }
+  changed.notify_all();
+  tell_listeners(now);
+}
+
+void TableCore::tell_listeners(Table::Version now) {
+  std::lock_guard lock(listeners_mutex);
+  for (const auto& [number, listen] : listeners) listen(now);
+}
+
+TableStream& TableCore::stream(Table::StreamId id) const {
+  if (id < 0 || static_cast<size_t>(id) >= streams.size())
+    throw std::invalid_argument(fmt::format("no stream {} at this table", id));
+  return *streams[static_cast<size_t>(id)];
+}
+
+TableStream* TableCore::stream_of_seat(Seat seat) const {
+  for (const auto& s : streams)
+    if (s->seat == seat) return s.get();
+  return nullptr;
+}
+
+// ---- Table --------------------------------------------------------------
+
+Table::Table(TableConfig config) {
+  if (!config.definition) throw std::invalid_argument("a table needs a game definition");
+  if (config.spec.players < 1 || static_cast<size_t>(config.spec.players) != config.kinds.size())
+    throw std::invalid_argument(fmt::format("a table of {} players needs {} seat kinds, got {}", config.spec.players,
+                                            config.spec.players, config.kinds.size()));
+  if (config.id.empty()) config.id = random_hex(2);
+  core_ = std::make_unique<TableCore>(std::move(config));
 }
 
 Table::~Table() { stop(); }
 
 void Table::start() {
   {
-    std::lock_guard lock(impl_->mutex);
-    if (impl_->state != TableState::created) return;
-    impl_->state = TableState::playing;
+    std::lock_guard lock(core_->mutex);
+    if (core_->state != TableState::created || core_->stopping) return;
+    core_->state = TableState::playing;
+    core_->touch();
   }
-  impl_->game_thread = std::thread([this] { impl_->play(); });
+  core_->game_thread = std::thread([this] { core_->play(); });
 }
 
 void Table::stop() {
+  Version now;
   {
-    std::lock_guard lock(impl_->mutex);
-    impl_->stopping = true;
-    if (impl_->state == TableState::created) impl_->state = TableState::over;
-    impl_->changed.notify_all();
+    std::lock_guard lock(core_->mutex);
+    if (core_->stopping && !core_->game_thread.joinable()) return;
+    core_->stopping = true;
+    if (core_->state == TableState::created) {  // never started: nothing will come
+      core_->state = TableState::abandoned;
+      core_->over = true;
+    }
+    core_->touch();
+    now = core_->version;
   }
-  if (impl_->game_thread.joinable()) impl_->game_thread.join();
-  impl_->tell_listeners();
+  core_->changed.notify_all();
+  core_->tell_listeners(now);
+  if (core_->game_thread.joinable()) core_->game_thread.join();
 }
 
-const TableConfig& Table::config() const { return impl_->config; }
+const std::string& Table::id() const { return core_->config.id; }
+
+const TableConfig& Table::config() const { return core_->config; }
 
 TableState Table::state() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->state;
+  std::lock_guard lock(core_->mutex);
+  return core_->state;
 }
 
 Clock::time_point Table::last_activity() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->last_activity;
+  std::lock_guard lock(core_->mutex);
+  return core_->last_activity;
 }
 
 std::string Table::token(Seat seat) const {
-  for (const auto& s : impl_->streams)
-    if (s->seat == seat) return s->token;
-  return "";
+  const TableStream* s = core_->stream_of_seat(seat);
+  return s ? s->token : "";
 }
 
 Table::StreamId Table::stream_of(const std::string& token) const {
-  const auto& streams = impl_->streams;
+  const auto& streams = core_->streams;
   if (token.empty()) return static_cast<StreamId>(streams.size() - 1);
   for (size_t i = 0; i + 1 < streams.size(); ++i)
     if (streams[i]->token == token) return static_cast<StreamId>(i);
@@ -399,47 +160,81 @@ Table::StreamId Table::stream_of(const std::string& token) const {
 }
 
 bool Table::spectators(StreamId stream) const {
-  return stream == static_cast<StreamId>(impl_->streams.size() - 1);
+  return stream == static_cast<StreamId>(core_->streams.size() - 1);
+}
+
+Table::Seen Table::seen(StreamId stream) const {
+  std::lock_guard lock(core_->mutex);
+  const TableStream& s = core_->stream(stream);
+  Seen seen;
+  seen.seat = s.seat == TableCore::kSpectatorSeat ? Seat::none() : s.seat;
+  seen.version = core_->version;
+  seen.messages = s.messages.size();
+  if (s.open && !s.answer) {
+    seen.decision = s.decision;
+    seen.options = s.count;
+  }
+  if (s.last_view > 0) seen.view = s.messages[s.last_view];
+  return seen;
 }
 
 std::vector<std::string> Table::messages(StreamId stream, size_t from) const {
-  std::lock_guard lock(impl_->mutex);
-  const auto& all = impl_->streams.at(static_cast<size_t>(stream))->messages;
+  std::lock_guard lock(core_->mutex);
+  const auto& all = core_->stream(stream).messages;
   if (from >= all.size()) return {};
   return std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(from), all.end());
 }
 
 size_t Table::wait_messages(StreamId stream, size_t next, Clock::duration timeout) const {
-  std::unique_lock lock(impl_->mutex);
-  const Stream& s = *impl_->streams.at(static_cast<size_t>(stream));
-  impl_->changed.wait_for(lock, timeout, [&] { return impl_->stopping || next < s.messages.size(); });
+  std::unique_lock lock(core_->mutex);
+  const TableStream& s = core_->stream(stream);
+  core_->changed.wait_for(lock, timeout, [&] { return core_->stopping || next < s.messages.size(); });
   return s.messages.size();
 }
 
-bool Table::closed() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->stopping;
+Table::Version Table::version() const {
+  std::lock_guard lock(core_->mutex);
+  return core_->version;
 }
 
-void Table::on_change(std::function<void()> listener) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->listeners.push_back(std::move(listener));
+Table::Version Table::wait_changed(Version seen, Clock::duration timeout) const {
+  std::unique_lock lock(core_->mutex);
+  core_->changed.wait_for(lock, timeout, [&] { return core_->version > seen; });
+  return core_->version;
+}
+
+int Table::subscribe(Listener listener) {
+  if (!listener) throw std::invalid_argument("subscribe: an empty listener");
+  std::lock_guard lock(core_->listeners_mutex);
+  const int number = core_->next_listener++;
+  core_->listeners.emplace(number, std::move(listener));
+  return number;
+}
+
+void Table::unsubscribe(int number) {
+  std::lock_guard lock(core_->listeners_mutex);
+  core_->listeners.erase(number);
+}
+
+bool Table::closed() const {
+  std::lock_guard lock(core_->mutex);
+  return core_->stopping;
 }
 
 TableReply Table::answer(StreamId stream, const std::string& text) {
-  auto refuse = [](Refusal why, std::string message) { return TableReply{why, std::move(message), 0}; };
   if (stream == kNoStream) return refuse(Refusal::forbidden, "unknown token: this link opens no seat at this table");
   if (spectators(stream)) return refuse(Refusal::forbidden, "a spectator cannot answer: open a seat's link");
   // Parsed without exceptions: the reader is told what we expected, never a
   // parser's own words.
   const json body = json::parse(text, nullptr, false);
   if (body.is_discarded())
-    return refuse(Refusal::malformed, R"(malformed JSON: expected an object like {"choose": 2, "decision": 1})");
+    return refuse(Refusal::malformed, R"(malformed JSON: expected a JSON object like {"choose": 2, "decision": 1})");
   TableReply reply;
+  Version now;
   {
-    std::lock_guard lock(impl_->mutex);
-    Stream& s = *impl_->streams[static_cast<size_t>(stream)];
-    if (impl_->over) return refuse(Refusal::conflict, "the game is over");
+    std::lock_guard lock(core_->mutex);
+    TableStream& s = core_->stream(stream);
+    if (core_->over) return refuse(Refusal::conflict, "the game is over");
     if (!s.open || s.answer) return refuse(Refusal::conflict, fmt::format("it is not seat {}'s decision", s.seat));
     if (body.is_object() && body.contains("decision") && body["decision"].is_number_integer() &&
         body["decision"].get<int64_t>() != s.decision)
@@ -448,72 +243,76 @@ TableReply Table::answer(StreamId stream, const std::string& text) {
     const seat_protocol::Answer answer = seat_protocol::check_answer(body, s.count, s.decision);
     if (!answer.ok()) return refuse(Refusal::malformed, answer.error);
     s.answer = json{{"choose", answer.index}, {"decision", s.decision}}.dump();
-    ++impl_->answered;
+    ++core_->answered;
     s.messages.push_back(json{{"type", "answered"}, {"decision", s.decision}, {"choose", answer.index}}.dump());
-    impl_->last_activity = Clock::now();
-    impl_->changed.notify_all();
+    core_->touch();
+    now = core_->version;
     reply.decision = s.decision;
   }
-  impl_->tell_listeners();
+  core_->changed.notify_all();
+  core_->tell_listeners(now);
   return reply;
 }
 
-TableReply Table::undo(StreamId stream) {
-  auto refuse = [](Refusal why, std::string message) { return TableReply{why, std::move(message), 0}; };
-  if (stream == kNoStream) return refuse(Refusal::forbidden, "unknown token: this link opens no seat at this table");
-  if (spectators(stream)) return refuse(Refusal::forbidden, "a spectator cannot undo: open a seat's link");
-  auto& t = *impl_;
-  std::unique_lock lock(t.mutex);
-  if (t.over) return refuse(Refusal::conflict, "the game is over");
-  if (!t.waiting_for || t.waiting_for->answer)
-    return refuse(Refusal::conflict, "cannot undo now: a bot is deciding (try again in a moment)");
-  if (!t.undo_asked.is_none()) return refuse(Refusal::conflict, "cannot undo now: another undo is being checked");
-  t.undo_asked = t.streams[static_cast<size_t>(stream)]->seat;
-  t.undo_reply.reset();
-  t.last_activity = Clock::now();
+void Table::undo(StreamId stream, UndoDone done) {
+  if (!done) throw std::invalid_argument("undo: an empty callback");
+  if (stream == kNoStream) return done(refuse(Refusal::forbidden, "unknown token: this link opens no seat at this table"));
+  if (spectators(stream)) return done(refuse(Refusal::forbidden, "a spectator cannot undo: open a seat's link"));
+  TableCore& t = *core_;
+  std::optional<TableReply> refused;
+  {
+    std::lock_guard lock(t.mutex);
+    const Seat asker = t.stream(stream).seat;
+    if (t.over) refused = refuse(Refusal::conflict, "the game is over");
+    else if (!t.waiting_for || t.waiting_for->answer)
+      refused = refuse(Refusal::conflict, "cannot undo now: a bot is deciding (try again in a moment)");
+    else if (t.undo_asked) refused = refuse(Refusal::conflict, "cannot undo now: another undo is being checked");
+    else {
+      t.undo_asked = TableCore::AskedUndo{asker, std::move(done), false};
+      t.last_activity = Clock::now();
+    }
+  }
+  if (refused) return done(*refused);
   t.changed.notify_all();
-  t.changed.wait(lock, [&] { return t.undo_reply.has_value() || t.stopping || t.over; });
-  t.undo_asked = Seat::none();
-  if (!t.undo_reply) return refuse(Refusal::conflict, t.stopping ? "the table closed" : "the game is over");
-  const UndoCheck check = *t.undo_reply;
-  t.undo_reply.reset();
-  t.changed.notify_all();
-  if (!check.allowed) return refuse(Refusal::conflict, "cannot undo: " + check.reason);
-  return {};
 }
 
-const std::string* Table::image(size_t number, std::string& type) const {
-  return impl_->images.image(number, type);
+TableReply Table::undo(StreamId stream) {
+  auto reply = std::make_shared<std::promise<TableReply>>();
+  std::future<TableReply> answered = reply->get_future();
+  undo(stream, [reply](const TableReply& r) { reply->set_value(r); });
+  return answered.get();
 }
+
+const std::string* Table::image(size_t number, std::string& type) const { return core_->images.image(number, type); }
 
 bool Table::wait_over(double seconds) const {
-  std::unique_lock lock(impl_->mutex);
-  return impl_->changed.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return impl_->over; });
+  std::unique_lock lock(core_->mutex);
+  return core_->changed.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return core_->over; });
 }
 
 bool Table::over() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->over;
+  std::lock_guard lock(core_->mutex);
+  return core_->over;
 }
 
 std::string Table::error() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->error;
+  std::lock_guard lock(core_->mutex);
+  return core_->error;
 }
 
 nlohmann::json Table::result() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->result;
+  std::lock_guard lock(core_->mutex);
+  return core_->result;
 }
 
 std::string Table::log_text() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->log_text;
+  std::lock_guard lock(core_->mutex);
+  return core_->log_text;
 }
 
 int Table::answered() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->answered;
+  std::lock_guard lock(core_->mutex);
+  return core_->answered;
 }
 
 }  // namespace rulebook

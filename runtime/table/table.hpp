@@ -1,19 +1,22 @@
 #pragma once
 // A table: one game played by people (each at their own page, answering
-// over any transport) and bots, with no notion of HTTP. The server in cli/
-// maps requests onto these methods, so that the same table could be served
-// by another front end, and one server can hold many tables.
+// over any transport) and bots, with no notion of HTTP. A server maps its
+// requests onto these methods, so that another front end could serve the
+// same table, and one server can hold many tables, each with its own id.
 //
 // The game runs in a thread of its own through a Match. Each person's seat
 // is an agent whose choose() publishes the decision and blocks until the
 // seat's answer comes in; bots play in the same thread. Every reader (a
 // seat, or the spectators) has its own stream of JSON messages (table,
-// hello, event, narration, view, decide, waiting, answered, end), built on
-// the game thread from what that seat may know (observation/). A seat's
-// token opens its own stream only; the spectators' stream carries the
-// public view (what no seat's secret shows). Readers wait on a stream
-// without holding a thread of the table: wait_messages() returns when
-// there is something new, and on_change() tells an event loop to look.
+// hello, event, narration, view, decide, waiting, answered, undo, end),
+// built on the game thread from what that seat may know (observation/).
+// A seat's token opens its own stream only; the spectators' stream
+// carries the public view (what no seat's secret shows).
+//
+// Nothing here needs a thread per reader: every change raises the table's
+// version, and a server either waits for a version past the one it saw
+// (wait_changed, wait_messages) or subscribes a callback that tells its
+// event loop to look; undo can answer through a callback too.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -30,15 +33,18 @@
 
 namespace rulebook {
 
+class TableCore;  // table_core.hpp: the table's state and game thread
+
 struct TableConfig {
+  std::string id;                  // how a server names the table; empty: the table draws one
   std::shared_ptr<const GameDefinition> definition;
   GameSpec spec;                   // players and seed resolved
   EngineLimits limits;
   std::vector<std::string> kinds;  // per seat: "human" (a person's page) or a bot kind
   AgentSettings agent_settings;    // --agent-timeout for exec: bots
   // Called on the game thread with the finished game's log (JSON text);
-  // what it throws becomes the table's error. Empty: the log is kept only
-  // in memory (log_text()).
+  // what it throws becomes the table's error. The log is kept in memory
+  // too (log_text()).
   std::function<void(const std::string& log)> save_log;
   // Tests only: runs on the game thread after a person's decide message
   // is out and before the game waits for its answer (the moment a quick
@@ -57,9 +63,11 @@ struct TableReply {
   bool ok() const { return refusal == Refusal::none; }
 };
 
-// Where a table is in its life: set up (not started), playing, or over
-// (finished, or stopped by an error or by stop()).
-enum class TableState { created, playing, over };
+// A table's life: created (not started), playing, then finished (the game
+// reached its end) or abandoned (stopped before, by stop() or an error;
+// error() says which).
+enum class TableState { created, playing, finished, abandoned };
+const char* state_name(TableState state);
 
 class Table {
  public:
@@ -67,21 +75,38 @@ class Table {
   // A reader's stream: a seat's, or the spectators'.
   using StreamId = int;
   static constexpr StreamId kNoStream = -1;
+  // Raised by every change a reader could see (a message, the end, stop).
+  using Version = uint64_t;
+  using Listener = std::function<void(Version)>;
+  using UndoDone = std::function<void(const TableReply&)>;
+
+  // What a reader sees now.
+  struct Seen {
+    Seat seat;              // none for the spectators
+    Version version = 0;    // the table's version when this was read
+    size_t messages = 0;    // the stream's message count
+    int decision = 0;       // the seat's decision open for its answer (0: none)
+    int options = 0;        // its option count
+    std::string view;       // the stream's last view message (JSON text; "" before the first)
+  };
 
   explicit Table(TableConfig config);
   ~Table();  // stops the table
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
-  // Starts the game thread.
+  // Starts the game thread (created -> playing; once).
   void start();
-  // Ends the game: streams close, a seat still deciding fails the game
-  // ("the table closed"), the game thread is joined.
+  // Ends the game: a seat still deciding fails the game ("the table
+  // closed"), the game thread is joined, readers are told. A table that has
+  // not finished is abandoned. Waits for a game of bots alone to end.
   void stop();
 
+  const std::string& id() const;
   const TableConfig& config() const;
   TableState state() const;
-  // When anything last happened at the table: a message, an answer, an undo.
+  // When anything last happened at the table: a message, an answer, an
+  // undo asked, the end.
   Clock::time_point last_activity() const;
 
   // A person's seat's secret token ("" for a bot's seat).
@@ -92,24 +117,38 @@ class Table {
   // Is this the spectators' stream (which may not answer or undo)?
   bool spectators(StreamId stream) const;
 
+  // Streams' reading methods throw std::invalid_argument for a StreamId
+  // that is not this table's.
+  Seen seen(StreamId stream) const;
   // Messages of a stream from index `from` on (JSON texts; indexes are the
   // stream's message numbers, stable for reconnecting readers).
   std::vector<std::string> messages(StreamId stream, size_t from = 0) const;
-  // Waits until the stream has a message at index `next`, the table stops,
+  // Waits until the stream has a message at index `next`, the table closes,
   // or `timeout` passes; returns the stream's message count then.
   size_t wait_messages(StreamId stream, size_t next, Clock::duration timeout) const;
-  // Has the table stopped (no message will ever come again)?
+
+  Version version() const;
+  // Waits until the version passes `seen` or `timeout` passes; returns the
+  // version then.
+  Version wait_changed(Version seen, Clock::duration timeout) const;
+  // Calls `listener` after every change, from the thread that made it and
+  // outside the table's lock (it may read the table at once, but must not
+  // subscribe or unsubscribe from inside). Returns its number.
+  int subscribe(Listener listener);
+  // After it returns, the listener is not called again.
+  void unsubscribe(int number);
+  // Has the table closed (no message will ever come again)?
   bool closed() const;
-  // Called (from any thread, without the table's lock) after every new
-  // message or stop: how an event loop learns to look at its readers.
-  void on_change(std::function<void()> listener);
 
   // A seat's answer: the text a page sent, {"choose": INDEX, "decision": N}
   // (the seat protocol's answer, checked by its own parser).
   TableReply answer(StreamId stream, const std::string& body);
   // The seat takes back its last decision and every one after it, unless
-  // something was revealed to anybody since (play/undo.hpp). Blocks until
-  // the game thread has checked it.
+  // something was revealed to anybody since (play/undo.hpp). The game
+  // thread checks it while a person decides; `done` is called once, from
+  // the game thread or at once for a refusal, without the table's lock.
+  void undo(StreamId stream, UndoDone done);
+  // The same, waiting for the reply.
   TableReply undo(StreamId stream);
 
   // The game's own images (game.yaml display:), by number: their bytes and
@@ -118,19 +157,20 @@ class Table {
 
   // Waits until the game is over (true) or `seconds` passed (false).
   bool wait_over(double seconds) const;
+  // Finished or abandoned, its end message sent.
   bool over() const;
   // After the end: "" when the game finished, else what stopped it.
   std::string error() const;
   // The end message's result object (null until the end).
   nlohmann::json result() const;
-  // The finished game's log (JSON text; empty until the end).
+  // The game's log (JSON text; empty until the end, or when it never began).
   std::string log_text() const;
   // Decisions answered so far (for tests: a game that moved on).
   int answered() const;
 
+
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<TableCore> core_;
 };
 
 }  // namespace rulebook

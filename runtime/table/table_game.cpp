@@ -1,0 +1,261 @@
+// The table's game thread: the match, its people's seats answered from
+// their streams, the narration and views each stream receives, undo.
+#include <fmt/format.h>
+
+#include "agents/external_seat.hpp"
+#include "bots/agent_factory.hpp"
+#include "observation/event_recorder.hpp"
+#include "observation/event_view.hpp"
+#include "play/match.hpp"
+#include "table/table_core.hpp"
+
+namespace rulebook {
+
+using nlohmann::json;
+
+namespace {
+
+// Thrown out of a person's seat's wait when its undo goes ahead: the game
+// unwinds and is played again up to the decision taken back.
+struct UndoGoesAhead : std::runtime_error {
+  UndoGoesAhead() : std::runtime_error("undo") {}
+};
+
+}  // namespace
+
+// A person's side of the seat protocol, the same an exec bot speaks: what
+// the seat sends goes to its stream, the answers its page gives come back
+// as lines.
+class PageTransport : public SeatTransport {
+ public:
+  PageTransport(TableCore& table, TableStream& stream) : table_(table), stream_(stream) {}
+  void send(const std::string& line, Clock::time_point) override { table_.push(stream_, line); }
+  // A person takes the time they need: no deadline.
+  std::string receive(Clock::time_point) override {
+    if (table_.config.before_wait) table_.config.before_wait(stream_.seat);
+    return table_.await_answer(stream_);
+  }
+
+ private:
+  TableCore& table_;
+  TableStream& stream_;
+};
+
+// A person's seat: a seat answered from outside the process, like an exec
+// bot (agents/external_seat.hpp), over its page. The table sends the end
+// itself, to every stream, after the last view.
+class PageSeat : public ExternalSeat {
+ public:
+  PageSeat(TableCore& table, TableStream& stream)
+      : ExternalSeat(std::make_unique<PageTransport>(table, stream), "web", std::chrono::hours(24 * 365)),
+        table_(table),
+        seat_(stream.seat) {}
+  int choose(const Decision& d) override {
+    table_.before_decide(seat_, decisions() + 1, d.count());
+    return ExternalSeat::choose(d);
+  }
+  void end_game(const nlohmann::json&) override {}
+
+ private:
+  TableCore& table_;
+  Seat seat_;
+};
+
+// The event sink: each stream's narration and, for the spectators, the
+// events (a seat's events come through its seat).
+void TableCore::on_event(const GameState& state, const Event& e) {
+  for (auto& s : streams) {
+    if (!can_see(e, s->seat)) continue;
+    if (s->seat == kSpectatorSeat) push(*s, seat_protocol::event(event_json(state, e, s->seat)).dump());
+    s->narrator->on_event(state, e);
+    send_narration(*s);
+  }
+}
+
+// Lines the narrator completed since the last call.
+void TableCore::send_narration(TableStream& s, bool flush) {
+  if (flush) s.narrator->flush();
+  std::string text = s.narration_text.str();
+  const auto end = text.rfind('\n');
+  if (end == std::string::npos) return;
+  json lines = json::array();
+  std::istringstream in(text.substr(0, end));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  s.narration_text.str(text.substr(end + 1));
+  s.narration_text.seekp(0, std::ios::end);
+  push(s, json{{"type", "narration"}, {"lines", lines}}.dump());
+}
+
+// Every stream gets its view of the game now.
+void TableCore::send_views() {
+  for (auto& s : streams) {
+    send_narration(*s, true);
+    json view = match_->view(s->seat);
+    if (s->seat == kSpectatorSeat) view["seat"] = nullptr;
+    push(*s, json{{"type", "view"}, {"view", std::move(view)}}.dump(), true);
+  }
+}
+
+// Before a person's decide: the views of the moment, and the other
+// streams learn whom the game waits for.
+void TableCore::before_decide(Seat seat, int number, int count) {
+  send_views();
+  const std::string player = match_->state().player(seat).name;
+  for (auto& s : streams)
+    if (s->seat != seat) push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}}.dump());
+  // Open before the decide message goes out: a page may answer the moment
+  // it reads it, before the game thread waits in await_answer.
+  std::lock_guard lock(mutex);
+  TableStream& mine = *stream_of_seat(seat);
+  mine.decision = number;
+  mine.count = count;
+  mine.answer.reset();
+  mine.open = true;
+  waiting_for = &mine;
+}
+
+// The seat's answer, as one line of the seat protocol. An undo asked
+// meanwhile (by any seat) is checked here, where the game is still; when
+// it goes ahead the wait ends with UndoGoesAhead.
+std::string TableCore::await_answer(TableStream& s) {
+  std::unique_lock lock(mutex);
+  s.open = true;  // since before_decide; an answer may be here already
+  waiting_for = &s;
+  struct Closed {
+    TableCore& t;
+    TableStream& s;
+    ~Closed() {
+      s.open = false;
+      t.waiting_for = nullptr;
+    }
+  } closed{*this, s};
+  for (;;) {
+    changed.wait(lock, [&] { return s.answer || stopping || (undo_asked && !undo_asked->checking); });
+    if (s.answer) return *s.answer;
+    if (stopping) throw TransportFault("the table closed while this seat was deciding");
+    undo_asked->checking = true;
+    const Seat asker = undo_asked->asker;
+    const std::vector<AnswerRecord> answers = match_->answers();
+    lock.unlock();
+    UndoCheck check;
+    try {
+      check = check_undo(config.definition, config.limits,
+                         ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker);
+    } catch (const std::exception& e) {
+      check = UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0};
+    }
+    lock.lock();
+    const Table::UndoDone done = std::move(undo_asked->done);
+    undo_asked.reset();
+    if (check.allowed) undo_going_ = check;
+    lock.unlock();
+    done(check.allowed ? TableReply{} : TableReply{Refusal::conflict, "cannot undo: " + check.reason, 0});
+    lock.lock();  // the seat closes under the lock, on the way out too
+    if (check.allowed) throw UndoGoesAhead();
+  }
+}
+
+// Every stream hears that decisions were taken back.
+void TableCore::announce_undo(const UndoCheck& undo, const std::vector<AnswerRecord>& answers) {
+  const size_t taken = answers.size() - undo.keep;
+  const std::string line = fmt::format("{} takes back {} decision{}.", match_->state().player(answers[undo.keep].seat).name,
+                                       taken, taken == 1 ? "" : "s");
+  for (auto& s : streams) {
+    send_narration(*s, true);
+    push(*s, json{{"type", "narration"}, {"lines", json::array({line})}}.dump());
+  }
+}
+
+// An undo still asked when the game ends is refused (it was never checked).
+void TableCore::end_pending_undo() {
+  std::unique_lock lock(mutex);
+  if (!undo_asked) return;
+  const Table::UndoDone done = std::move(undo_asked->done);
+  undo_asked.reset();
+  const std::string why = stopping ? "the table closed" : "the game is over";
+  lock.unlock();
+  done(TableReply{Refusal::conflict, why, 0});
+}
+
+void TableCore::play() {
+  GameResult game_result;
+  EventRecorder full_log;
+  std::unique_ptr<Match> owned;
+  std::vector<std::unique_ptr<Agent>> agents;
+  bool finished = false;
+  try {
+    owned = std::make_unique<Match>(config.definition, config.limits);
+    Match& m = *owned;
+    std::vector<Agent*> seats;
+    for (Seat s : Seat::all(config.spec.players)) {
+      if (config.kinds[s.index()] == "human") agents.push_back(std::make_unique<PageSeat>(*this, *stream_of_seat(s)));
+      else agents.push_back(build_agent(config.kinds[s.index()], config.agent_settings));
+      seats.push_back(agents.back().get());
+    }
+    // People may take decisions back: the game is played again up to
+    // there, quietly (play/undo.hpp), as in rulebook play.
+    Rewinder rewinder(m, seats);
+    rewinder.install();
+    m.add_sink(rewinder.gate(this));
+    m.add_sink(&full_log);
+    m.record_answers();
+    match_ = &m;
+    for (;;) {
+      try {
+        game_result = m.play(config.spec.players, config.spec.seed, config.spec.names);
+        break;
+      } catch (const AgentFailure&) {  // the engine rethrows an agent's exception as AgentFailure
+        if (!undo_going_) throw;
+        announce_undo(*undo_going_, m.answers());
+        rewinder.rewind(m.answers(), undo_going_->keep);
+        undo_going_.reset();
+        full_log = EventRecorder();
+      }
+    }
+    send_views();
+    finished = true;
+  } catch (const std::exception& e) {
+    std::lock_guard lock(mutex);
+    error = e.what();
+  }
+  json end = seat_protocol::end(json(nullptr));
+  if (owned) {
+    try {
+      end["result"] = result_json(owned->state(), game_result);
+      // A page's seat is logged as "human": a person answered it.
+      std::string text =
+          dump_log(make_log(config.spec, owned->state(), game_result, owned->answers(), full_log.events(), config.kinds));
+      {
+        std::lock_guard lock(mutex);
+        log_text = text;
+      }
+      if (config.save_log) config.save_log(text);
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex);
+      if (error.empty()) error = e.what();
+    }
+  }
+  {
+    std::lock_guard lock(mutex);
+    if (!error.empty()) end["error"] = error;
+    result = end.value("result", json(nullptr));
+  }
+  for (auto& s : streams) {
+    if (owned) send_narration(*s, true);
+    push(*s, end.dump());
+  }
+  Table::Version now;
+  {
+    std::lock_guard lock(mutex);
+    over = true;
+    state = finished && error.empty() ? TableState::finished : TableState::abandoned;
+    match_ = nullptr;
+    touch();
+    now = version;
+  }
+  changed.notify_all();
+  tell_listeners(now);
+  end_pending_undo();
+}
+
+}  // namespace rulebook
