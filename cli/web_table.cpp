@@ -145,8 +145,20 @@ void WebTable::Impl::routes() {
     reply(res, table.undo(table.stream_of(req.has_param("token") ? req.get_param_value("token") : "")), {{"ok", true}});
   });
 
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (res.body.empty()) res.set_content(error_body(fmt::format("HTTP {}", res.status)), "application/json");
+  // Statuses the server sets itself, in our words too.
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const std::string message = res.status == 404   ? fmt::format("nothing here: {} {}", req.method, req.path)
+                                : res.status == 400 ? std::string("a request this server cannot read")
+                                : res.status == 413 ? std::string("the request is too large")
+                                                    : fmt::format("HTTP {}", res.status);
+    res.set_content(error_body(message), "application/json");
+  });
+  // A route that throws: httplib would put the exception's text in a
+  // header; say what happened instead, and keep the details out.
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content(error_body("the table could not answer this request"), "application/json");
   });
 }
 

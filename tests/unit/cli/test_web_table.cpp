@@ -230,6 +230,14 @@ TEST_CASE("serve: malformed bodies and options out of range get 400 and change n
     CHECK(r->body.find("exception") == std::string::npos);
     CHECK(r->body.find("parse_error") == std::string::npos);
   }
+  // What a page is told, for a body that is not JSON at all.
+  const auto garbled = post_answer(client, mine, "{choose:");
+  REQUIRE(garbled);
+  CHECK(json::parse(garbled->body)["error"] == R"(malformed JSON: expected a JSON object like {"choose": 2, "decision": 1})");
+  // And for a page that does not exist.
+  const auto missing = client.Get("/api/nothing");
+  check_error(missing, 404);
+  CHECK(json::parse(missing->body)["error"] == "nothing here: GET /api/nothing");
   CHECK(stream_sizes(*table) == before);
   CHECK(table->answered() == 0);
   auto ok = post_answer(client, mine, R"({"choose": 0})");
