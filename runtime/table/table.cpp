@@ -228,7 +228,7 @@ TableReply Table::answer(StreamId stream, const std::string& text) {
   // parser's own words.
   const json body = json::parse(text, nullptr, false);
   if (body.is_discarded())
-    return refuse(Refusal::malformed, R"(malformed JSON: expected a JSON object like {"choose": 2, "decision": 1})");
+    return refuse(Refusal::malformed, R"(malformed JSON: expected an object like {"choose": 2, "decision": 1})");
   TableReply reply;
   Version now;
   {

@@ -157,7 +157,8 @@ class Table {
 
   // Waits until the game is over (true) or `seconds` passed (false).
   bool wait_over(double seconds) const;
-  // Finished or abandoned, its end message sent.
+  // Finished or abandoned: nothing more will be played (a started game's
+  // end message is out).
   bool over() const;
   // After the end: "" when the game finished, else what stopped it.
   std::string error() const;
@@ -167,7 +168,6 @@ class Table {
   std::string log_text() const;
   // Decisions answered so far (for tests: a game that moved on).
   int answered() const;
-
 
  private:
   std::unique_ptr<TableCore> core_;

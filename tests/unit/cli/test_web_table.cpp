@@ -233,7 +233,7 @@ TEST_CASE("serve: malformed bodies and options out of range get 400 and change n
   // What a page is told, for a body that is not JSON at all.
   const auto garbled = post_answer(client, mine, "{choose:");
   REQUIRE(garbled);
-  CHECK(json::parse(garbled->body)["error"] == R"(malformed JSON: expected a JSON object like {"choose": 2, "decision": 1})");
+  CHECK(json::parse(garbled->body)["error"] == R"(malformed JSON: expected an object like {"choose": 2, "decision": 1})");
   // And for a page that does not exist.
   const auto missing = client.Get("/api/nothing");
   check_error(missing, 404);

@@ -136,7 +136,7 @@ TEST_CASE("table: an answer is taken once, for the seat asked; stale ones and ma
 
   TableReply r = table->answer(open.stream, "{choose:");
   CHECK(r.refusal == Refusal::malformed);
-  CHECK(r.message == R"(malformed JSON: expected a JSON object like {"choose": 2, "decision": 1})");
+  CHECK(r.message == R"(malformed JSON: expected an object like {"choose": 2, "decision": 1})");
   CHECK(table->answer(open.stream, "").refusal == Refusal::malformed);
   CHECK(table->answer(open.stream, "[1]").message == R"(expected an object {"choose": INDEX}, got array)");
   CHECK(table->answer(open.stream, json{{"choose", open.count}}.dump()).refusal == Refusal::malformed);
