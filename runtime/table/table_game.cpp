@@ -158,8 +158,7 @@ std::string TableCore::await_answer(TableStream& s) {
 // Every stream hears that decisions were taken back.
 void TableCore::announce_undo(const UndoCheck& undo, const std::vector<AnswerRecord>& answers) {
   const size_t taken = answers.size() - undo.keep;
-  const std::string line = fmt::format("{} takes back {} decision{}.", match_->state().player(answers[undo.keep].seat).name,
-                                       taken, taken == 1 ? "" : "s");
+  const std::string line = undo_line(match_->state().player(undo.seat).name, taken);
   for (auto& s : streams) {
     send_narration(*s, true);
     push(*s, json{{"type", "narration"}, {"lines", json::array({line})}}.dump());
