@@ -9,7 +9,9 @@
 // - "isolation": a fresh Lua state plays the same game event for event;
 // - "view", "hidden-identity", "event", "message", "decision": no view,
 //   event, message or decision shows a seat what it may not know (see
-//   conformance.cpp for each rule).
+//   conformance.cpp for each rule);
+// - "together": at a simultaneous decision a seat's options and view are
+//   the same whatever the other seats answered.
 #include <atomic>
 #include <cstdint>
 #include <functional>

@@ -28,7 +28,8 @@ namespace {
 // Plays a random game and compares `bot` in the worlds seat 0 cannot tell
 // from it, over a few seeds; returns the totals.
 BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int players,
-                        const std::function<std::unique_ptr<Agent>()>& bot, int games, int seeds) {
+                        const std::function<std::unique_ptr<Agent>()>& bot, int games, int seeds,
+                        Seat seat = Seat{0}) {
   RuleEngine engine(def);
   BotWorldsResult total;
   for (int g = 0; g < games && !total.peeked; ++g) {
@@ -41,7 +42,7 @@ BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int pl
     o.make_bot = bot;
     o.decisions = 2;
     o.seeds = seeds;
-    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, match.answers(), Seat{0}, o);
+    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, match.answers(), seat, o);
     total.decisions_compared += r.decisions_compared;
     if (r.peeked) total = BotWorldsResult{total.decisions_compared, true, r.where, r.message};
   }
@@ -81,6 +82,47 @@ TEST_CASE("no bot peeks at another seat's private number", "[no-peek][private]")
   }
   const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0);
   CHECK(cheat.peeked);
+}
+
+TEST_CASE("no bot peeks at another seat's answer to a simultaneous decision", "[no-peek][together]") {
+  // Seat 1 is asked after seat 0 has answered: the answer exists, held
+  // back until both are in. In the other worlds seat 0 bid otherwise.
+  const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
+  auto def = load_game(game.dir());
+  for (const auto& spec : kBots) {
+    INFO(spec);
+    for (Seat seat : {Seat{1}, Seat{0}}) {
+      INFO("seat " << seat);
+      const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 0, seat);
+      INFO(r.where << ": " << r.message);
+      CHECK(r.decisions_compared > 0);
+      CHECK_FALSE(r.peeked);
+    }
+  }
+  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0, Seat{1});
+  CHECK(cheat.peeked);
+}
+
+TEST_CASE("a search bot bids to win a simultaneous round against a seat it cannot see", "[no-peek][together]") {
+  // Seat 1 wins a round only with exactly one more than seat 0's sealed
+  // bid: a bid of 1 never wins. In the first round, the search draws seat
+  // 0's bid among its options, and finds that out.
+  const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
+  auto def = load_game(game.dir());
+  for (const std::string spec : {"ismcts:iterations=60", "mcts:iterations=60,determinizations=4", "greedy"}) {
+    INFO(spec);
+    int ones = 0;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      Match match(def);
+      match.record_answers();
+      match.set_agent(Seat{0}, std::make_unique<RandomAgent>());
+      match.set_agent(Seat{1}, build_agent(spec));
+      match.play(2, seed);
+      for (const AnswerRecord& a : match.answers())
+        if (a.seat == Seat{1} && a.together == 1) ones += a.index == 0;
+    }
+    CHECK(ones == 0);
+  }
 }
 
 TEST_CASE("determinizations redraw unseen rolls from the die's faces and private answers among the options",

@@ -71,3 +71,23 @@ TEST_CASE("check: a bot that reads the true state fails the bots test", "[confor
   for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
   CHECK(fine.decisions_compared > 0);
 }
+
+TEST_CASE("check: simultaneous bids pass, and a bot that reads the bid under way fails", "[conformance][together]") {
+  // Every seat's request at a simultaneous decision is the same whatever
+  // the others answered ("together"); the bots test compares seat 1, asked
+  // after seat 0 answered, in worlds where seat 0 bid otherwise.
+  const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
+  ConformanceOptions options;
+  options.games = 3;
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  const ConformanceReport r = check_conformance(game.dir(), options);
+  for (const auto& f : r.failures) FAIL_CHECK(describe(f));
+  CHECK(r.decisions_compared > 0);
+  options.make_bot = [] { return std::make_unique<TrueStateReader>(); };
+  options.bot_kind = "peeking";
+  const ConformanceReport cheat = check_conformance(game.dir(), options);
+  bool bots_failed = false;
+  for (const auto& f : cheat.failures) bots_failed = bots_failed || f.check == "bots";
+  CHECK(bots_failed);
+}

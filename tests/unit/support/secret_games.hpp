@@ -28,6 +28,9 @@ class TrueStateReader : public Agent {
         h = Rng::mix(h, static_cast<uint64_t>(s.component(id).type * 31 + s.component(id).face) * (id.index() + 1));
     for (const AnswerRecord& a : match_->answers())
       if (a.seat != seat_) h = Rng::mix(h, static_cast<uint64_t>(a.index + 1));
+    // The simultaneous decision under way: the answers given before its own.
+    for (const AnswerRecord& a : match_->together_answers())
+      if (a.seat != seat_) h = Rng::mix(h, static_cast<uint64_t>(a.index + 101));
     return static_cast<int>(h % static_cast<uint64_t>(d.count()));
   }
 
@@ -47,6 +50,30 @@ inline const char* kSealedBidLua =
     "  local second = game:choose(0, 'Seal a bid', {1, 2, 3, 4, 5}, {private = true})\n"
     "  game:say('The bids: %d and %d', second, first)\n"
     "  game:finish{winners = {second == first + 1 and 0 or 1}}\n"
+    "end\n"
+    "return rules\n";
+
+// Sealed bids at once (game:choose_together), two rounds: seat 1 takes a
+// round with exactly one more than seat 0, seat 0 takes it otherwise; only
+// who took it is told. Seat 1 is asked after seat 0 has answered: a bot
+// at seat 1 that read seat 0's bid would bid it plus one.
+inline const char* kTogetherBidYaml = "name: together-bid\ntitle: Together bid\nplayers: {min: 2, max: 2}\nscript: rules.lua\n";
+inline const char* kTogetherBidLua =
+    "local rules = {}\n"
+    "function rules.setup(game) game.state.wins = {0, 0} end\n"
+    "function rules.play(game)\n"
+    "  for round = 1, 2 do\n"
+    "    local bids = game:choose_together({0, 1}, 'Seal a bid', {1, 2, 3, 4, 5})\n"
+    "    local winner = bids[1] == bids[0] + 1 and 1 or 0\n"
+    "    game.state.wins[winner + 1] = game.state.wins[winner + 1] + 1\n"
+    "    game:say('Round %d goes to seat %d', round, winner)\n"
+    "  end\n"
+    "  local w = game.state.wins\n"
+    "  game:finish{winners = {w[2] > w[1] and 1 or 0}}\n"
+    "end\n"
+    "function rules.evaluate(game, seat)\n"
+    "  local w = game.state.wins\n"
+    "  return (w[seat + 1] + 1) / (w[1] + w[2] + 2)\n"
     "end\n"
     "return rules\n";
 
