@@ -175,19 +175,19 @@ class ScenarioAgent : public Agent {
   void attach(const GameAccess* game) override { fallback_->attach(game); }
   void prepare_game(const seat_protocol::GameInfo& game) override { names_ = game.names; }
   int choose(const Decision& d) override {
-    if (!answers_->left()) {
-      if (fallback_) return fallback_->choose(d);
-      const std::string why = automatic_->explain();
-      if (!why.empty()) throw AgentFailure(why);
-      throw AgentFailure(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
-                                     d.prompt(), d.seat(), option_list(d)));
-    }
     Answers& a = *answers_;
     // An answer by seat in use: this seat's, unless it names none (or it
     // was taken: a new decision), which moves on to the next answer.
     if (!a.open_keys.empty()) {
       if (auto key = take_key(d)) return seat_answer(d, *key);
       throw AgentFailure(a.unused_keys());
+    }
+    if (!answers_->left()) {
+      if (fallback_) return fallback_->choose(d);
+      const std::string why = automatic_->explain();
+      if (!why.empty()) throw AgentFailure(why);
+      throw AgentFailure(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
+                                     d.prompt(), d.seat(), option_list(d)));
     }
     if (a.left() && !a.by_seat[a.used].is_null()) {
       const size_t number = a.used++;

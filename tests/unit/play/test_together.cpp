@@ -13,6 +13,7 @@
 #include "play/log_file.hpp"
 #include "play/match.hpp"
 #include "play/replay.hpp"
+#include "play/scenario.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -243,4 +244,26 @@ TEST_CASE("{private = false}: every answer is told to everybody once all are in"
   match.play(2, 1);
   for (const auto& e : recorder.events())
     if (e.value("type", "") == "choice") CHECK_FALSE(e.value("private", false));
+}
+
+TEST_CASE("scenarios answer a simultaneous decision by seat, or in seat order", "[together][scenario]") {
+  const test::TempGame game(kBidYaml, kBidLua);
+  auto scenario = [&](const std::string& answers, const std::string& expect = "[\"bids 2 20 numbers 2 2\"]") {
+    game.write("scenarios/s.yaml", "name: bids\nplayers: 2\nnames: [Ann, Bob]\nanswers: " + answers +
+                                       "\nexpect:\n  log: " + expect + "\n");
+    return run_scenario(game.dir() + "/scenarios/s.yaml");
+  };
+  auto failures = [](const ScenarioOutcome& o) { return fmt::format("{}", fmt::join(o.failures, " | ")); };
+  ScenarioOutcome o = scenario("[{Bob: 20, Ann: 2}, {'0': 1, '1': 1}]");
+  INFO(failures(o));
+  CHECK(o.passed);
+  CHECK(scenario("[2, 20, 1, 10]").passed);
+  o = scenario("[{Bob: 20}, 1, 1]");
+  CHECK_FALSE(o.passed);
+  CHECK_THAT(failures(o), Catch::Contains("gives no answer for Ann"));
+  o = scenario("[{Ann: 2, Bob: 20, Cid: 1}, {Ann: 1, Bob: 10}]");
+  CHECK_FALSE(o.passed);
+  CHECK_THAT(failures(o), Catch::Contains("gives an answer for Cid, who was not asked"));
+  o = scenario("[{Ann: 2, Bob: 7}, {Ann: 1, Bob: 10}]");
+  CHECK_THAT(failures(o), Catch::Contains("scenario answer '7' for Bob is not an option"));
 }
