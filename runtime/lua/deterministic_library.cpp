@@ -190,8 +190,11 @@ bool plain_format(lua_State* L, const char* fmt, size_t n) {
     return true;
   };
   for (size_t i = 0; i < n; ++i) {
-    if (fmt[i] != '%') {
-      if (!put(fmt + i, 1)) return false;
+    if (fmt[i] != '%') {  // the literal text up to the next '%', at once
+      const void* percent = std::memchr(fmt + i, '%', n - i);
+      const size_t end = percent ? static_cast<size_t>(static_cast<const char*>(percent) - fmt) : n;
+      if (!put(fmt + i, end - i)) return false;
+      i = end - 1;
       continue;
     }
     if (i + 1 >= n) return false;
