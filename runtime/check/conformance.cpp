@@ -208,7 +208,7 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
     }
 
     // The bots: the same choices in worlds a seat cannot tell apart.
-    if (o.make_bot && g == 0) {
+    if (o.make_bot && g < o.bot_games) {
       BotWorldsOptions bots;
       bots.make_bot = o.make_bot;
       bots.decisions = o.bot_decisions;

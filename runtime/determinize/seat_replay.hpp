@@ -48,7 +48,8 @@ class Determinizer::Observer : public EventSink {
   const std::vector<nlohmann::json>* observed = nullptr;
   std::vector<char> seen;
   // While marking: dice rolled where the seat could not see the roll (a
-  // fresh outcome: what it saw of the die before tells nothing now), and
+  // fresh outcome: what it saw of the die before tells nothing now; the
+  // components of a shuffle it could not see are unseen again likewise), and
   // the other seats' private answers that are no component, as (answer
   // index, options offered). A choice asked (of more than one option) is
   // the log's next answer: they come in the log's order, a simultaneous
@@ -67,6 +68,12 @@ class Determinizer::Observer : public EventSink {
         seen[e.component.index()] = 0;
         rolled[e.component.index()] = 1;
       }
+      // A shuffle whose result the seat cannot see: which of the shuffled
+      // components lies where is a fresh outcome, whatever it knew of them
+      // before (a card seen face up, then shuffled back into the deck).
+      if (e.type == EventType::Shuffle && e.from >= 0)
+        for (ComponentId id : state.zone(e.from))
+          if (!state.visible_to(id, seat)) seen[id.index()] = 0;
       if (e.type == EventType::Choice && cursor && e.from > 1) {
         const size_t answer = last_cursor++;
         if (e.secret && e.seat != seat && e.component.is_none()) private_answers.emplace_back(answer, e.from);

@@ -144,8 +144,14 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   BotWorldsResult result;
   const World played{seed, {}, answers, "the game played"};
   const Trace a = run_world(def, engine, players, played, seat, nullptr, 0, -1);
-  const int probes = std::min<int>(options.decisions, static_cast<int>(a.asked_at.size()));
-  if (probes == 0) return result;
+  // The decisions compared: spread over the seat's whole game (its first
+  // and its last among them), not only its first, where little is hidden yet.
+  const int asked = static_cast<int>(a.asked_at.size());
+  const int probes = std::min<int>(options.decisions, asked);
+  if (probes <= 0) return result;
+  std::vector<int> probed;
+  for (int i = 0; i < probes; ++i)
+    probed.push_back(probes == 1 ? 0 : static_cast<int>((static_cast<long>(i) * (asked - 1)) / (probes - 1)));
 
   // The other worlds: only what the seat may not know differs.
   std::vector<World> worlds;
@@ -184,9 +190,10 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   std::vector<std::optional<int>> played_choice(static_cast<size_t>(probes));
   for (const World& w : worlds) {
     const Trace b = run_world(def, engine, players, w, seat, nullptr, 0, -1);
-    for (int k = 0; k < probes; ++k) {
+    for (int p = 0; p < probes; ++p) {
+      const int k = probed[static_cast<size_t>(p)];
       if (!same_until(a, b, static_cast<size_t>(k))) break;
-      auto& mine = played_choice[static_cast<size_t>(k)];
+      auto& mine = played_choice[static_cast<size_t>(p)];
       if (!mine) {
         auto bot = options.make_bot();
         mine = run_world(def, engine, players, played, seat, bot.get(), options.bot_seed, k).bot_choice;
