@@ -96,6 +96,16 @@ std::string cell_number(const Difference& d) {
   return analysis::difference_text(d, 1, "") + (d.significant() ? " *" : "");
 }
 
+// The statistics (game:finish stats) either side's games gave.
+std::vector<std::string> stat_names(const RunStatistics& base, const RunStatistics& with) {
+  std::vector<std::string> names;
+  for (const auto& [name, tally] : base.stats()) names.push_back(name);
+  for (const auto& [name, tally] : with.stats())
+    if (!base.stats().count(name)) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 void row(std::ostream& out, const std::string& name, const std::string& base, const std::string& with,
          const std::string& difference) {
   out << fmt::format("  {:<24} {:<22} {:<22} {}\n", name, base, with, difference);
@@ -216,6 +226,12 @@ int run(CompareOptions& o) {
         {"win_rate_by_seat", wins},
         {"seat_advantage_by_seat", advantage},
         {"fairness", difference_json(fairness)}};
+    nlohmann::json stats = nlohmann::json::object();
+    for (const auto& name : stat_names(base, with)) {
+      stats[name] = difference_json(paired.stat(name));
+      stats[name]["games"] = paired.stat(name).games;
+    }
+    j["differences"]["stats"] = stats;
     j["differences"]["fairness"]["figure"] = "unfairness: root mean square seat advantage (negative: fairer)";
     if (!skill_seats.empty()) {
       j["differences"]["skill"] = difference_json(skill);
@@ -261,6 +277,14 @@ int run(CompareOptions& o) {
         analysis::plus_minus(with.decisions().mean()), cell_number(paired.decisions()));
     row(out, "equal seats test", analysis::p_value_text(base.equal_seats_test().p_value),
         analysis::p_value_text(with.equal_seats_test().p_value), "");
+    for (const auto& name : stat_names(base, with)) {
+      auto mean = [&](const RunStatistics& s) {
+        const auto it = s.stats().find(name);
+        return it == s.stats().end() ? std::string("-") : analysis::plus_minus(it->second.mean());
+      };
+      row(out, "stats." + name + " (mean)", mean(base), mean(with),
+          paired.stat(name).games > 0 ? cell_number(paired.stat(name)) : "");
+    }
     std::map<std::string, std::pair<int64_t, int64_t>> reasons;
     for (const auto& [r, n] : base.end_reasons()) reasons[r].first = n;
     for (const auto& [r, n] : with.end_reasons()) reasons[r].second = n;

@@ -13,6 +13,7 @@
 // budget keeps every figure paired and every Holm p-value exact; a coarse
 // sweep followed by a narrower one spends games where they matter.
 #include <algorithm>
+#include <set>
 #include <iostream>
 
 #include <unistd.h>
@@ -53,7 +54,7 @@ struct SweepOptions {
 struct KeptGame {
   int32_t turns = 0;
   uint64_t winners = 0;
-  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr}; }
+  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr, {}}; }
 };
 
 struct SettingRun {
@@ -251,6 +252,18 @@ int run(SweepOptions& o) {
       out << fmt::format("  {:<{}} {:<22} {:<18} {:<12}{} {:<26} {:<26}\n", settings[k].description, width,
                          analysis::plus_minus(s.unfairness(), 100), analysis::plus_minus(s.turns().mean()),
                          analysis::p_value_text(s.equal_seats_test().p_value), skill, vs_unfair, vs_turns);
+    }
+    std::set<std::string> stat_names;
+    for (const auto& r : runs)
+      for (const auto& [name, tally] : r.statistics.stats()) stat_names.insert(name);
+    if (!stat_names.empty()) out << "the game's statistics by setting (game:finish stats):\n";
+    for (const auto& name : stat_names) {
+      out << fmt::format("  {}:\n", name);
+      for (size_t k = 0; k < runs.size(); ++k) {
+        const auto it = runs[k].statistics.stats().find(name);
+        out << fmt::format("    {:<{}} {}\n", settings[k].description, width,
+                           it == runs[k].statistics.stats().end() ? std::string("no game gave it") : stat_text(it->second));
+      }
     }
     out << fmt::format("fairest: {}: unfairness {} points\n", settings[fairest].description,
                        analysis::plus_minus(runs[fairest].statistics.unfairness(), 100));

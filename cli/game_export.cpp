@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -42,17 +43,28 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
   std::stable_sort(games.begin(), games.end(),
                    [](const ExportedGame& a, const ExportedGame& b) { return a.index < b.index; });
   const bool with_side = std::any_of(games.begin(), games.end(), [](const auto& g) { return !g.side.empty(); });
+  // The game's own statistics, a column each (only when some game gave them).
+  std::set<std::string> stat_names;
+  for (const auto& g : games)
+    for (const auto& [name, value] : g.outcome.stats) stat_names.insert(name);
   std::string text;
   if (is_csv(path)) {
-    text = with_side ? "game,side,seed,winners,turns,end_reason,decisions,details\n"
-                     : "game,seed,winners,turns,end_reason,decisions,details\n";
+    text = with_side ? "game,side,seed,winners,turns,end_reason,decisions,details"
+                     : "game,seed,winners,turns,end_reason,decisions,details";
+    for (const auto& name : stat_names) text += ",stats." + name;
+    text += "\n";
     for (const auto& g : games) {
       const auto& o = g.outcome;
       text += fmt::format("{},", g.index);
       if (with_side) text += csv_field(g.side) + ",";
-      text += fmt::format("{},{},{},{},{},{}\n", g.seed, fmt::join(seats_of(o.winners, players), " "), o.turns,
+      text += fmt::format("{},{},{},{},{},{}", g.seed, fmt::join(seats_of(o.winners, players), " "), o.turns,
                           csv_field(o.reason.empty() ? analysis::kUnspecifiedReason : o.reason), o.decisions,
                           csv_field(o.details.is_null() || o.details.empty() ? "" : o.details.dump()));
+      for (const auto& name : stat_names) {
+        const auto it = o.stats.find(name);
+        text += it == o.stats.end() ? std::string(",") : "," + nlohmann::json(it->second).dump();
+      }
+      text += "\n";
     }
   } else {
     for (const auto& g : games) {
@@ -65,6 +77,7 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
                             {"decisions", o.decisions},
                             {"details", o.details.is_null() ? nlohmann::json::object() : o.details}};
       if (with_side) row["side"] = g.side;
+      if (!o.stats.empty()) row["stats"] = o.stats;
       text += row.dump() + "\n";
     }
   }

@@ -1,6 +1,8 @@
 #include "cli/simulation_report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -38,6 +40,9 @@ struct QuantileName {
   const char* words;
 };
 constexpr QuantileName kQuantiles[] = {{0.1, "p10", "10%"}, {0.5, "median", "median"}, {0.9, "p90", "90%"}};
+// A statistic's quantiles: the five-number summary.
+constexpr QuantileName kStatQuantiles[] = {
+    {0, "min", "min"}, {0.25, "p25", "25%"}, {0.5, "median", "median"}, {0.75, "p75", "75%"}, {1, "max", "max"}};
 
 }  // namespace
 
@@ -65,6 +70,31 @@ RunDescription RunDescription::from_json(const nlohmann::json& j) {
 
 nlohmann::json interval_json(const Interval& i) {
   return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
+}
+
+nlohmann::json stats_json(const analysis::StatTallies& stats) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, tally] : stats) {
+    nlohmann::json one = {{"games", tally.count()},
+                          {"mean", interval_json(tally.mean())},
+                          {"standard_deviation", tally.standard_deviation()}};
+    for (const auto& q : kStatQuantiles) one[q.key] = tally.quantile(q.q);
+    j[name] = std::move(one);
+  }
+  return j;
+}
+
+std::string stat_value_text(double value) {
+  if (std::floor(value) == value && std::fabs(value) < 1e15) return fmt::format("{}", static_cast<int64_t>(value));
+  return fmt::format("{:.4g}", value);
+}
+
+std::string stat_text(const analysis::StatTally& tally) {
+  std::string text = fmt::format("mean {} (standard deviation {:.2f}, {} game{})", analysis::plus_minus(tally.mean()),
+                                 tally.standard_deviation(), tally.count(), tally.count() == 1 ? "" : "s");
+  for (size_t k = 0; k < std::size(kStatQuantiles); ++k)
+    text += fmt::format("{} {} {}", k ? "," : ";", kStatQuantiles[k].words, stat_value_text(tally.quantile(kStatQuantiles[k].q)));
+  return text;
 }
 
 nlohmann::json figures_json(const RunStatistics& s) {
@@ -117,6 +147,7 @@ nlohmann::json figures_json(const RunStatistics& s) {
   for (const auto& [reason, games] : s.end_reasons())
     reasons.push_back({{"reason", reason}, {"games", games}, {"rate", interval_json(analysis::wilson_interval(games, s.games()))}});
   j["end_reasons"] = reasons;
+  j["stats"] = stats_json(s.stats());
   return j;
 }
 
@@ -214,6 +245,9 @@ void print_simulation(std::ostream& out, const RunDescription& d, const RunStati
   for (const auto& [reason, games] : s.end_reasons())
     out << fmt::format("  {}: {}  ({} games)\n", reason, range_percent(analysis::wilson_interval(games, s.games())),
                        games);
+  if (s.stats().empty()) return;  // the report of a game without statistics is as it was
+  out << "the game's statistics (game:finish stats):\n";
+  for (const auto& [name, tally] : s.stats()) out << fmt::format("  {}: {}\n", name, stat_text(tally));
 }
 
 }  // namespace rulebook::cli

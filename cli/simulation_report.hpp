@@ -32,6 +32,13 @@ struct RunDescription {
 };
 
 nlohmann::json interval_json(const analysis::Interval& i);
+// A game's own statistics (game:finish stats), each with its games, mean
+// and 95% interval, standard deviation and quantiles: {"NAME": {...}}.
+nlohmann::json stats_json(const analysis::StatTallies& stats);
+// "mean 1.2 ± 0.4 (standard deviation 3.10, 1000 games); min -9, 25% -1, median 1, 75% 3, max 12".
+std::string stat_text(const analysis::StatTally& tally);
+// Whole numbers without decimals, others to 4 significant digits.
+std::string stat_value_text(double value);
 // Every figure of a batch of games, with its 95% interval.
 nlohmann::json figures_json(const analysis::RunStatistics& s);
 // The run's parameters (variants and sets only `with_setup`), what

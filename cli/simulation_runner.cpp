@@ -91,6 +91,7 @@ class SimulationWorker {
       out.decisions = 0;
       for (const auto& c : counters_[by_side_ ? side : 0]) out.decisions += c->decisions();
       out.reason = r.reason;
+      out.stats = r.stats;
       if (plan_.keep_details) out.details = r.details;
     }
     record_(worker_, game.index, outcomes_);

@@ -29,6 +29,10 @@ void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int
     wins_[static_cast<size_t>(s)].add(w - b);
     advantage_[static_cast<size_t>(s)].add((players_ * w - with_winners) - (players_ * b - base_winners));
   }
+  for (const auto& [name, value] : base.stats) {
+    const auto other = with.stats.find(name);
+    if (other != with.stats.end()) stat_differences_[name].add(other->second - value);
+  }
 }
 
 void PairedStatistics::merge(const PairedStatistics& other) {
@@ -42,6 +46,15 @@ void PairedStatistics::merge(const PairedStatistics& other) {
     advantage_[s].merge(other.advantage_[s]);
   }
   winners_.insert(winners_.end(), other.winners_.begin(), other.winners_.end());
+  merge_stats(stat_differences_, other.stat_differences_);
+}
+
+Difference PairedStatistics::stat(const std::string& name) const {
+  const auto it = stat_differences_.find(name);
+  if (it == stat_differences_.end()) return {};
+  double sum = 0, sum_squares = 0;
+  it->second.sums(sum, sum_squares);
+  return paired_mean_difference(it->second.count(), sum, sum_squares, it->second.nonzero());
 }
 
 Difference PairedStatistics::rate(const Figure& f) {

@@ -5,6 +5,7 @@
 // independent runs. Rates get the paired intervals of paired_intervals.hpp
 // (exact McNemar, Tango's score interval), means a paired t interval, and
 // unfairness a paired bootstrap over the games' winners.
+#include <string>
 #include <vector>
 
 #include "analysis/paired_intervals.hpp"
@@ -35,6 +36,11 @@ class PairedStatistics {
   Difference seat_advantage(int seat) const;
   // The change of the game's unfairness (fairness.hpp), with - base.
   Difference unfairness(uint64_t seed) const;
+  // A game's own statistic (game:finish stats), with - base, over the
+  // games whose both sides gave it (games: 0 when none did).
+  Difference stat(const std::string& name) const;
+  // The statistics some game of both sides gave, by name: per-game differences.
+  const StatTallies& stat_differences() const { return stat_differences_; }
   // Skill: the mean win rate of `seats` (whose agents differ between the
   // sides) with the "with" agents minus with the "base" agents.
   Difference win_rate_of(const std::vector<int>& seats) const;
@@ -68,6 +74,7 @@ class PairedStatistics {
   std::vector<Figure> wins_;
   std::vector<Figure> advantage_;  // scaled by players_ to stay integer
   std::vector<Winners> winners_;   // each game's, for unfairness and skill
+  StatTallies stat_differences_;   // by name: with - base, per game
 };
 
 }  // namespace rulebook::analysis

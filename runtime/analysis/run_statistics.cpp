@@ -61,6 +61,7 @@ void RunStatistics::add(const GameOutcome& game) {
   decisions_.add(game.decisions);
   ++turns_histogram_[game.turns];
   ++end_reasons_[game.reason.empty() ? kUnspecifiedReason : game.reason];
+  add_stats(stats_, game.stats);
 }
 
 void RunStatistics::merge(const RunStatistics& other) {
@@ -76,6 +77,7 @@ void RunStatistics::merge(const RunStatistics& other) {
   decisions_.merge(other.decisions_);
   for (const auto& [turns, games] : other.turns_histogram_) turns_histogram_[turns] += games;
   for (const auto& [reason, games] : other.end_reasons_) end_reasons_[reason] += games;
+  merge_stats(stats_, other.stats_);
 }
 
 double RunStatistics::fair_win_rate() const {
@@ -153,7 +155,7 @@ Moments moments_from(const nlohmann::json& j) {
 nlohmann::json RunStatistics::to_json() const {
   nlohmann::json histogram = nlohmann::json::array();
   for (const auto& [turns, games] : turns_histogram_) histogram.push_back({turns, games});
-  return {{"players", players_},
+  nlohmann::json j = {{"players", players_},
           {"games", games_},
           {"wins_by_seat", wins_},
           {"shared_wins", shared_wins_},
@@ -163,6 +165,9 @@ nlohmann::json RunStatistics::to_json() const {
           {"decisions", moments_json(decisions_)},
           {"turns_histogram", histogram},
           {"end_reasons", end_reasons_}};
+  // Only when some game gave statistics: a part without them is what older versions wrote and read.
+  if (!stats_.empty()) j["stats"] = stats_to_json(stats_);
+  return j;
 }
 
 RunStatistics RunStatistics::from_json(const nlohmann::json& j) {
@@ -196,6 +201,7 @@ RunStatistics RunStatistics::from_json(const nlohmann::json& j) {
     if (!games.is_number_integer()) throw std::invalid_argument("statistics: 'end_reasons' must map reasons to counts");
     s.end_reasons_[reason] = games.get<int64_t>();
   }
+  if (j.contains("stats")) s.stats_ = stats_from_json(j.at("stats"));  // optional: older parts have none
   if (const std::string problem = s.contradiction(); !problem.empty())
     throw std::invalid_argument("statistics contradict themselves: " + problem);
   return s;
@@ -248,6 +254,8 @@ std::string RunStatistics::contradiction() const {
     ended += games;
   }
   if (ended != games_) return "'end_reasons' counts " + text(ended) + " games, not " + text(games_);
+  for (const auto& [name, tally] : stats_)
+    if (tally.count() > games_) return "stats." + name + " counts " + text(tally.count()) + " of " + text(games_) + " games";
   return "";
 }
 
@@ -255,7 +263,7 @@ bool RunStatistics::operator==(const RunStatistics& o) const {
   return players_ == o.players_ && games_ == o.games_ && wins_ == o.wins_ && shared_wins_ == o.shared_wins_ &&
          games_by_winner_count_ == o.games_by_winner_count_ &&
          no_winner_ == o.no_winner_ && turns_ == o.turns_ && decisions_ == o.decisions_ &&
-         turns_histogram_ == o.turns_histogram_ && end_reasons_ == o.end_reasons_;
+         turns_histogram_ == o.turns_histogram_ && end_reasons_ == o.end_reasons_ && stats_ == o.stats_;
 }
 
 }  // namespace rulebook::analysis

@@ -12,6 +12,7 @@
 
 #include "analysis/fairness.hpp"
 #include "analysis/intervals.hpp"
+#include "analysis/stat_tally.hpp"
 
 namespace rulebook::analysis {
 
@@ -22,6 +23,7 @@ struct GameOutcome {
   uint64_t winners = 0;       // bit s: seat s won
   std::string reason;         // game:finish's reason ("" = not said)
   nlohmann::json details;     // game:finish's details, when asked for (--export); else null
+  GameStats stats;            // game:finish's stats (none: the rules gave none)
 };
 
 // The reason tallied for games whose rules gave none.
@@ -78,6 +80,8 @@ class RunStatistics {
   const Moments& decisions() const { return decisions_; }
   const std::map<int64_t, int64_t>& turns_histogram() const { return turns_histogram_; }
   const std::map<std::string, int64_t>& end_reasons() const { return end_reasons_; }
+  // The game's own statistics by name; a statistic counts only the games that gave it.
+  const StatTallies& stats() const { return stats_; }
 
   Interval win_rate(int seat) const { return wilson_interval(wins_.at(seat), games_); }
   Interval shared_win_rate() const { return wilson_interval(shared_wins_, games_); }
@@ -124,6 +128,7 @@ class RunStatistics {
   Moments decisions_;
   std::map<int64_t, int64_t> turns_histogram_;
   std::map<std::string, int64_t> end_reasons_;
+  StatTallies stats_;
 };
 
 }  // namespace rulebook::analysis

@@ -1,4 +1,6 @@
 // The `game` object: players, zones, boards, messages, scores and the end.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
@@ -163,6 +165,18 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& o
   lua_pop(L, 1);
 }
 
+// As analysis/stat_tally.hpp's valid_stat_name (this layer does not see analysis/).
+bool is_stat_name(const char* name) {
+  const size_t n = strlen(name);
+  if (n == 0 || n > 64) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const char c = name[i];
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!letter && (i == 0 || c < '0' || c > '9')) return false;
+  }
+  return true;
+}
+
 // Converts details (stack top) into r.details; on failure leaves the
 // problem on the stack, for the caller's luaL_argerror once the C++
 // objects here are gone.
@@ -181,7 +195,28 @@ bool finish_details(lua_State* L, GameResult& r, bool keep) {
   return false;
 }
 
-// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}}
+// Reads stats (stack top, a table) into `out`: finite numbers by names
+// that read as stats.NAME. Raises an argument error for anything else.
+void read_stats(lua_State* L, std::map<std::string, double>& out) {
+  lua_pushnil(L);
+  while (lua_next(L, -2) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING)
+      luaL_argerror(L, 2, lua_pushfstring(L, "field 'stats' must map names to numbers, got a %s key",
+                                          luaL_typename(L, -2)));
+    const char* name = lua_tostring(L, -2);
+    if (!is_stat_name(name))
+      luaL_argerror(L, 2, lua_pushfstring(L, "stats: '%s' cannot name a statistic (a letter or _, then letters, "
+                                             "digits or _, at most 64)", name));
+    const double value = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !std::isfinite(value))
+      luaL_argerror(L, 2, lua_pushfstring(L, "stats.%s must be a finite number, got %s", name,
+                                          lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1)));
+    out[name] = value == 0 ? 0.0 : value;
+    lua_pop(L, 1);
+  }
+}
+
+// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}, stats = {...}}
 // ends the game at once, wherever the rules are.
 int game_finish(lua_State* L) {
   check_game(L, 1);
@@ -200,6 +235,12 @@ int game_finish(lua_State* L) {
   lua_pop(L, 1);
   if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r, current_game(L).keep_details))
     return luaL_argerror(L, 2, lua_tostring(L, -1));
+  lua_pop(L, 1);
+  r.stats.clear();
+  const int stats_type = lua_getfield(L, 2, "stats");
+  if (stats_type != LUA_TNIL && stats_type != LUA_TTABLE)
+    luaL_argerror(L, 2, lua_pushfstring(L, "field 'stats' must be a table, got %s", lua_typename(L, stats_type)));
+  if (stats_type == LUA_TTABLE) read_stats(L, r.stats);
   lua_pop(L, 1);
   r.finished = true;
   GameState& state = state_of(L);

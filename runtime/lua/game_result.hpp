@@ -1,5 +1,6 @@
 #pragma once
 // What a game run leaves: the answers given and the result.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct GameResult {
   std::string reason;
   int turns = 0;
   nlohmann::json details = nlohmann::json::object();
+  // The game's own statistics (game:finish{stats = {margin = 3}}): finite
+  // numbers by name, tallied by simulate, compare and sweep.
+  std::map<std::string, double> stats;
 };
 
 // A seat's share of a finished game's win: 1 for a sole winner, 1/k for

@@ -1,5 +1,7 @@
 #include "play/log_file.hpp"
 
+#include <cmath>
+
 namespace rulebook {
 
 using nlohmann::json;
@@ -7,9 +9,20 @@ using nlohmann::json;
 json result_json(const GameState& state, const GameResult& r) {
   json scores = json::array();
   for (const auto& p : state.players()) scores.push_back(p.score);
-  return json{{"finished", r.finished}, {"stopped", r.stopped}, {"winners", r.winners},
-              {"losers", r.losers},     {"summary", r.summary}, {"reason", r.reason}, {"turns", r.turns},
-              {"scores", scores},       {"details", r.details}};
+  json j{{"finished", r.finished}, {"stopped", r.stopped}, {"winners", r.winners},
+         {"losers", r.losers},     {"summary", r.summary}, {"reason", r.reason}, {"turns", r.turns},
+         {"scores", scores},       {"details", r.details}};
+  // Only when the rules gave some: the logs of games without statistics stay as they were.
+  if (!r.stats.empty()) {
+    json stats = json::object();
+    for (const auto& [name, value] : r.stats) {
+      // A whole number is written as one ("3", not "3.0").
+      if (std::floor(value) == value && std::fabs(value) < 9e15) stats[name] = static_cast<int64_t>(value);
+      else stats[name] = value;
+    }
+    j["stats"] = std::move(stats);
+  }
+  return j;
 }
 
 json make_log(const GameSpec& spec, const GameState& state, const GameResult& result,

@@ -23,6 +23,8 @@
 ---@field losers? Seat[] seats that lost
 ---@field summary? string one line shown at the end
 ---@field details? table extra data written to the log
+---@field reason? string how the game ended, a short word ("last-tile"), tallied by simulate
+---@field stats? table<string, number> the game's own statistics by name (finite numbers), tallied by simulate, compare and sweep
 
 ---The game being played: a fresh table every game. The rules may keep their
 ---own per-game data in it (`game.dice = {...}`).
