@@ -21,6 +21,8 @@ const char* to_string(EventType t) {
     case EventType::GameEnd: return "game_end";
     case EventType::RoundBegin: return "round";
     case EventType::SitOut: return "sit_out";
+    case EventType::TrickBegin: return "trick";
+    case EventType::PhaseBegin: return "phase";
   }
   return "?";
 }

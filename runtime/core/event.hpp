@@ -30,6 +30,8 @@ enum class EventType : uint8_t {
   GameEnd,    // text = result summary
   RoundBegin, // seat = the round's first seat, value = the game's round
   SitOut,     // seat, out of this round only
+  TrickBegin, // seat = the leader (or none), value = the round's trick, to = the game's round (0: none)
+  PhaseBegin, // text = the phase's name
 };
 
 const char* to_string(EventType t);
@@ -59,6 +61,12 @@ struct Event {
     return make(EventType::TurnBegin, seat, ComponentId::none(), -1, game_round, round);
   }
   static Event round_begin(Seat first, int game_round) { return make(EventType::RoundBegin, first, ComponentId::none(), -1, -1, game_round); }
+  static Event trick_begin(Seat leader, int trick, int game_round) {
+    return make(EventType::TrickBegin, leader, ComponentId::none(), -1, game_round, trick);
+  }
+  static Event phase_begin(std::string name) {
+    return make(EventType::PhaseBegin, Seat::none(), ComponentId::none(), -1, -1, 0, std::move(name));
+  }
   static Event sit_out(Seat seat) { return make(EventType::SitOut, seat, ComponentId::none(), -1, -1, 0); }
   // `owner`: the seat owning the die, or none.
   static Event roll(ComponentId die, Seat owner, ZoneSlot zone, int face) {

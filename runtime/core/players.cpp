@@ -26,6 +26,16 @@ void begin_round(GameState& state, Seat first) {
   if (state.listening()) state.emit(Event::round_begin(first, state.turns().game_round()));
 }
 
+void begin_trick(GameState& state, Seat leader) {
+  state.turns().begin_trick();
+  if (state.listening()) state.emit(Event::trick_begin(leader, state.turns().trick(), state.turns().game_round()));
+}
+
+void begin_phase(GameState& state, std::string name) {
+  state.turns().set_phase(name);
+  if (state.listening()) state.emit(Event::phase_begin(std::move(name)));
+}
+
 void reinstate(GameState& state, Seat seat) {
   state.mutable_player(seat).eliminated = false;
   state.turns().reinstate(seat.value());

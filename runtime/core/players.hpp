@@ -21,5 +21,10 @@ void reinstate(GameState& state, Seat seat);   // back in (a new round)
 void sit_out(GameState& state, Seat seat);     // out of this game round only
 // A new game round (TurnOrder::begin_round) whose first turn goes to `first`.
 void begin_round(GameState& state, Seat first);
+// A new trick of the round, led by `leader` (none: nobody leads, as when
+// everybody plays at once).
+void begin_trick(GameState& state, Seat leader);
+// A named phase of the game ("bidding", "scoring").
+void begin_phase(GameState& state, std::string name);
 
 }  // namespace rulebook

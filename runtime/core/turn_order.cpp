@@ -12,6 +12,9 @@ void TurnOrder::reset(int seats, int first, int direction) {
   eliminated_ = 0;
   game_round_ = 0;
   sitting_out_ = 0;
+  trick_ = 0;
+  tricks_started_ = 0;
+  phase_.clear();
 }
 
 void TurnOrder::begin_round(int first) {
@@ -20,6 +23,7 @@ void TurnOrder::begin_round(int first) {
   current_ = -1;
   round_ = 0;
   sitting_out_ = 0;
+  trick_ = 0;
 }
 
 int TurnOrder::next(int seat) const { return first_in_play(seat, direction_); }

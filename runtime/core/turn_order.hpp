@@ -7,6 +7,8 @@
 // play comes back to the first seat) and the game's round (a hand, a deal:
 // begun by the rules with begin_round, 0 until then). A new game round
 // starts the laps again from its first seat and lets everybody play again.
+#include <string>
+
 #include "core/visibility.hpp"
 
 namespace rulebook {
@@ -22,6 +24,20 @@ class TurnOrder {
   int game_round() const { return game_round_; }
   bool first_round() const { return round_ <= 1; }
   int turns_started() const { return turns_started_; }
+  // Tricks (a prize, a hand of cards played to the middle): counted within
+  // the game's round (0 before its first), and over the whole game.
+  int trick() const { return trick_; }
+  int tricks_started() const { return tricks_started_; }
+  void begin_trick() {
+    ++trick_;
+    ++tricks_started_;
+  }
+  // The phase the rules named last ("bidding"; "" before any).
+  const std::string& phase() const { return phase_; }
+  void set_phase(std::string phase) { phase_ = std::move(phase); }
+  // The game's length in turns: its turns, or the tricks of a game that
+  // never began a turn (everybody acts at once).
+  int turns_played() const { return turns_started_ > 0 ? turns_started_ : tricks_started_; }
   int direction() const { return direction_; }
   void set_direction(int direction) { direction_ = direction < 0 ? -1 : 1; }
 
@@ -50,7 +66,8 @@ class TurnOrder {
   // The first seat not skipped from `seat`, `step` (1 or -1) places at a time.
   int first_in_play(int seat, int step) const;
   int seats_ = 0, current_ = -1, first_ = 0, direction_ = 1;
-  int round_ = 0, turns_started_ = 0, game_round_ = 0;
+  int round_ = 0, turns_started_ = 0, game_round_ = 0, trick_ = 0, tricks_started_ = 0;
+  std::string phase_;
   SeatMask eliminated_ = 0, sitting_out_ = 0;
 };
 

@@ -115,6 +115,39 @@ int turns_begin_round(lua_State* L) {
   return 0;
 }
 
+// game:begin_trick([leader]): a new trick of the round (counted from 1
+// in each game round), led by `leader` or by nobody (everybody plays at once).
+int turns_begin_trick(lua_State* L) {
+  check_game(L, 1);
+  const Seat leader = lua_isnoneornil(L, 2) ? Seat::none() : check_seat(L, 2);
+  begin_trick(state_of(L), leader);
+  return 0;
+}
+
+int turns_trick(lua_State* L) {
+  check_game(L, 1);
+  lua_pushinteger(L, state_of(L).turns().trick());
+  return 1;
+}
+
+// game:begin_phase(name): a named phase of the game ("bidding", "scoring").
+int turns_begin_phase(lua_State* L) {
+  check_game(L, 1);
+  size_t length = 0;
+  const char* name = luaL_checklstring(L, 2, &length);
+  luaL_argcheck(L, length > 0 && length <= 64, 2, "a name of 1 to 64 characters expected");
+  begin_phase(state_of(L), std::string(name, length));
+  return 0;
+}
+
+int turns_phase(lua_State* L) {
+  check_game(L, 1);
+  const std::string& phase = state_of(L).turns().phase();
+  if (phase.empty()) lua_pushnil(L);
+  else lua_pushlstring(L, phase.data(), phase.size());
+  return 1;
+}
+
 int turns_game_round(lua_State* L) {
   check_game(L, 1);
   lua_pushinteger(L, state_of(L).turns().game_round());
@@ -159,6 +192,10 @@ const luaL_Reg kTurnMethods[] = {
     {"set_direction", turns_set_direction},
     {"begin_round", turns_begin_round},
     {"game_round", turns_game_round},
+    {"begin_trick", turns_begin_trick},
+    {"trick", turns_trick},
+    {"begin_phase", turns_begin_phase},
+    {"phase", turns_phase},
     {"sit_out", turns_sit_out},
     {"is_sitting_out", turns_is_sitting_out},
     {nullptr, nullptr},

@@ -448,7 +448,7 @@ bool GameRun::begin() {
   else lua_pushnil(g.co);
   if (g.prepare_at_first_turn) g.first_turn_prepare_ref = g.prepare_ref;  // game:begin_turn runs it
   const bool pending = g.resume(3);
-  if (!pending) g.result.turns = state.turns().turns_started();
+  if (!pending) g.result.turns = state.turns().turns_played();
   return pending;
 }
 
@@ -478,7 +478,7 @@ bool GameRun::answer(Seat seat, int index) {
   }
   g.phase = RunPhase::Running;
   const bool pending = g.resume(nargs);
-  if (!pending) g.result.turns = g.state->turns().turns_started();
+  if (!pending) g.result.turns = g.state->turns().turns_played();
   return pending;
 }
 

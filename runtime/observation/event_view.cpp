@@ -36,6 +36,12 @@ json event_json(const GameState& s, const Event& e, Seat seat) {
       break;
     case EventType::RoundBegin: j["round"] = e.value; j["first"] = e.seat; break;
     case EventType::SitOut: j["seat"] = e.seat; break;
+    case EventType::TrickBegin:
+      j["trick"] = e.value;
+      if (!e.seat.is_none()) j["leader"] = e.seat;
+      if (e.to > 0) j["game_round"] = e.to;
+      break;
+    case EventType::PhaseBegin: j["phase"] = e.text; break;
     case EventType::Roll:
       component(e.component);
       j["zone"] = s.zone_id(e.from);

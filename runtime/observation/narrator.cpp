@@ -37,6 +37,16 @@ bool mentions(const std::string& text, const std::string& word) {
   return false;
 }
 
+// "Trick 3", or "Round 2, trick 3" in a game played in rounds.
+std::string trick_heading(int game_round, int trick) {
+  return game_round > 0 ? fmt::format("Round {}, trick {}", game_round, trick) : fmt::format("Trick {}", trick);
+}
+
+std::string capitalised(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
 std::string number_word(int n) {
   static const char* const kWords[] = {"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
   return n >= 0 && n <= 10 ? kWords[n] : std::to_string(n);
@@ -315,13 +325,35 @@ void Narrator::on_event(const GameState& s, const Event& e) {
     case EventType::TurnBegin: {
       if (level_ == NarrationLevel::Brief) end_brief_turn();
       turn_seat_ = e.seat;
-      // A game played in rounds counts its own rounds, not the laps.
+      // A game played in rounds counts its own rounds, not the laps; a
+      // game of tricks names its trick instead of the laps.
       const int round = e.to > 0 ? e.to : e.value;
+      const std::string where =
+          s.turns().tricks_started() > 0 ? trick_heading(e.to, s.turns().trick()) : fmt::format("Round {}", round);
       if (level_ == NarrationLevel::Brief) {
-        brief_head_ = fmt::format("{}Round {}, {}{}", style_.strong, round, name(e.seat), style_.reset);
+        brief_head_ = fmt::format("{}{}, {}{}", style_.strong, where, name(e.seat), style_.reset);
       } else {
-        emit_line(fmt::format("{}-- Round {}, {}'s turn --{}", style_.strong, round, name(e.seat), style_.reset));
+        emit_line(fmt::format("{}-- {}, {}'s turn --{}", style_.strong, where, name(e.seat), style_.reset));
       }
+      break;
+    }
+    case EventType::TrickBegin:
+    case EventType::PhaseBegin: {
+      // Games without turns (everybody acts at once) are told by their tricks and phases.
+      if (level_ == NarrationLevel::Brief) end_brief_turn();
+      turn_seat_ = Seat::none();
+      const int game_round = s.turns().game_round(), trick = s.turns().trick();
+      std::string heading;
+      if (e.type == EventType::TrickBegin) {
+        heading = trick_heading(game_round, trick);
+        if (!e.seat.is_none()) heading += fmt::format(", {} leads", name(e.seat));
+      } else {
+        const std::string context = trick > 0 ? trick_heading(game_round, trick)
+                                              : game_round > 0 ? fmt::format("Round {}", game_round) : "";
+        heading = context.empty() ? capitalised(e.text) : context + ": " + e.text;
+      }
+      if (level_ == NarrationLevel::Brief) brief_head_ = fmt::format("{}{}{}", style_.strong, heading, style_.reset);
+      else emit_line(fmt::format("{}-- {} --{}", style_.strong, heading, style_.reset));
       break;
     }
     case EventType::RoundBegin:

@@ -37,6 +37,9 @@ json seat_view(const GameState& state, Seat seat) {
   v["players"] = std::move(players);
   v["turn"] = {{"current", turns.current()}, {"round", turns.round()}};
   if (rounds) v["turn"]["game_round"] = turns.game_round();
+  // Only in games that declare tricks or phases: other views stay as they were.
+  if (turns.tricks_started() > 0) v["turn"]["trick"] = turns.trick();
+  if (!turns.phase().empty()) v["turn"]["phase"] = turns.phase();
   json zones = json::object();
   json boards = json::object();
   for (int slot = 0; slot < def.zone_count(); ++slot) {

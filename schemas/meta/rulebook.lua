@@ -177,6 +177,23 @@ function Game:begin_round(first_seat) end
 ---@return integer
 function Game:game_round() end
 
+---A new trick of the round (counted from 1 in each game round), led by `leader`
+---or by nobody (everybody plays at once): narrated "-- Trick 3 --".
+---@param leader? Seat
+function Game:begin_trick(leader) end
+
+---The round's trick: 0 before the first begin_trick (and after begin_round).
+---@return integer
+function Game:trick() end
+
+---A named phase of the game ("bidding", "scoring"): narrated "-- Trick 3: bidding --".
+---@param name string
+function Game:begin_phase(name) end
+
+---The phase the rules named last, or nil.
+---@return string?
+function Game:phase() end
+
 ---Takes a seat out of this round only (until the next begin_round).
 ---@param seat Seat
 function Game:sit_out(seat) end
