@@ -509,6 +509,14 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     if (expect.contains("reason") && expect.at("reason").get<std::string>() != result.reason)
       failures.push_back(fmt::format("reason: expected \"{}\", got \"{}\"", expect.at("reason").get<std::string>(),
                                      result.reason));
+    if (expect.contains("stats"))
+      for (const auto& [name, wanted] : expect.at("stats").items()) {
+        const auto it = result.stats.find(name);
+        if (it == result.stats.end())
+          failures.push_back(fmt::format("stats.{}: expected {}, but the game gave none", name, wanted.dump()));
+        else if (it->second != wanted.get<double>())
+          failures.push_back(fmt::format("stats.{}: expected {}, got {}", name, wanted.dump(), nlohmann::json(it->second).dump()));
+      }
     if (expect.contains("turns") && expect.at("turns").get<int>() != result.turns)
       failures.push_back(fmt::format("turns: expected {}, got {}", expect.at("turns").get<int>(), result.turns));
     if (expect.contains("zones")) {

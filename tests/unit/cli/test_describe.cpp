@@ -213,7 +213,7 @@ TEST_CASE("display and describe: Hai Noon at a glance in the terminal", "[descri
 }
 
 TEST_CASE("describe: every bundled game describes itself, the same for every seat but the seat's own words", "[describe]") {
-  for (const char* name : {"hai-noon", "hao-hao", "liars-dice", "old-maid", "pass-the-pandas"}) {
+  for (const char* name : {"goofspiel", "hai-noon", "hao-hao", "liars-dice", "old-maid", "pass-the-pandas"}) {
     INFO(name);
     const auto def = load_game(name);
     CHECK_FALSE(def->display.empty());
