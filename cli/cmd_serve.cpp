@@ -26,6 +26,7 @@ struct ServeOptions {
   int port = 8080;
   std::string log_file;
   double linger = -1;
+  size_t max_per_address = 128;
 };
 
 std::atomic<int> g_signal{0};
@@ -52,7 +53,11 @@ int run(ServeOptions& o) {
   config.host = o.host;
   config.port = o.port;
   config.log_file = o.log_file;
+  config.max_per_address = o.max_per_address;
   WebTable table(std::move(config));
+  // What an operator should know (caps reached, refusals once a minute) on
+  // standard error; the links and the result stay on standard output.
+  table.set_log([](const std::string& line) { std::cerr << "serve: " << line << std::endl; });
   table.start();
 
   std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
@@ -105,6 +110,11 @@ Runner add_serve(CLI::App& app) {
   cmd->add_option("--host", o->host, "address to listen on (0.0.0.0: every network)")->capture_default_str();
   cmd->add_option("--port", o->port, "port to listen on (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
   cmd->add_option("--log", o->log_file, "write the replay log to FILE when the game ends");
+  cmd->add_option("--max-per-address", o->max_per_address,
+                  "connections one address may hold open at once, more are refused with 429 (0: no cap; behind a "
+                  "reverse proxy every client has the proxy's address)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--linger", o->linger, "after the end, keep serving SECONDS more, then exit (default: until Ctrl-C)")
       ->check(CLI::Range(0.0, 1e9));
   return [o] { return run(*o); };
