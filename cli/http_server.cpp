@@ -363,6 +363,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     stream_.expires_after(core_.limits.write_timeout);
     net::async_write(stream_, net::buffer(out_), [self = shared_from_this(), last](beast::error_code ec, size_t) {
       self->writing_ = false;
+      std::string().swap(self->out_);  // a quiet stream holds no piece
       if (ec == beast::error::timeout) ++self->core_.timed_out;
       if (ec || last) return self->close();
       self->arm_keepalive();

@@ -42,13 +42,23 @@ class TableEvents : public http::StreamSource {
   void unwatch() override { table_.unsubscribe(listener_); }
   std::string pull(bool& done) override {
     done = table_.closed();  // read first: a message published before the close is still sent
+    // A page that comes late gets the game so far in pieces of about 64
+    // KiB, each sent when the client took the last: the server never holds
+    // a whole stream for a reader.
     std::string chunk;
-    for (const std::string& message : table_.messages(stream_, next_)) chunk += fmt::format("id: {}\ndata: {}\n\n", next_++, message);
+    for (const std::string& message : table_.messages(stream_, next_)) {
+      if (chunk.size() >= kPiece) {
+        done = false;  // there is more to send, at the next pull
+        break;
+      }
+      chunk += fmt::format("id: {}\ndata: {}\n\n", next_++, message);
+    }
     return chunk;
   }
   std::string keepalive() override { return ": still here\n\n"; }  // keeps proxies and dead peers honest
 
  private:
+  static constexpr size_t kPiece = 64 * 1024;
   Table& table_;
   const Table::StreamId stream_;
   size_t next_;
