@@ -74,6 +74,12 @@ std::vector<std::string> string_list(const json& request, const char* field) {
   return out;
 }
 
+// Tables the lobby let go: stopped now (no lock held), so that a page still
+// following one hears it close and lets it go too.
+void stop_each(const std::vector<std::shared_ptr<Table>>& tables) {
+  for (const auto& table : tables) table->stop();
+}
+
 LobbyGame load_entry(const std::string& name, const std::string& source, const std::string& origin) {
   LobbyGame game{name, source, origin, load_game(source), {}};
   game.variants = list_variants(game.definition->dir);
@@ -119,7 +125,7 @@ Lobby::~Lobby() {
     std::lock_guard lock(mutex_);
     tables.swap(tables_);
   }
-  for (auto& [id, held] : tables) held.table->stop();
+  for (const auto& [id, held] : tables) held.table->stop();
 }
 
 Lobby::Clock::time_point Lobby::now() const { return config_.clock ? config_.clock() : Clock::now(); }
@@ -260,13 +266,19 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
 std::shared_ptr<Table> Lobby::create(const std::string& request) {
   const json parsed = json::parse(request, nullptr, false);
   if (parsed.is_discarded()) throw malformed(fmt::format("the request is not JSON: send {}", kRequestShape));
+  auto full = [this] {
+    return LobbyError(Why::full, fmt::format("the lobby is full: {} tables are playing (at most {}); try again when one ends",
+                                             tables_.size(), config_.max_tables));
+  };
   // Refuse a full lobby before loading anything.
   {
     std::vector<std::shared_ptr<Table>> dropped;
-    std::lock_guard lock(mutex_);
-    if (tables_.size() >= config_.max_tables && !make_room(dropped))
-      throw LobbyError(Why::full, fmt::format("the lobby is full: {} tables are playing (at most {}); try again when one ends",
-                                              tables_.size(), config_.max_tables));
+    {
+      std::lock_guard lock(mutex_);
+      if (tables_.size() >= config_.max_tables && !make_room(dropped))
+        throw full();
+    }
+    stop_each(dropped);
   }
   std::string id = random_id();
   auto table = std::make_shared<Table>(table_config(parsed, id));
@@ -276,8 +288,7 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
     std::lock_guard lock(mutex_);
     if (tables_.count(id)) throw std::runtime_error("two tables drew the same id");  // 2^-64
     if (tables_.size() >= config_.max_tables && !make_room(dropped))
-      throw LobbyError(Why::full, fmt::format("the lobby is full: {} tables are playing (at most {}); try again when one ends",
-                                              tables_.size(), config_.max_tables));
+      throw full();
     Held held;
     held.table = table;
     held.game = game;
@@ -286,6 +297,7 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
     held.active = now();
     tables_.emplace(id, std::move(held));
   }
+  stop_each(dropped);
   table->start();
   return table;
 }
@@ -319,7 +331,7 @@ json Lobby::held_json(const Held& held) {
   json seats = json::array();
   for (Seat s : Seat::all(c.spec.players)) {
     json seat = {{"seat", s.value()}, {"agent", c.kinds[s.index()]}};
-    if (s.index() < c.spec.names.size()) seat["name"] = c.spec.names[s.index()];
+    if (s.index() < c.spec.names.size() && !c.spec.names[s.index()].empty()) seat["name"] = c.spec.names[s.index()];
     seats.push_back(seat);
   }
   json out = {{"table", table.id()},
@@ -364,6 +376,15 @@ std::string Lobby::log(const std::string& id) const {
   return text;
 }
 
+void Lobby::stop_tables() {
+  std::vector<std::shared_ptr<Table>> tables;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, held] : tables_) tables.push_back(held.table);
+  }
+  stop_each(tables);
+}
+
 size_t Lobby::size() const {
   std::lock_guard lock(mutex_);
   return tables_.size();
@@ -371,8 +392,9 @@ size_t Lobby::size() const {
 
 // ---- Cleaning up ---------------------------------------------------------
 
-size_t Lobby::sweep() {
+Lobby::Swept Lobby::sweep() {
   const Clock::time_point t = now();
+  Swept swept;
   std::vector<std::shared_ptr<Table>> idle, dropped;
   {
     std::lock_guard lock(mutex_);
@@ -388,6 +410,7 @@ size_t Lobby::sweep() {
         h.ended = t;
       }
       if (h.ended_seen && t - h.ended >= config_.keep_ended) {
+        swept.dropped.push_back(it->first);
         dropped.push_back(h.table);
         it = tables_.erase(it);
         continue;
@@ -398,16 +421,18 @@ size_t Lobby::sweep() {
   }
   // Stopping waits for the game thread: outside the lock. The stopped
   // table's time to go counts from now.
-  for (const auto& table : idle) table->stop();
+  stop_each(dropped);
+  stop_each(idle);
   std::lock_guard lock(mutex_);
   for (const auto& table : idle) {
+    swept.stopped.push_back(table->id());
     auto it = tables_.find(table->id());
     if (it == tables_.end()) continue;
     it->second.ended_seen = true;
     it->second.ended = t;
     it->second.seen_version = table->version();
   }
-  return dropped.size();
+  return swept;
 }
 
 }  // namespace rulebook

@@ -107,11 +107,16 @@ class Lobby {
   std::string log(const std::string& id) const;
 
   // Cleans up (see the top): stops idle tables, drops ended tables whose
-  // time is up. Returns how many tables were dropped. The server calls it
-  // every few seconds; it notes activity and ends as it sees them, so its
-  // granularity is the time between calls.
-  size_t sweep();
+  // time is up. The server calls it every few seconds; it notes activity
+  // and ends as it sees them, so its granularity is the time between calls.
+  struct Swept {
+    std::vector<std::string> stopped;  // ids of the tables stopped for idleness
+    std::vector<std::string> dropped;  // ids of the ended tables dropped
+  };
+  Swept sweep();
   size_t size() const;
+  // Stops every table (the server is closing); they stay held.
+  void stop_tables();
 
  private:
   struct Held {

@@ -277,27 +277,29 @@ TEST_CASE("lobby: idle tables are stopped, ended ones dropped after their time",
   idle.reset();
   finished.reset();
 
-  CHECK(lobby.sweep() == 0);  // notes the end of the finished one, now
+  CHECK(lobby.sweep().dropped.empty());  // notes the end of the finished one, now
   clock.pass(59min);
-  CHECK(lobby.sweep() == 0);
+  CHECK(lobby.sweep().dropped.empty());
   CHECK(lobby.find(finished_id));
   clock.pass(1min);
-  CHECK(lobby.sweep() == 1);  // an hour after its end
+  CHECK(lobby.sweep().dropped == std::vector<std::string>{finished_id});  // an hour after its end
   CHECK_FALSE(lobby.find(finished_id));
 
   // Nobody moved at the other for two hours: it is stopped, kept an hour, dropped.
   clock.pass(59min);
-  CHECK(lobby.sweep() == 0);
+  CHECK(lobby.sweep().dropped.empty());
   CHECK(lobby.find(idle_id)->state() == TableState::playing);
   clock.pass(1min);
-  CHECK(lobby.sweep() == 0);
+  const Lobby::Swept swept = lobby.sweep();
+  CHECK(swept.dropped.empty());
+  CHECK(swept.stopped == std::vector<std::string>{idle_id});
   REQUIRE(lobby.find(idle_id));
   CHECK(lobby.find(idle_id)->state() == TableState::abandoned);
   CHECK(lobby.table_json(idle_id)["state"] == "abandoned");
   CHECK(lobby.table_json(idle_id)["error"].get<std::string>().find("the table closed") != std::string::npos);
   CHECK_FALSE(lobby.log(idle_id).empty());  // the game as far as it went
   clock.pass(1h);
-  CHECK(lobby.sweep() == 1);
+  CHECK(lobby.sweep().dropped.size() == 1);
   CHECK(lobby.size() == 0);
   std::lock_guard lock(saved_mutex);
   CHECK(saved.size() == 2);
