@@ -42,8 +42,8 @@ function showGame() {
                 : element("input", { type: "text", value: typeof value === "string" ? value : JSON.stringify(value) });
     if (typeof value === "boolean") input.checked = value;
     input.dataset.option = name;
-    return element("label", { class: "option check", title: option.help || "" }, input, name,
-                   element("span", { class: "muted", text: option.help ? ` ${option.help}` : "" }));
+    return element("div", { class: "option" }, element("label", {}, input, element("code", { text: name })),
+                   element("div", { class: "muted", text: option.help || "" }));
   }));
   $("options").hidden = options.length === 0;
 }
@@ -61,7 +61,7 @@ function showSeats() {
       kind.value = kept[seat].kind;
       name.value = kept[seat].name;
     }
-    rows.append(element("div", { class: "seat" }, element("span", { text: `Seat ${seat}` }), name, kind));
+    rows.append(element("div", { class: "seat-row" }, element("span", { text: `Seat ${seat}` }), name, kind));
   }
 }
 
@@ -132,7 +132,10 @@ async function refresh() {
     $("connection").classList.remove("down");
     $("none").hidden = tables.length > 0;
     $("tables").replaceChildren(...tables.reverse().map((t) => {
-      const seats = t.seats.map((s) => (s.name ? `${s.name} ` : "") + (s.agent === "human" ? "(person)" : `(${s.agent})`)).join(", ");
+      const seats = t.seats.map((s) => {
+        const who = s.agent === "human" ? "person" : `${s.agent} bot`;
+        return s.name ? `${s.name} (${who})` : who;
+      }).join(", ");
       const state = t.state + (t.result ? `: ${t.result}` : "") + (t.error ? `: ${t.error}` : "");
       const links = element("td");
       links.append(element("a", { href: t.links.spectators, target: "_blank", text: "watch" }));
@@ -141,7 +144,7 @@ async function refresh() {
                      element("td", { text: t.table }),
                      element("td", { text: t.title + (t.variants.length ? ` (${t.variants.join(", ")})` : "") }),
                      element("td", { text: seats }),
-                     element("td", { class: `state state-${t.state}`, text: state }),
+                     element("td", { class: `table-state state-${t.state}`, text: state }),
                      element("td", { text: t.created.replace("T", " ").replace("Z", "") }),
                      links);
     }));
