@@ -253,6 +253,10 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
     }
   }
 
+  // Bots alone would play on with nobody there, and a stopped table waits
+  // for them to finish (rulebook simulate plays bots against bots).
+  if (std::find(c.kinds.begin(), c.kinds.end(), "human") == c.kinds.end())
+    throw malformed("a table needs at least one person (\"human\"): bots alone are played by rulebook simulate");
   c.spec = GameSpec{game.source, variants, sets, players, seed, names};
   c.limits = config_.limits;
   c.agent_settings = config_.agent_settings;

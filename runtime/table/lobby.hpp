@@ -89,9 +89,10 @@ class Lobby {
   //   {"game": NAME, "players": N, "variants": [NAME...], "set": ["PATH=VALUE"...],
   //    "agents": {"SEAT": KIND, "all": KIND}, "seed": S, "names": [NAME...]}
   // Only "game" is required; seats not given to a bot are people's (KIND
-  // "human"). A bot is a kind of the agent registry by its name alone
-  // (random, first, greedy, mcts, ismcts): nothing that reads the server's
-  // files or runs its programs. Throws LobbyError (malformed or full).
+  // "human"), and one seat at least must be. A bot is a kind of the agent
+  // registry by its name alone (random, first, greedy, mcts, ismcts):
+  // nothing that reads the server's files or runs its programs. Throws
+  // LobbyError (malformed or full).
   std::shared_ptr<Table> create(const std::string& request);
 
   // The table of this id; null when there is none (never was, or cleaned up).
