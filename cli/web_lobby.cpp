@@ -286,7 +286,14 @@ void WebLobby::Impl::sweep_until_stopped() {
   while (!sweeper_wake.wait_for(lock, std::chrono::duration<double>(config.sweep_seconds), [this] { return stopping; })) {
     lock.unlock();
     const Lobby::Swept swept = lobby.sweep();
-    for (const std::string& id : swept.stopped) report(fmt::format("table {} stopped: nobody played for a while", id));
+    for (const std::string& id : swept.ended) {
+      const auto table = lobby.find(id);
+      if (!table) continue;
+      const std::string error = table->error();
+      report(error.empty() ? fmt::format("table {} finished: {}", id, table->result().value("summary", ""))
+                           : fmt::format("table {} ended: {}", id, error));
+    }
+    for (const std::string& id : swept.stopped) report(fmt::format("table {} stopped: nobody played at it for a while", id));
     for (const std::string& id : swept.dropped) report(fmt::format("table {} cleaned up", id));
     lock.lock();
   }

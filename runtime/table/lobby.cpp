@@ -412,6 +412,7 @@ Lobby::Swept Lobby::sweep() {
       if (h.table->over() && !h.ended_seen) {
         h.ended_seen = true;
         h.ended = t;
+        swept.ended.push_back(it->first);
       }
       if (h.ended_seen && t - h.ended >= config_.keep_ended) {
         swept.dropped.push_back(it->first);

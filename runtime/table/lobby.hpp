@@ -111,6 +111,7 @@ class Lobby {
   // time is up. The server calls it every few seconds; it notes activity
   // and ends as it sees them, so its granularity is the time between calls.
   struct Swept {
+    std::vector<std::string> ended;    // ids of the tables seen over for the first time
     std::vector<std::string> stopped;  // ids of the tables stopped for idleness
     std::vector<std::string> dropped;  // ids of the ended tables dropped
   };

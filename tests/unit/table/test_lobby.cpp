@@ -301,7 +301,9 @@ TEST_CASE("lobby: idle tables are stopped, ended ones dropped after their time",
   idle.reset();
   finished.reset();
 
-  CHECK(lobby.sweep().dropped.empty());  // notes the end of the finished one, now
+  const Lobby::Swept first = lobby.sweep();  // notes the end of the finished one, now
+  CHECK(first.ended == std::vector<std::string>{finished_id});
+  CHECK(first.dropped.empty());
   clock.pass(59min);
   CHECK(lobby.sweep().dropped.empty());
   CHECK(lobby.find(finished_id));
