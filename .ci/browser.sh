@@ -3,7 +3,10 @@
 # --players 2` in Debian's headless chromium, driven by puppeteer-core (npm,
 # pinned by tests/browser/package-lock.json): both seats' pages play a
 # whole game by clicking, neither ever shows the other's hand, both show the
-# result, the server's log replays. Screenshots of both pages land in OUT.
+# result, the server's log replays. Then the lobby (`rulebook serve` with
+# no game): a table opened on its page, played to its end on the people's
+# pages, its log downloaded from the lobby's list replays. Screenshots of
+# the pages land in OUT.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -13,4 +16,5 @@ OUT=$(realpath -m "${OUT:-build/browser}")
 start=$(date +%s)
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 node tests/browser/play_hai_noon.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
-echo "browser.sh: a whole Hai Noon game played in chromium in $(( $(date +%s) - start )) s"
+node tests/browser/play_from_lobby.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
+echo "browser.sh: two whole Hai Noon games played in chromium (one table opened from the lobby) in $(( $(date +%s) - start )) s"
