@@ -130,6 +130,7 @@ struct Server::Core {
   };
   std::vector<Route> routes;
   std::function<void(const std::string&)> log;
+  std::string failure_words = "the table could not answer this request";
 
   // The I/O thread's alone.
   bool stopping = false;
@@ -522,7 +523,7 @@ Response Server::Core::handle(const Request& request) {
     // The details stay out of the answer (and the log): they are a library's words.
     ++failed;
     net::post(ioc, [this, line = fmt::format("could not answer {} {}", request.method, request.path)] { say(line); });
-    return Response::error(500, "the table could not answer this request");
+    return Response::error(500, failure_words);
   }
 }
 
@@ -539,6 +540,8 @@ void Server::route_prefix(const std::string& method, const std::string& prefix, 
 }
 
 void Server::set_log(std::function<void(const std::string&)> log) { core_->log = std::move(log); }
+
+void Server::set_failure_words(std::string words) { core_->failure_words = std::move(words); }
 
 const ServerLimits& Server::limits() const { return core_->limits; }
 

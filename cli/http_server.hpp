@@ -105,6 +105,9 @@ class Server {
   // handlers that failed, and once a minute what it refused, when it did).
   // Called from the I/O thread; default: nothing.
   void set_log(std::function<void(const std::string& line)> log);
+  // What a 500 says when a handler throws (default: "the table could not
+  // answer this request"); the exception's own text never goes out.
+  void set_failure_words(std::string words);
 
   // Binds host:port (0: any free port) and starts the I/O and worker
   // threads; returns the port bound. Throws std::runtime_error, in our words,

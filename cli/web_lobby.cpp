@@ -222,6 +222,7 @@ void WebLobby::Impl::sweep_until_stopped() {
 
 WebLobby::WebLobby(WebLobbyConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {
   if (impl_->config.log) impl_->server.set_log(impl_->config.log);
+  impl_->server.set_failure_words("the lobby could not answer this request");
   impl_->routes();
 }
 
