@@ -5,8 +5,9 @@
 # whole game by clicking, neither ever shows the other's hand, both show the
 # result, the server's log replays. Then the lobby (`rulebook serve` with
 # no game): a table opened on its page, played to its end on the people's
-# pages, its log downloaded from the lobby's list replays. Screenshots of
-# the pages land in OUT.
+# pages, its log downloaded from the lobby's list replays; then two pages
+# decide sealed bids at once (play_together.mjs). Screenshots of the pages
+# land in OUT.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -17,4 +18,6 @@ start=$(date +%s)
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 node tests/browser/play_hai_noon.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
 node tests/browser/play_from_lobby.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
-echo "browser.sh: two whole Hai Noon games played in chromium (one table opened from the lobby) in $(( $(date +%s) - start )) s"
+# Two browsers deciding at once (game:choose_together): sealed bids.
+node tests/browser/play_together.mjs "$RULEBOOK" "$OUT"
+echo "browser.sh: two whole Hai Noon games (one table opened from the lobby) and a game of sealed bids played in chromium in $(( $(date +%s) - start )) s"

@@ -23,6 +23,8 @@ struct CheckOptions {
   double max_seconds = 5.0;
   uint64_t max_instructions = 0;
   std::string bots = "ismcts:iterations=8,depth=20";
+  int bots_games = 3;
+  int bots_decisions = 4;
 };
 
 int run(const CheckOptions& o) {
@@ -37,6 +39,8 @@ int run(const CheckOptions& o) {
     build_agent(o.bots);  // a misspelt kind is a usage error, at once
     options.make_bot = [spec = o.bots] { return build_agent(spec); };
     options.bot_kind = o.bots;
+    options.bot_games = o.bots_games;
+    options.bot_decisions = o.bots_decisions;
   }
   // Every game loads before any plays: a typo is a usage error, at once.
   int configs = 0;
@@ -115,9 +119,17 @@ Runner add_check(CLI::App& app) {
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--bots", o->bots,
                   "the bot that must choose the same in worlds a seat cannot tell apart (its hidden cards, hidden\n"
-                  "rolls and the other seats' private answers redrawn), in the first game of every configuration;\n"
-                  "none: skip that test")
+                  "rolls and shuffles and the other seats' private answers redrawn), in the first games of every\n"
+                  "configuration (--bots-games); none: skip that test")
       ->capture_default_str();
+  cmd->add_option("--bots-games", o->bots_games,
+                  "games of every configuration (the first ones) in which the bots test compares decisions")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--bots-decisions", o->bots_decisions,
+                  "decisions of each seat compared in each of those games, spread over its game (first and last)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--max-instructions", o->max_instructions, "Lua instructions a game may run (0: no limit)")
       ->capture_default_str();
   document_interrupt(*cmd, "configuration (player count and variant set)");

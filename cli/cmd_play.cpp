@@ -82,8 +82,10 @@ int run(PlayOptions& o) {
     human->set_before_prompt([&narrator] { narrator.flush(); });
     human->set_definition(def);
     human->set_undo([&, s]() -> std::string {
+      std::vector<Seat> together;  // the simultaneous decision under way: who has answered
+      for (const AnswerRecord& a : match.together_answers()) together.push_back(a.seat);
       UndoCheck check = check_undo(def, engine_limits(o.game), ReplayStart{players, o.game.seed, o.names},
-                                   match.answers(), s);
+                                   match.answers(), s, together);
       if (!check.allowed) return check.reason;
       undo = check;
       return {};
@@ -106,8 +108,7 @@ int run(PlayOptions& o) {
       } catch (const AgentFailure&) {  // the engine rethrows an agent's exception as AgentFailure
         if (!undo) throw;
         const auto taken = match.answers().size() - undo->keep;
-        std::cout << fmt::format("\n{} takes back {} decision{}.\n", match.state().player(match.answers()[undo->keep].seat).name,
-                                 taken, taken == 1 ? "" : "s");
+        std::cout << "\n" << undo_line(match.state().player(undo->seat).name, taken) << "\n";
         rewinder.rewind(match.answers(), undo->keep);
         undo.reset();
         full_log = EventRecorder();

@@ -1,6 +1,9 @@
 #include "cli/human_agent.hpp"
 
+#include <iostream>
+
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "bots/agent_factory.hpp"
 #include "cli/terminal_view.hpp"
@@ -21,6 +24,13 @@ int HumanAgent::choose(const Decision& d) {
   std::string who = fmt::format("Seat {}", d.seat());
   if (view.contains("players") && view.at("players").size() > d.seat().index())
     who = view.at("players").at(d.seat().index()).value("name", who);
+  if (!d.together().empty()) {
+    // A simultaneous decision: the seats at this terminal answer one after
+    // another, and nothing of an earlier answer shows (the rules tell them
+    // once all are in). A terminal's screen is cleared of what was typed.
+    if (&out_ == &std::cout && ::isatty(STDOUT_FILENO)) out_ << "\x1b[2J\x1b[H";
+    out_ << "\nEverybody decides at once: pass the terminal to " << who << " (the others look away).\n";
+  }
   out_ << "\n" << who << ", it is your decision.\n";
   print_view(out_, view, def_.get());
   for (;;) {

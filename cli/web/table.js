@@ -12,7 +12,7 @@ const table = {
   names: null,      // the players' names (the seat protocol's hello)
   view: null,       // the latest view of the game
   decide: null,     // the open decision of this seat, or null
-  waiting: null,    // the seat another decision waits for
+  waiting: null,    // the seat (or seats) another decision waits for; "others" once this seat answered a simultaneous one
   end: null,        // the end message
   answering: false, // an answer (or an undo) is on its way
   decided: false,   // this seat has answered a decision (undo may take it back)
@@ -302,7 +302,9 @@ function drawStatus() {
     }
     return;
   }
-  if (table.decide) status.textContent = "Your decision.";
+  if (table.decide) status.textContent = table.decide.together ? "Your decision (everybody decides at once)." : "Your decision.";
+  else if (table.waiting === "others") status.textContent = "Your answer is in. Waiting for the others…";
+  else if (Array.isArray(table.waiting)) status.textContent = "Waiting for " + table.waiting.map(playerName).join(" and ") + "…";
   else if (table.waiting !== null && table.waiting !== undefined) status.textContent = "Waiting for " + playerName(table.waiting) + "…";
   else status.textContent = "";
 }
@@ -424,16 +426,26 @@ function receive(m) {
     case "view":
       noteChanges(table.view, m.view);
       table.view = m.view;
+      if (table.waiting === "others") table.waiting = null;  // views come once the game moved on
       // Every stream gets a view at the same moments of the game: pages
       // showing the same count show the same moment (tests compare them).
       document.body.dataset.views = (Number(document.body.dataset.views) || 0) + 1;
       break;
-    case "narration": narrate(m.lines); return;
+    case "narration":
+      // The game moved on: nobody is waited for until told again.
+      if (table.waiting === "others") { table.waiting = null; drawStatus(); }
+      narrate(m.lines);
+      return;
     case "event": return;  // the view that follows shows what changed
     case "decide": table.decide = m; table.waiting = null; break;
-    case "waiting": table.waiting = m.seat; break;
+    // A simultaneous decision names every seat it waits for.
+    case "waiting": table.waiting = m.seats || m.seat; break;
     case "answered":
-      if (table.decide && table.decide.decision === m.decision) table.decide = null;
+      if (table.decide && table.decide.decision === m.decision) {
+        // Everybody decides at once: the others have not all answered yet.
+        if (table.decide.together) table.waiting = "others";
+        table.decide = null;
+      }
       table.decided = true;
       break;
     case "undo":

@@ -70,7 +70,8 @@ int ScriptedAgent::choose(const Decision& d) {
   return i;
 }
 
-uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
+namespace {
+uint64_t hashed_stream_seed(uint64_t game_seed, Seat seat) {
   // SHA-256 (nettle) of a domain tag, the game seed and the seat
   // (little-endian): one-way, so an agent cannot work its way back to the
   // chance seed.
@@ -90,6 +91,28 @@ uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
   uint64_t seed = 0;
   for (int i = 0; i < 8; ++i) seed |= static_cast<uint64_t>(digest[i]) << (8 * i);
   return seed;
+}
+}  // namespace
+
+uint64_t agent_stream_seed(uint64_t game_seed, Seat seat) {
+  // A search plays thousands of games on one seed, each asking every
+  // seat's seed: the last seed's are kept (per thread), the hash is paid
+  // once per seed and seat, not once per game.
+  constexpr int kKept = 8;
+  thread_local uint64_t kept_for = 0;
+  thread_local uint64_t kept[kKept];
+  thread_local bool known[kKept] = {};
+  if (seat.is_none() || seat.value() < 0 || seat.value() >= kKept) return hashed_stream_seed(game_seed, seat);
+  if (kept_for != game_seed) {
+    kept_for = game_seed;
+    for (bool& k : known) k = false;
+  }
+  const auto i = static_cast<size_t>(seat.value());
+  if (!known[i]) {
+    kept[i] = hashed_stream_seed(game_seed, seat);
+    known[i] = true;
+  }
+  return kept[i];
 }
 
 std::unique_ptr<Agent> make_bot(const std::string& text) {

@@ -71,6 +71,14 @@ class Agent {
   // Returns an index in [0, decision.count()). Throws AgentFailure when it
   // cannot answer.
   virtual int choose(const Decision& decision) = 0;
+  // A simultaneous decision (game:choose_together; decision.together() is
+  // not empty) asks every seat before any answer is read: first each asked
+  // seat's agent is told its decision here, seat by seat in ascending
+  // order, then choose() is called for each, in the same order, with the
+  // same decision. An agent answered from outside the process (an exec
+  // bot, a web page) sends the question now, so that every seat of the
+  // group decides at the same time; the others need do nothing.
+  virtual void asked_together(const Decision& /*decision*/) {}
   // An agent that answers at once (no search, no waiting: random, first,
   // scripted, a replay) says so: the rules' time budget is not paused for
   // its decisions, since a pause costs two reads of the thread's CPU clock,

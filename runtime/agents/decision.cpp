@@ -5,6 +5,7 @@ namespace rulebook {
 nlohmann::json DecisionRequest::to_json() const {
   nlohmann::json j{{"seat", seat}, {"prompt", prompt}, {"options", labels}, {"view", view}};
   if (!targets.empty()) j["targets"] = targets;
+  if (!together.empty()) j["together"] = together;
   return j;
 }
 
@@ -15,6 +16,7 @@ DecisionRequest DecisionRequest::from_json(const nlohmann::json& j) {
   r.labels = j.at("options").get<std::vector<std::string>>();
   r.view = j.value("view", nlohmann::json());
   if (j.contains("targets")) r.targets = j.at("targets").get<std::vector<nlohmann::json>>();
+  if (j.contains("together")) r.together = j.at("together").get<std::vector<Seat>>();
   return r;
 }
 
@@ -28,6 +30,7 @@ DecisionRequest Decision::request() const {
   r.labels.reserve(static_cast<size_t>(count_));
   for (int i = 0; i < count_; ++i) r.labels.push_back(label(i));
   r.view = view();
+  r.together = together();
   for (int i = 0; i < count_; ++i) {
     nlohmann::json t = target(i);
     if (t.is_null()) continue;
@@ -35,6 +38,12 @@ DecisionRequest Decision::request() const {
     r.targets[static_cast<size_t>(i)] = std::move(t);
   }
   return r;
+}
+
+const std::vector<Seat>& Decision::together() const {
+  static const std::vector<Seat> alone;
+  if (request_) return request_->together;
+  return together_ ? *together_ : alone;
 }
 
 nlohmann::json Decision::target(int i) const {

@@ -28,6 +28,10 @@ struct DecisionRequest {
   // NAME, "cell": "X,Y"} (a board's cell), {"zone": ID}; null for an option
   // that is none of these. Empty when no option is.
   std::vector<nlohmann::json> targets;
+  // A simultaneous decision (game:choose_together): every seat the rules
+  // listed, this one's included, in ascending order. Each of them decides
+  // without seeing the others' answers. Empty: a decision of one seat.
+  std::vector<Seat> together;
 
   int count() const { return static_cast<int>(labels.size()); }
   nlohmann::json to_json() const;
@@ -46,12 +50,18 @@ class Decision {
       : seat_(seat), prompt_(prompt), count_(count), label_(label), view_(view), target_(target) {}
   // A decision over a request's labels and view.
   explicit Decision(const DecisionRequest& request);
+  // Part of a simultaneous decision of these seats (DecisionRequest::together);
+  // the list must outlive the decision.
+  void set_together(const std::vector<Seat>* seats) { together_ = seats; }
 
   Seat seat() const { return seat_; }
   const char* prompt() const { return prompt_; }
   int count() const { return count_; }
   std::string label(int i) const { return request_ ? request_->labels.at(static_cast<size_t>(i)) : (*label_)(i); }
   nlohmann::json view() const { return request_ ? request_->view : (*view_)(); }
+  // The seats deciding at once (DecisionRequest::together); empty for a
+  // decision of one seat.
+  const std::vector<Seat>& together() const;
   // What option i is on the table (see DecisionRequest::targets), or null.
   nlohmann::json target(int i) const;
   // Everything, as a value that outlives the decision.
@@ -65,6 +75,7 @@ class Decision {
   const ViewFn* view_ = nullptr;
   const TargetFn* target_ = nullptr;
   const DecisionRequest* request_ = nullptr;
+  const std::vector<Seat>* together_ = nullptr;
 };
 
 }  // namespace rulebook

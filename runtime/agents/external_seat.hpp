@@ -49,6 +49,9 @@ class ExternalSeat : public Agent {
   void prepare_game(const seat_protocol::GameInfo& game) override { game_ = game; }
   void begin_game(uint64_t stream_seed, Seat seat) override;
   int choose(const Decision& decision) override;
+  // A simultaneous decision: the question goes out now, the answer is read
+  // in choose() (so every seat of the group thinks at the same time).
+  void asked_together(const Decision& decision) override;
   bool wants_events() const override { return true; }
   void observe(const nlohmann::json& event) override;
   void end_game(const nlohmann::json& result) override;
@@ -67,6 +70,11 @@ class ExternalSeat : public Agent {
   Seat seat_;
   int decisions_ = 0;
   bool broken_ = false;  // a fault happened: nothing more is sent
+  bool asked_ = false;   // the decide of the decision choose() reads is out (asked_together)
+  std::string asked_prompt_;
+  int asked_count_ = 0;
+  // Sends decide number `number`, checking that nothing was written before it.
+  void ask(const DecisionRequest& request, int number);
 };
 
 }  // namespace rulebook

@@ -34,8 +34,12 @@ json decide(const DecisionRequest& request, int number) {
       option["target"] = request.targets[static_cast<size_t>(i)];
     options.push_back(std::move(option));
   }
-  return json{{"type", "decide"}, {"decision", number}, {"seat", request.seat},
+  json decide{{"type", "decide"}, {"decision", number}, {"seat", request.seat},
               {"prompt", request.prompt}, {"options", std::move(options)}, {"view", request.view}};
+  // A simultaneous decision: the seats deciding at once (every decide of
+  // the group goes out before any answer is read).
+  if (!request.together.empty()) decide["together"] = request.together;
+  return decide;
 }
 
 json undo(int number, const json& view) { return json{{"type", "undo"}, {"decision", number}, {"view", view}}; }

@@ -2,7 +2,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <map>
+#include <unordered_map>
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -29,6 +30,7 @@ struct Edge {
 
 struct Node {
   std::vector<Edge> edges;
+  std::unordered_map<std::string, int> edge_of_key;  // the edges by key: a node may offer dozens of options
 };
 
 class Tree {
@@ -44,14 +46,28 @@ class Tree {
   std::vector<Node> nodes_;
 };
 
+// Each option's key: its label, and for the n-th repeat of a label (n >= 1)
+// the label, "\x1f" and n. Repeats are rare: found by sorting, not by a map.
+void option_keys(const Decision& d, std::vector<std::string>& keys) {
+  keys.clear();
+  keys.reserve(static_cast<size_t>(d.count()));
+  for (int i = 0; i < d.count(); ++i) keys.push_back(d.label(i));
+  if (keys.size() < 2) return;
+  std::vector<int> order(keys.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)]; });
+  for (size_t run = 0; run < order.size();) {
+    size_t end = run + 1;
+    while (end < order.size() && keys[static_cast<size_t>(order[end])] == keys[static_cast<size_t>(order[run])]) ++end;
+    for (size_t k = run + 1; k < end; ++k) keys[static_cast<size_t>(order[k])] += "\x1f" + std::to_string(k - run);
+    run = end;
+  }
+}
+
 std::vector<std::string> option_keys(const Decision& d) {
   std::vector<std::string> keys;
-  std::map<std::string, int> seen;
-  for (int i = 0; i < d.count(); ++i) {
-    std::string label = d.label(i);
-    const int n = seen[label]++;
-    keys.push_back(n ? label + "\x1f" + std::to_string(n) : std::move(label));
-  }
+  option_keys(d, keys);
   return keys;
 }
 
@@ -82,27 +98,33 @@ class Iteration : public SimulationPolicy {
 
  private:
   int select(const Decision& d) {
-    const std::vector<std::string> keys = option_keys(d);
+    std::vector<std::string>& keys = keys_;
+    option_keys(d, keys);
     auto& nodes = tree_.nodes();
-    std::vector<int> edge_of(keys.size(), -1);
-    std::vector<int> unexpanded;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      auto& edges = nodes[static_cast<size_t>(node_)].edges;
-      for (size_t k = 0; k < edges.size(); ++k)
-        if (edges[k].key == keys[i]) {
-          edge_of[i] = static_cast<int>(k);
-          ++edges[k].available;
-          break;
+    std::vector<int>& edge_of = edge_of_;
+    std::vector<int>& unexpanded = unexpanded_;
+    edge_of.assign(keys.size(), -1);
+    unexpanded.clear();
+    {
+      Node& here = nodes[static_cast<size_t>(node_)];
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const auto found = here.edge_of_key.find(keys[i]);
+        if (found != here.edge_of_key.end()) {
+          edge_of[i] = found->second;
+          ++here.edges[static_cast<size_t>(found->second)].available;
+        } else {
+          unexpanded.push_back(static_cast<int>(i));
         }
-      if (edge_of[i] < 0) unexpanded.push_back(static_cast<int>(i));
+      }
     }
     int option;
     if (!unexpanded.empty()) {
       option = unexpanded[rng_.below(static_cast<uint32_t>(unexpanded.size()))];
       const int child = tree_.add();
-      auto& edges = nodes[static_cast<size_t>(node_)].edges;
-      edges.push_back(Edge{keys[static_cast<size_t>(option)], child, 0, 0, 1});
-      edge_of[static_cast<size_t>(option)] = static_cast<int>(edges.size()) - 1;
+      Node& here = nodes[static_cast<size_t>(node_)];
+      here.edges.push_back(Edge{keys[static_cast<size_t>(option)], child, 0, 0, 1});
+      edge_of[static_cast<size_t>(option)] = static_cast<int>(here.edges.size()) - 1;
+      here.edge_of_key.emplace(keys[static_cast<size_t>(option)], edge_of[static_cast<size_t>(option)]);
       in_tree_ = false;  // one new node per iteration, then the rollout
     } else {
       const auto& edges = nodes[static_cast<size_t>(node_)].edges;
@@ -154,6 +176,9 @@ class Iteration : public SimulationPolicy {
   bool in_tree_ = true;
   int rollout_steps_ = 0;
   std::vector<Step> path_;
+  std::vector<std::string> keys_;  // select()'s scratch, kept between its steps
+  std::vector<int> edge_of_;
+  std::vector<int> unexpanded_;
 };
 
 class SearchAgent : public SeatSearchAgent {

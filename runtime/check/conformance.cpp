@@ -16,6 +16,7 @@
 #include "play/log_file.hpp"
 #include "play/match.hpp"
 #include "play/replay.hpp"
+#include "play/undo.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
@@ -81,6 +82,55 @@ Played play_recorded(RuleEngine& engine, std::shared_ptr<const GameDefinition> d
   return p;
 }
 
+// "together": at a simultaneous decision (game:choose_together), each
+// asked seat's request (its options and its view) is the same whatever the
+// other seats answered, and whether they have: the game is replayed to
+// where it was asked (on the configuration's engine, after the game), the
+// seat's request read before any answer, then after the others answered
+// their first option, then their last. The first few such decisions of a
+// game are checked.
+void check_together(GameCheck& check, RuleEngine& engine, const std::shared_ptr<const GameDefinition>& def,
+                    int players, uint64_t seed, const std::vector<AnswerRecord>& answers) {
+  constexpr int kDecisions = 4;
+  int checked = 0;
+  for (size_t i = 0; i < answers.size() && checked < kDecisions; ++i) {
+    const int number = answers[i].together;
+    if (number == 0 || (i > 0 && answers[i - 1].together == number)) continue;
+    std::vector<Seat> seats;
+    for (size_t j = i; j < answers.size() && answers[j].together == number; ++j) seats.push_back(answers[j].seat);
+    if (seats.size() < 2) continue;
+    ++checked;
+    for (Seat seat : seats) {
+      std::string where, first;
+      try {
+        for (int variant = 0; variant < 3; ++variant) {
+          Match match(def, engine);
+          if (!replay_answers(match, ReplayStart{players, seed, {}}, answers, i))
+            throw std::runtime_error("the game does not replay: it ends early");
+          for (Seat other : seats)
+            if (other != seat && variant > 0)
+              match.answer(other, variant == 1 ? 0 : match.pending(other).count() - 1);
+          const DecisionRequest& r = match.pending(seat);
+          where = fmt::format("simultaneous decision {} (seat {}: \"{}\")", number, seat, r.prompt);
+          const std::string seen = r.to_json().dump();
+          if (variant == 0) {
+            first = seen;
+          } else if (seen != first) {
+            check.fail("together", seat, where,
+                       fmt::format("seat {}'s options or view change when the other seats of the simultaneous decision "
+                                   "answer (their {} option): it would learn something of their answers",
+                                   seat, variant == 1 ? "first" : "last"));
+            return;
+          }
+        }
+      } catch (const std::exception& e) {
+        check.fail("together", seat, where.empty() ? fmt::format("simultaneous decision {}", number) : where, e.what());
+        return;
+      }
+    }
+  }
+}
+
 // What one configuration found.
 struct ConfigOutcome {
   std::vector<ConformanceFailure> failures, warnings;
@@ -134,6 +184,9 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
       }
     }
 
+    // Simultaneous decisions show a seat nothing of the others' answers.
+    check_together(check, *engine, def, config.players, seed, p.answers);
+
     // A fresh Lua state plays the same game identically.
     {
       RuleEngine fresh(def, o.limits);
@@ -155,7 +208,7 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
     }
 
     // The bots: the same choices in worlds a seat cannot tell apart.
-    if (o.make_bot && g == 0) {
+    if (o.make_bot && g < o.bot_games) {
       BotWorldsOptions bots;
       bots.make_bot = o.make_bot;
       bots.decisions = o.bot_decisions;

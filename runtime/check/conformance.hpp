@@ -9,7 +9,9 @@
 // - "isolation": a fresh Lua state plays the same game event for event;
 // - "view", "hidden-identity", "event", "message", "decision": no view,
 //   event, message or decision shows a seat what it may not know (see
-//   conformance.cpp for each rule).
+//   conformance.cpp for each rule);
+// - "together": at a simultaneous decision a seat's options and view are
+//   the same whatever the other seats answered.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -34,12 +36,14 @@ struct ConformanceOptions {
   // no more start; the report is of those checked, the first ones.
   const std::atomic<bool>* cancel = nullptr;
   // "bots": a fresh search bot (rulebook check gives ismcts with a small
-  // budget); in the first game of every configuration, for every seat, it
-  // must choose the same in worlds the seat cannot tell apart
-  // (play/bot_worlds.hpp). Null: not tested.
+  // budget); in the first `bot_games` games of every configuration, for
+  // every seat, it must choose the same in worlds the seat cannot tell
+  // apart (play/bot_worlds.hpp) at `bot_decisions` of the seat's decisions,
+  // spread over its game. Null: not tested.
   std::function<std::unique_ptr<Agent>()> make_bot;
   std::string bot_kind;      // as the report names it
-  int bot_decisions = 2;     // each seat's first decisions compared
+  int bot_games = 3;         // games of each configuration whose decisions are compared
+  int bot_decisions = 4;     // decisions compared per seat and game
 };
 
 // One player count with one variant set.

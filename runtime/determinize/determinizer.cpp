@@ -169,6 +169,14 @@ void Determinizer::find_free_answers(const std::vector<std::pair<size_t, int>>& 
   const std::vector<int> none;
   for (const auto& [at, options] : candidates) {
     if (at >= truth_log_->size()) continue;
+    // An answer to a simultaneous decision is always redrawn: what the
+    // rules told of it (who won the bids) may pin down some options but
+    // not this one's neighbour, and the checked replay of each sample
+    // keeps only the draws that agree with what the seat saw.
+    if ((*truth_log_)[at].together != 0) {
+      free_answers_.emplace_back(at, options);
+      continue;
+    }
     sampled_log_ = *truth_log_;
     sampled_log_[at].index = (sampled_log_[at].index + 1) % options;
     replayer_->log = &sampled_log_;

@@ -11,7 +11,10 @@
 // components of the same kind and start zone, drawn from the agent's
 // stream, and the chance stream is reseeded from it too (the true future
 // dice are not known either); the search's policy plays on from there.
-// Dice rolled where the seat could not see them take fresh faces there,
+// Components in a shuffle whose result the seat could not see count as
+// unobserved again (the shuffle's order is redrawn with them), whatever it
+// saw of them before. Dice rolled where the seat could not see them take
+// fresh faces there,
 // and the other seats' private answers that are no component, unless a
 // replay shows they were given away, are redrawn among their options
 // (docs/architecture.md, "Every kind of secret").
@@ -124,7 +127,8 @@ class Determinizer {
   // game once to learn which components the seat has observed.
   void prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                std::vector<std::string> labels);
-  // Components whose identity the seat never observed (ascending ids).
+  // Components whose identity the seat has not observed (ascending ids):
+  // never, or not since a roll or shuffle it could not see.
   const std::vector<int>& unobserved() const { return unobserved_; }
   // Whether a determinization resamples anything at all: identities, the
   // faces of dice rolled out of the seat's sight, or private answers.

@@ -69,6 +69,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   chance_seed_ = chance_seed;
   oracle_ = at_start;
   r.chance_seed = chance_seed;
+  r.draws.reseed(chance_seed, kAgentStream);
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
@@ -131,6 +132,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.policy = &policy;
   r.check = false;
   r.chance_seed = chance_seed_;
+  r.draws.reseed(chance_seed_, kAgentStream);
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;

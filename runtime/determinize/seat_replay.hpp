@@ -4,6 +4,7 @@
 // the seat is shown; the Replayer answers every seat from the true game's
 // log, then hands over to the search's policy at the seat's decision. Not a
 // header for the determinizer's users.
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -47,10 +48,14 @@ class Determinizer::Observer : public EventSink {
   const std::vector<nlohmann::json>* observed = nullptr;
   std::vector<char> seen;
   // While marking: dice rolled where the seat could not see the roll (a
-  // fresh outcome: what it saw of the die before tells nothing now), and
+  // fresh outcome: what it saw of the die before tells nothing now; the
+  // components of a shuffle it could not see are unseen again likewise), and
   // the other seats' private answers that are no component, as (answer
-  // index, options offered). `cursor` counts the answers replayed so far:
-  // a choice taken without asking (a lone option) moves it not.
+  // index, options offered). A choice asked (of more than one option) is
+  // the log's next answer: they come in the log's order, a simultaneous
+  // decision's too (recorded together once all are in), while a choice
+  // taken without asking (a lone option) is none. `cursor` is non-null
+  // while marking; `last_cursor` counts the choices asked so far.
   std::vector<char> rolled;
   std::vector<std::pair<size_t, int>> private_answers;
   const size_t* cursor = nullptr;
@@ -63,10 +68,15 @@ class Determinizer::Observer : public EventSink {
         seen[e.component.index()] = 0;
         rolled[e.component.index()] = 1;
       }
-      if (e.type == EventType::Choice && cursor && *cursor != last_cursor) {
-        last_cursor = *cursor;
-        if (e.secret && e.seat != seat && e.component.is_none() && e.from > 1)
-          private_answers.emplace_back(*cursor - 1, e.from);
+      // A shuffle whose result the seat cannot see: which of the shuffled
+      // components lies where is a fresh outcome, whatever it knew of them
+      // before (a card seen face up, then shuffled back into the deck).
+      if (e.type == EventType::Shuffle && e.from >= 0)
+        for (ComponentId id : state.zone(e.from))
+          if (!state.visible_to(id, seat)) seen[id.index()] = 0;
+      if (e.type == EventType::Choice && cursor && e.from > 1) {
+        const size_t answer = last_cursor++;
+        if (e.secret && e.seat != seat && e.component.is_none()) private_answers.emplace_back(answer, e.from);
       }
     }
     if (mismatch || e.type == EventType::GameStart || !can_see(e, seat)) return;
@@ -103,9 +113,21 @@ class Determinizer::Replayer : public Agent {
   std::string kind() const override { return "replay"; }
   // The search's policy answers at once too (its time is the search's).
   bool answers_at_once() const override { return true; }
+  // Draws the answers of the other seats of a simultaneous decision the
+  // seat is in: never read from the true game (reseeded per simulation).
+  Rng draws;
+
   int choose(const Decision& d) override {
     if (handed_over) {
       if (cursor < log->size()) return (*log)[cursor++].index;  // a look-ahead retraces the simulation
+      // The rest of the seat's simultaneous decision: the others decide
+      // without knowing its answer, so the search does not let them reply
+      // to it (a uniform draw among their options).
+      if (group_open && d.together() == group && d.seat() > group_last) {
+        group_last = d.seat();
+        return static_cast<int>(draws.below(static_cast<uint32_t>(d.count())));
+      }
+      group_open = false;
       return policy->choose(d, *state);
     }
     if (observer->marking) observer->mark(*state);
@@ -113,6 +135,14 @@ class Determinizer::Replayer : public Agent {
       const AnswerRecord& a = (*log)[cursor++];
       if (a.seat != d.seat() || a.index >= d.count()) reject();
       return a.index;
+    }
+    // Another seat of the simultaneous decision the seat is in, asked
+    // before it: its answer is in no log the seat may read (nobody sees it
+    // before all are in), so it is drawn among its options (or retraced,
+    // in a look-ahead).
+    if (d.seat() < seat && std::find(d.together().begin(), d.together().end(), seat) != d.together().end()) {
+      if (cursor < log->size()) return (*log)[cursor++].index;
+      return static_cast<int>(draws.below(static_cast<uint32_t>(d.count())));
     }
     // The seat's decision: the same question, or this is another game.
     if (d.seat() != seat || d.count() != static_cast<int>(labels->size())) reject();
@@ -126,6 +156,9 @@ class Determinizer::Replayer : public Agent {
       throw AgentFailure("determinization reached");
     }
     handed_over = true;
+    group = d.together();
+    group_open = !group.empty();
+    group_last = seat;
     state->set_sink(nullptr);  // the rollout builds no events
     state->chance().reseed(chance_seed, kChanceStream);
     permute();
@@ -151,6 +184,9 @@ class Determinizer::Replayer : public Agent {
   const std::vector<std::pair<int, uint64_t>>* faces = nullptr;
 
  private:
+  std::vector<Seat> group;  // the simultaneous decision handed over in
+  bool group_open = false;
+  Seat group_last{0};
   [[noreturn]] void reject() {
     rejected = true;
     throw AgentFailure("determinization rejected");

@@ -13,23 +13,12 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+#include "lua/decision_options.hpp"
 #include "lua/engine_impl.hpp"
 #include "lua/sandbox.hpp"
 
 namespace rulebook {
 namespace {
-
-constexpr int kOptions = 4;
-constexpr int kStyle = 5;  // "seat", or the options table
-// Upvalue-free flags of the decision being taken, kept in the call's stack
-// slot 6 as an integer (a yield keeps the stack; C++ state would not).
-constexpr int kFlags = 6;
-constexpr lua_Integer kSeatLabels = 1, kSecret = 2;
-// The rules did not say whether the decision is private: it is when an
-// option is a component hidden from some seat (hides_an_option), worked out
-// only when the choice is recorded, as nobody else reads it (a silent
-// simulation never looks at the options).
-constexpr lua_Integer kAutoPrivacy = 4;
 
 std::string component_label(const GameState& state, ComponentId id) {
   const auto& type = state.type_of(id);
@@ -41,6 +30,15 @@ std::string component_label(const GameState& state, ComponentId id) {
 int read_label(lua_State* L) {
   lua_getfield(L, 1, "label");
   return 1;
+}
+
+}  // namespace
+
+PauseBudget::PauseBudget(lua_State* s) : L(s) {
+  if (L) sandbox_pause_run(L);
+}
+PauseBudget::~PauseBudget() {
+  if (L) sandbox_resume_run(L);
 }
 
 // The label of option i, its value on the top of L's stack (popped). Called
@@ -89,34 +87,34 @@ std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
   return label;
 }
 
-// The label of option i of the decision being taken (L is its thread).
-std::string option_label(lua_State* L, int i, bool seats) {
-  lua_rawgeti(L, kOptions, i + 1);
+std::string option_label(lua_State* L, int slot, int i, bool seats) {
+  lua_rawgeti(L, slot, i + 1);
   return label_of_top(L, i, seats, false);
 }
 
+namespace {
+
 // Pushes option i; returns the component it is (none: it is not one).
-ComponentId push_option_component(lua_State* L, int i) {
-  if (lua_rawgeti(L, kOptions, i + 1) != LUA_TUSERDATA) return ComponentId::none();
+ComponentId push_option_component(lua_State* L, int slot, int i) {
+  if (lua_rawgeti(L, slot, i + 1) != LUA_TUSERDATA) return ComponentId::none();
   const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
   return h->kind == HandleKind::Component ? ComponentId{h->index} : ComponentId::none();
 }
 
-// The component an option is (none: it is not one).
-ComponentId option_component(lua_State* L, int i) {
-  const ComponentId id = push_option_component(L, i);
+}  // namespace
+
+ComponentId option_component(lua_State* L, int slot, int i) {
+  const ComponentId id = push_option_component(L, slot, i);
   lua_pop(L, 1);
   return id;
 }
 
-lua_Integer flags(lua_State* L) { return lua_tointeger(L, kFlags); }
+lua_Integer decision_flags(lua_State* L) { return lua_tointeger(L, kFlags); }
 
-// What option i is on the table, as `seat` may know it (DecisionRequest::
-// targets): a component it may know, a board's cell, a zone; else null.
-nlohmann::json option_target(lua_State* L, int i, Seat seat) {
+nlohmann::json option_target(lua_State* L, int slot, int i, Seat seat) {
   const GameState& state = state_of(L);
   nlohmann::json target;
-  lua_rawgeti(L, kOptions, i + 1);
+  lua_rawgeti(L, slot, i + 1);
   if (lua_type(L, -1) == LUA_TUSERDATA) {
     const auto* h = static_cast<const Handle*>(lua_touserdata(L, -1));
     if (h->kind == HandleKind::Component && state.visible_to(ComponentId{h->index}, seat)) {
@@ -142,7 +140,7 @@ nlohmann::json option_target(lua_State* L, int i, Seat seat) {
 // batch at a time (one lua_settop per batch instead of one per option): the
 // stack holds the call's arguments and its flags (kFlags) here, and a C
 // function may push LUA_MINSTACK (20) values unchecked.
-bool hides_an_option(lua_State* L, int count) {
+bool hides_an_option(lua_State* L, int slot, int count) {
   constexpr int kBatch = 8;
   static_assert(kFlags + kBatch <= LUA_MINSTACK, "the batch fits the stack a C function gets");
   const int top = lua_gettop(L);
@@ -150,7 +148,7 @@ bool hides_an_option(lua_State* L, int count) {
   const SeatMask everybody = state.all_seats();
   bool hidden = false;
   for (int i = 0; i < count && !hidden; ++i) {
-    const ComponentId id = push_option_component(L, i);
+    const ComponentId id = push_option_component(L, slot, i);
     hidden = !id.is_none() && state.knowers(id) != everybody;
     if (i % kBatch == kBatch - 1) lua_settop(L, top);
   }
@@ -158,24 +156,29 @@ bool hides_an_option(lua_State* L, int count) {
   return hidden;
 }
 
+void record_choice_at(lua_State* L, Seat seat, int slot, int index, int count) {
+  GameState& state = state_of(L);
+  if (!state.listening()) return;
+  const lua_Integer f = decision_flags(L);
+  ChoiceRecord c;
+  c.seat = seat;
+  c.index = index;
+  c.label = option_label(L, slot, index, (f & kSeatLabels) != 0);
+  c.component = option_component(L, slot, index);
+  c.options = count;
+  c.secret = (f & kSecret) != 0 || ((f & kAutoPrivacy) != 0 && hides_an_option(L, slot, count));
+  c.prompt = lua_tostring(L, 3);
+  state.record_choice(c);
+}
+
+namespace {
+
 // `asked`: an agent answered (a lone option is taken without asking, and a
 // replay must not expect an answer for it).
 int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true) {
   GameRunImpl& game = current_game(L);
   if (asked && game.answer_log) game.answer_log->push_back(AnswerRecord{seat, index});
-  GameState& state = *game.state;
-  if (state.listening()) {
-    const lua_Integer f = flags(L);
-    ChoiceRecord c;
-    c.seat = seat;
-    c.index = index;
-    c.label = option_label(L, index, (f & kSeatLabels) != 0);
-    c.component = option_component(L, index);
-    c.options = count;
-    c.secret = (f & kSecret) != 0 || ((f & kAutoPrivacy) != 0 && hides_an_option(L, count));
-    c.prompt = lua_tostring(L, 3);
-    state.record_choice(c);
-  }
+  record_choice_at(L, seat, kOptions, index, count);
   lua_rawgeti(L, kOptions, index + 1);
   lua_pushinteger(L, index + 1);
   return 2;
@@ -187,9 +190,8 @@ int choose_continue(lua_State* L, int /*status*/, lua_KContext seat) {
   return push_choice(L, Seat{static_cast<int>(seat)}, index, static_cast<int>(lua_rawlen(L, kOptions)));
 }
 
-// The style argument: "seat" (numbers are seats), or a table
-// {private = true | false, labels = "seat"}. Returns the flags it sets and
-// whether it said `private` either way.
+}  // namespace
+
 lua_Integer check_style(lua_State* L, bool& said_private) {
   said_private = false;
   if (lua_isnoneornil(L, kStyle)) return 0;
@@ -217,20 +219,19 @@ lua_Integer check_style(lua_State* L, bool& said_private) {
   return f;
 }
 
-// A list whose length or items come from metamethods (a read-only module
-// table) is copied into a plain one first, so that everything after reads
-// it raw, also inside the agent's C++ region where no metamethod may run.
-void plain_options(lua_State* L) {
-  if (!lua_getmetatable(L, kOptions)) return;
+void plain_list(lua_State* L, int arg, int slot) {
+  if (!lua_getmetatable(L, slot)) return;
   lua_pop(L, 1);
-  const int n = check_list_length(L, kOptions);
+  const int n = list_length_at(L, arg, slot);
   lua_createtable(L, n, 0);
   for (int i = 1; i <= n; ++i) {
-    lua_geti(L, kOptions, i);
+    lua_geti(L, slot, i);
     lua_rawseti(L, -2, i);
   }
-  lua_replace(L, kOptions);
+  lua_replace(L, slot);
 }
+
+namespace {
 
 int decision_choose(lua_State* L) {
   check_game(L, 1);
@@ -240,7 +241,7 @@ int decision_choose(lua_State* L) {
   bool said_private = false;
   lua_Integer f = check_style(L, said_private);
   lua_settop(L, kStyle);
-  plain_options(L);
+  plain_list(L, kOptions, kOptions);
   const lua_Unsigned count = lua_rawlen(L, kOptions);
   luaL_argcheck(L, count > 0, kOptions, "no options to choose from");
   luaL_argcheck(L, count <= static_cast<lua_Unsigned>(std::numeric_limits<int>::max()), kOptions, "too many options");
@@ -253,15 +254,19 @@ int decision_choose(lua_State* L) {
 
   Agent* agent = game.agents[seat.index()];
   if (!agent) {  // the step API: the game pauses until GameRun::answer
-    game.pending.seat = seat;
-    game.pending.prompt = prompt;
     // Labels and targets are read from this call's stack when somebody
     // reads the request (GameRun::pending, fill_waiting_options): a caller
     // that only answers, as a replay does, never has them built.
-    game.pending.labels.assign(static_cast<size_t>(n), std::string());
-    game.pending.targets.clear();
-    game.pending.view = nullptr;
-    game.request_built = game.bare_requests;  // bare: nobody will read them
+    game.pending.resize(1);
+    GameRunImpl::Waiting& w = game.pending.front();
+    w.request.seat = seat;
+    w.request.prompt = prompt;
+    w.request.labels.assign(static_cast<size_t>(n), std::string());
+    w.request.targets.clear();
+    w.request.together.clear();
+    w.request.view = nullptr;
+    w.built = game.bare_requests;  // bare: nobody will read them
+    w.slot = kOptions;
     return lua_yieldk(L, 0, seat.value(), choose_continue);
   }
   int index = -1;
@@ -269,20 +274,12 @@ int decision_choose(lua_State* L) {
   // exception (an agent that cannot answer) ends the game as an agent
   // failure, raised once the region's objects are gone.
   catch_exceptions(L, Abort::Agent, [&] {
-    const Decision::LabelFn label = [L, seats](int i) { return option_label(L, i, seats); };
+    const Decision::LabelFn label = [L, seats](int i) { return option_label(L, kOptions, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
-    const Decision::TargetFn target = [L, seat](int i) { return option_target(L, i, seat); };
+    const Decision::TargetFn target = [L, seat](int i) { return option_target(L, kOptions, i, seat); };
     // The agent's thinking is not charged to the rules' time budget (an
     // agent that answers at once is not worth the clock reads).
-    struct PauseBudget {
-      lua_State* L;
-      explicit PauseBudget(lua_State* s) : L(s) {
-        if (L) sandbox_pause_run(L);
-      }
-      ~PauseBudget() {
-        if (L) sandbox_resume_run(L);
-      }
-    } pause(agent->answers_at_once() ? nullptr : L);
+    const PauseBudget pause(agent->answers_at_once() ? nullptr : L);
     index = agent->choose(Decision(seat, prompt, n, &label, &view, &target));
     if (index < 0 || index >= n)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
@@ -299,26 +296,28 @@ const luaL_Reg kDecisionMethods[] = {
 
 }  // namespace
 
-void fill_waiting_options(GameRunImpl& g) {
+void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w) {
   // The game's thread waits inside game:choose (lua_yieldk keeps the
   // call's stack): its options and flags are read from there, and a label
   // that runs Lua (a metatable) runs on the engine's own state, never on
   // the suspended thread.
   lua_State* co = g.co;
   lua_State* L = g.engine->L;
-  const bool seats = (flags(co) & kSeatLabels) != 0;
-  const int n = g.pending.count();
+  const bool seats = (decision_flags(co) & kSeatLabels) != 0;
+  DecisionRequest& r = w.request;
+  const int n = r.count();
   lua_checkstack(L, 4);
   for (int i = 0; i < n; ++i) {
-    lua_rawgeti(co, kOptions, i + 1);
+    lua_rawgeti(co, w.slot, i + 1);
     lua_xmove(co, L, 1);
-    g.pending.labels[static_cast<size_t>(i)] = label_of_top(L, i, seats, true);
+    r.labels[static_cast<size_t>(i)] = label_of_top(L, i, seats, true);
   }
+  r.targets.clear();
   for (int i = 0; i < n; ++i) {
-    nlohmann::json t = option_target(co, i, g.pending.seat);
+    nlohmann::json t = option_target(co, w.slot, i, r.seat);
     if (t.is_null()) continue;
-    g.pending.targets.resize(static_cast<size_t>(n));
-    g.pending.targets[static_cast<size_t>(i)] = std::move(t);
+    r.targets.resize(static_cast<size_t>(n));
+    r.targets[static_cast<size_t>(i)] = std::move(t);
   }
 }
 

@@ -172,9 +172,58 @@ int det_random(lua_State* L) {
   return 1;
 }
 
+// string.format's plain cases, "%d" of an integer, "%s" of a string and
+// "%%" between literal text, written here byte for byte as Lua's
+// str_format writes them (a label such as "bid %d x %s" is built at every
+// step of a search's tree). False, and nothing pushed: anything else (a
+// flag, a width, another conversion, a missing argument, a longer result),
+// which Lua's own string.format then formats.
+bool plain_format(lua_State* L, const char* fmt, size_t n) {
+  char out[256];
+  size_t used = 0;
+  int arg = 1;
+  const int top = lua_gettop(L);
+  auto put = [&](const char* text, size_t length) {
+    if (length > sizeof out - used) return false;
+    std::memcpy(out + used, text, length);
+    used += length;
+    return true;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (fmt[i] != '%') {  // the literal text up to the next '%', at once
+      const void* percent = std::memchr(fmt + i, '%', n - i);
+      const size_t end = percent ? static_cast<size_t>(static_cast<const char*>(percent) - fmt) : n;
+      if (!put(fmt + i, end - i)) return false;
+      i = end - 1;
+      continue;
+    }
+    if (i + 1 >= n) return false;
+    const char conversion = fmt[++i];
+    if (conversion == '%') {
+      if (!put("%", 1)) return false;
+      continue;
+    }
+    if (++arg > top) return false;
+    if (conversion == 'd' && lua_isinteger(L, arg)) {
+      char digits[32];  // as LUA_INTEGER_FMT ("%lld") writes it
+      const auto written = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(lua_tointeger(L, arg)));
+      if (!put(digits, static_cast<size_t>(written.ptr - digits))) return false;
+    } else if (conversion == 's' && lua_type(L, arg) == LUA_TSTRING) {
+      size_t length;
+      const char* text = lua_tolstring(L, arg, &length);
+      if (!put(text, length)) return false;
+    } else {
+      return false;
+    }
+  }
+  lua_pushlstring(L, out, used);
+  return true;
+}
+
 int det_format(lua_State* L) {
   size_t n;
   const char* fmt = luaL_checklstring(L, 1, &n);
+  if (plain_format(L, fmt, n)) return 1;
   int arg = 1;
   for (size_t i = 0; i + 1 < n; ++i) {
     if (fmt[i] != '%') continue;

@@ -112,8 +112,25 @@ struct GameRunImpl {
   bool keep_details = true;
   RunPhase phase = RunPhase::Ready;
   GameResult result;
-  DecisionRequest pending;
-  bool request_built = true;  // pending's labels, targets and view are built (or never will be)
+  // The decisions the game waits for (RunPhase::Waiting): game:choose's
+  // one, or every seat of a game:choose_together without an agent that
+  // has not answered yet, in ascending seat order. Each entry's labels,
+  // targets and view are built on first read (`built`; bare requests never
+  // are); `slot` is where its options lie on the waiting thread's stack.
+  struct Waiting {
+    DecisionRequest request;
+    bool built = true;
+    int slot = 0;
+  };
+  std::vector<Waiting> pending;
+  // The simultaneous decision under way (game:choose_together): its seats,
+  // each seat's answer so far (-1: none yet), its number in the game.
+  struct Together {
+    std::vector<Seat> seats;
+    std::vector<int> answers;  // by seat index
+    int number = 0;            // 0: none under way
+  } together;
+  int together_count = 0;  // simultaneous decisions asked so far in this game
 
   // Begun and not over: the rules' thread is at work or waits at a decision.
   bool in_progress() const { return phase == RunPhase::Running || phase == RunPhase::Waiting; }
@@ -127,9 +144,10 @@ struct GameRunImpl {
   nlohmann::json describe(Seat seat) const;
 };
 
-// Builds the labels and targets of the decision the game waits in
-// (bind_decision.cpp): asked for by GameRun::pending.
-void fill_waiting_options(GameRunImpl& g);
+// Builds the labels and targets of pending decision `w` of the game
+// waiting in game:choose or game:choose_together (bind_decision.cpp):
+// asked for by GameRun::pending.
+void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w);
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
 // The game being resumed: bindings act on it.
@@ -227,6 +245,7 @@ int catch_exceptions(lua_State* L, Fn&& fn) {
 void register_game(lua_State* L);
 void register_turns(lua_State* L);
 void register_decisions(lua_State* L);
+void register_together(lua_State* L);
 void register_components(lua_State* L);
 void register_dice(lua_State* L);
 void register_zones(lua_State* L);

@@ -12,6 +12,11 @@ namespace rulebook {
 struct AnswerRecord {
   Seat seat{0};
   int index = 0;
+  // The answers of a simultaneous decision (game:choose_together) carry
+  // its number in the game (1, 2, ...; the same for every answer of one
+  // decision) and are recorded once every answer is in, in ascending seat
+  // order. 0: a decision of one seat.
+  int together = 0;
 };
 
 struct GameResult {

@@ -162,7 +162,7 @@ bool GameRunImpl::resume(int nargs) {
   if (status == LUA_YIELD) {
     lua_pop(co, nres);
     phase = RunPhase::Waiting;
-    if (pending.seat.is_none()) throw ScriptError("a rule script yielded outside a decision");
+    if (pending.empty()) throw ScriptError("a rule script yielded outside a decision");
     // Its labels, targets and view are built when the request is first
     // read (GameRun::pending): never for a caller that only answers.
     return true;
@@ -297,26 +297,65 @@ GameRun::~GameRun() = default;
 
 void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
+namespace {
+
+GameRunImpl::Waiting* waiting_of(GameRunImpl& g, Seat seat) {
+  for (auto& w : g.pending)
+    if (w.request.seat == seat) return &w;
+  return nullptr;
+}
+
+}  // namespace
+
 const DecisionRequest& GameRun::pending() const {
+  const GameRunImpl& g = *impl_;
+  if (g.pending.empty()) {
+    static const DecisionRequest none;
+    return none;
+  }
+  return pending(g.pending.front().request.seat);
+}
+
+const DecisionRequest& GameRun::pending(Seat seat) const {
   GameRunImpl& g = *impl_;
-  if (!g.request_built && g.phase == RunPhase::Waiting) {
+  GameRunImpl::Waiting* w = waiting_of(g, seat);
+  if (!w) throw std::logic_error(fmt::format("seat {} has no decision pending", seat));
+  if (!w->built && g.phase == RunPhase::Waiting) {
     // Built on first read, whole (a remote seat needs no callback), under
     // the rules' budget; reading a label must not change the game (whether
     // one is read cannot change the game). Built again if this throws.
     {
-      Rng scratch(Rng::mix(0x6c6162656c73ull, static_cast<uint64_t>(g.pending.seat.value())));
+      Rng scratch(Rng::mix(0x6c6162656c73ull, static_cast<uint64_t>(seat.value())));
       ReadOnlyCall call(*g.engine, g, scratch);
-      fill_waiting_options(g);
+      fill_waiting_options(g, *w);
       call.end();
-      call.require_unchanged("reading the labels of the options of \"" + g.pending.prompt + "\"");
+      call.require_unchanged("reading the labels of the options of \"" + w->request.prompt + "\"");
     }
-    g.pending.view = g.view(g.pending.seat);
-    g.request_built = true;
+    w->request.view = g.view(seat);
+    w->built = true;
   }
-  return g.pending;
+  return w->request;
 }
 
-Seat GameRun::pending_seat() const { return impl_->pending.seat; }
+Seat GameRun::pending_seat() const {
+  return impl_->pending.empty() ? Seat::none() : impl_->pending.front().request.seat;
+}
+
+std::vector<Seat> GameRun::pending_seats() const {
+  std::vector<Seat> seats;
+  for (const auto& w : impl_->pending) seats.push_back(w.request.seat);
+  return seats;
+}
+
+std::vector<AnswerRecord> GameRun::together_answers() const {
+  const GameRunImpl& g = *impl_;
+  std::vector<AnswerRecord> given;
+  if (g.together.number == 0) return given;
+  for (Seat s : g.together.seats)
+    if (g.together.answers[s.index()] >= 0) given.push_back(AnswerRecord{s, g.together.answers[s.index()], g.together.number});
+  return given;
+}
+
 const GameResult& GameRun::result() const { return impl_->result; }
 GameState& GameRun::state() { return *impl_->state; }
 nlohmann::json GameRun::view(Seat seat) const { return impl_->view(seat); }
@@ -329,7 +368,9 @@ bool GameRun::begin() {
   if (g.phase != RunPhase::Ready) throw std::logic_error("this game has already begun");
   g.phase = RunPhase::Running;
   g.result = GameResult{};
-  g.pending = DecisionRequest{};
+  g.pending.clear();
+  g.together = GameRunImpl::Together{};
+  g.together_count = 0;
   g.instructions = 0;
   e.ctx.memory_capped = false;
   // Agents get their own stream seed, never the seed of the game's chance.
@@ -412,13 +453,31 @@ bool GameRun::begin() {
 }
 
 bool GameRun::answer(int index) {
+  const Seat seat = pending_seat();
+  if (impl_->phase != RunPhase::Waiting || seat.is_none()) throw std::logic_error("no decision is pending");
+  return answer(seat, index);
+}
+
+bool GameRun::answer(Seat seat, int index) {
   GameRunImpl& g = *impl_;
-  if (g.phase != RunPhase::Waiting || g.pending.seat.is_none()) throw std::logic_error("no decision is pending");
-  if (index < 0 || index >= g.pending.count()) throw std::out_of_range("answer out of range");
+  if (g.phase != RunPhase::Waiting || g.pending.empty()) throw std::logic_error("no decision is pending");
+  GameRunImpl::Waiting* w = waiting_of(g, seat);
+  if (!w) throw std::logic_error(fmt::format("seat {} has no decision pending", seat));
+  if (index < 0 || index >= w->request.count()) throw std::out_of_range("answer out of range");
+  int nargs = 1;
+  if (g.together.number != 0) {
+    // One seat of a simultaneous decision: the game goes on once every
+    // seat has answered (the continuation reads them all).
+    g.together.answers[seat.index()] = index;
+    g.pending.erase(g.pending.begin() + (w - g.pending.data()));
+    if (!g.pending.empty()) return true;
+    nargs = 0;
+  } else {
+    lua_pushinteger(g.co, index);
+    g.pending.clear();
+  }
   g.phase = RunPhase::Running;
-  lua_pushinteger(g.co, index);
-  g.pending = DecisionRequest{};
-  const bool pending = g.resume(1);
+  const bool pending = g.resume(nargs);
   if (!pending) g.result.turns = g.state->turns().turns_started();
   return pending;
 }

@@ -264,6 +264,7 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
   register_game(L);
   register_turns(L);
   register_decisions(L);
+  register_together(L);
   register_components(L);
   register_dice(L);
   register_zones(L);

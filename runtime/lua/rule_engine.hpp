@@ -60,14 +60,33 @@ class GameRun {
   // over, a script error included: begin() on a run that has begun, and
   // answer() while no decision waits, throw std::logic_error.
   bool begin();
+  // Answers the decision of the lowest seat still to answer.
   bool answer(int index);
-  // The decision the game waits for. Its labels, targets and view are
-  // built on the first read, so a caller that only answers (a replay)
-  // never has them built. Throws ScriptError when reading a label changes
-  // the game, or rules.describe fails. Not for two threads at once.
+  // Answers `seat`'s decision. A simultaneous decision (game:choose_together)
+  // waits for several seats at once, answered in any order: the game goes
+  // on once the last is in (until then this returns true with the others
+  // still pending). Throws std::logic_error when `seat` has no decision
+  // pending, std::out_of_range for an index that is no option.
+  bool answer(Seat seat, int index);
+  // The decision the game waits for from the lowest seat still to answer
+  // (an empty request when none). Its labels, targets and view are built
+  // on the first read, so a caller that only answers (a replay) never has
+  // them built. Throws ScriptError when reading a label changes the game,
+  // or rules.describe fails. Not for two threads at once.
   const DecisionRequest& pending() const;
-  // Who decides, without building the request (Seat::none(): nobody).
+  // `seat`'s pending decision, built the same way; throws std::logic_error
+  // when the seat has none.
+  const DecisionRequest& pending(Seat seat) const;
+  // Who decides, without building the request (Seat::none(): nobody): the
+  // lowest seat still to answer.
   Seat pending_seat() const;
+  // Every seat the game waits for, ascending: one, or the seats of a
+  // simultaneous decision that have not answered yet.
+  std::vector<Seat> pending_seats() const;
+  // The answers given so far to the simultaneous decision under way
+  // (empty when none is): the true game's, which no seat may see. For the
+  // runtime (undo's refusal) and for tests' cheating agents only.
+  std::vector<AnswerRecord> together_answers() const;
   const GameResult& result() const;
   GameState& state();
 

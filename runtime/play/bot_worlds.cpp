@@ -39,14 +39,16 @@ struct Trace {
 
 class Tracer : public EventSink {
  public:
-  Tracer(Trace& trace, Seat seat, const size_t& cursor) : trace_(trace), seat_(seat), cursor_(cursor) {}
+  Tracer(Trace& trace, Seat seat) : trace_(trace), seat_(seat) {}
   void on_event(const GameState& state, const Event& e) override {
     for (ComponentId id : ComponentId::all(state.component_count()))
       if (state.visible_to(id, seat_)) trace_.seen[id.index()] = 1;
-    if (e.type == EventType::Choice && cursor_ != last_cursor_) {
-      last_cursor_ = cursor_;  // a lone option, taken without asking, moves it not
-      if (e.secret && e.seat != seat_ && e.component.is_none() && e.from > 1)
-        trace_.private_answers.emplace_back(cursor_ - 1, e.from);
+    // A choice asked (of more than one option) is the world's next answer:
+    // they come in the log's order, a simultaneous decision's too (recorded
+    // once all are in); a lone option, taken without asking, is none.
+    if (e.type == EventType::Choice && e.from > 1) {
+      const size_t answer = asked_++;
+      if (e.secret && e.seat != seat_ && e.component.is_none()) trace_.private_answers.emplace_back(answer, e.from);
     }
     if (e.type == EventType::GameStart || !can_see(e, seat_)) return;
     trace_.shown.push_back(event_json(state, e, seat_).dump());
@@ -55,8 +57,7 @@ class Tracer : public EventSink {
  private:
   Trace& trace_;
   Seat seat_;
-  const size_t& cursor_;
-  size_t last_cursor_ = 0;
+  size_t asked_ = 0;
 };
 
 // A seat of a world: answers from the world's log, except at the probed
@@ -109,7 +110,7 @@ Trace run_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& en
   Trace trace;
   trace.seen.assign(static_cast<size_t>(def->component_count()), 0);
   size_t cursor = 0;
-  Tracer tracer(trace, seat, cursor);
+  Tracer tracer(trace, seat);
   Match match(def, engine);
   match.record_answers();  // what a searching bot replays
   match.add_sink(&tracer);
@@ -143,8 +144,14 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   BotWorldsResult result;
   const World played{seed, {}, answers, "the game played"};
   const Trace a = run_world(def, engine, players, played, seat, nullptr, 0, -1);
-  const int probes = std::min<int>(options.decisions, static_cast<int>(a.asked_at.size()));
-  if (probes == 0) return result;
+  // The decisions compared: spread over the seat's whole game (its first
+  // and its last among them), not only its first, where little is hidden yet.
+  const int asked = static_cast<int>(a.asked_at.size());
+  const int probes = std::min<int>(options.decisions, asked);
+  if (probes <= 0) return result;
+  std::vector<int> probed;
+  for (int i = 0; i < probes; ++i)
+    probed.push_back(probes == 1 ? 0 : static_cast<int>((static_cast<long>(i) * (asked - 1)) / (probes - 1)));
 
   // The other worlds: only what the seat may not know differs.
   std::vector<World> worlds;
@@ -183,9 +190,10 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   std::vector<std::optional<int>> played_choice(static_cast<size_t>(probes));
   for (const World& w : worlds) {
     const Trace b = run_world(def, engine, players, w, seat, nullptr, 0, -1);
-    for (int k = 0; k < probes; ++k) {
+    for (int p = 0; p < probes; ++p) {
+      const int k = probed[static_cast<size_t>(p)];
       if (!same_until(a, b, static_cast<size_t>(k))) break;
-      auto& mine = played_choice[static_cast<size_t>(k)];
+      auto& mine = played_choice[static_cast<size_t>(p)];
       if (!mine) {
         auto bot = options.make_bot();
         mine = run_world(def, engine, players, played, seat, bot.get(), options.bot_seed, k).bot_choice;

@@ -25,7 +25,7 @@ struct BotWorldsOptions {
   // A fresh bot of the kind under test (the same kind and budget each time).
   std::function<std::unique_ptr<Agent>()> make_bot;
   uint64_t bot_seed = 7;   // the bot's own stream, the same in every world
-  int decisions = 2;       // the seat's first decisions compared
+  int decisions = 2;       // the seat's decisions compared, spread over its game (first and last among them)
   int seeds = 6;           // other chance seeds tried
 };
 

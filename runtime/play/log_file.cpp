@@ -18,7 +18,8 @@ json make_log(const GameSpec& spec, const GameState& state, const GameResult& re
   json names = json::array();
   for (const auto& p : state.players()) names.push_back(p.name);
   json answer_list = json::array();
-  for (const auto& a : answers) answer_list.push_back(json::array({a.seat, a.index}));
+  for (const auto& a : answers)
+    answer_list.push_back(a.together ? json::array({a.seat, a.index, a.together}) : json::array({a.seat, a.index}));
   json log;
   log["format"] = "rulebook-log";
   log["version"] = 1;

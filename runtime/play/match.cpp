@@ -101,6 +101,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
 }
 
 bool Match::answer(int index) { return after_run(run().answer(index)); }
+bool Match::answer(Seat seat, int index) { return after_run(run().answer(seat, index)); }
 
 bool Match::after_run(bool pending) {
   if (pending) return true;
@@ -180,7 +181,12 @@ std::vector<int> Match::true_identities() const {
 }
 
 const DecisionRequest& Match::pending() const { return run().pending(); }
+const DecisionRequest& Match::pending(Seat seat) const { return run().pending(seat); }
 Seat Match::pending_seat() const { return run().pending_seat(); }
+std::vector<Seat> Match::pending_seats() const { return run().pending_seats(); }
+std::vector<AnswerRecord> Match::together_answers() const {
+  return run_ ? run_->together_answers() : std::vector<AnswerRecord>{};
+}
 const GameResult& Match::result() const { return run().result(); }
 nlohmann::json Match::view(Seat seat) const { return run().view(seat); }
 nlohmann::json Match::evaluate(const std::string& expression, const std::string& chunk_name) {

@@ -58,7 +58,11 @@ class Match : public GameAccess {
   // (true: see pending(), then answer()) or it is over (false: result()).
   // Throws ScriptError / AgentFailure.
   bool start(int players, uint64_t seed, std::vector<std::string> names = {});
+  // Answers the lowest seat still to answer (GameRun::answer).
   bool answer(int index);
+  // Answers `seat`'s decision: a simultaneous decision's seats answer in
+  // any order, and the game goes on once the last is in (GameRun::answer).
+  bool answer(Seat seat, int index);
   // A whole game with an agent at every seat (throws std::invalid_argument
   // otherwise).
   const GameResult& play(int players, uint64_t seed, std::vector<std::string> names = {});
@@ -77,7 +81,12 @@ class Match : public GameAccess {
   std::unique_ptr<Match> fork() const;
 
   const DecisionRequest& pending() const;  // built on first read (GameRun::pending)
-  Seat pending_seat() const;               // who decides, building nothing
+  const DecisionRequest& pending(Seat seat) const;  // that seat's (GameRun::pending)
+  Seat pending_seat() const;               // who decides (the lowest seat waited for), building nothing
+  std::vector<Seat> pending_seats() const;  // every seat the game waits for
+  // The answers given so far to the simultaneous decision under way: the
+  // true game's, which no seat may see (GameRun::together_answers).
+  std::vector<AnswerRecord> together_answers() const;
   const GameResult& result() const;
   const std::vector<AnswerRecord>& answers() const override { return answers_; }
   GameState& state() { return state_; }

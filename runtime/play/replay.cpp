@@ -24,6 +24,10 @@ int ReplayAgent::choose(const Decision& d) {
   if (a.seat != seat_)
     throw AgentFailure(fmt::format("log answer {} was given by seat {}, but seat {} is asked \"{}\"",
                                  *next_, a.seat, seat_, d.prompt()));
+  if ((a.together != 0) != !d.together().empty())
+    throw AgentFailure(fmt::format("log answer {} is {}, but \"{}\" asks seat {} {}", *next_,
+                                   a.together ? "an answer to a simultaneous decision" : "an answer of one seat",
+                                   d.prompt(), seat_, d.together().empty() ? "alone" : "in a simultaneous decision"));
   if (a.index < 0 || a.index >= d.count())
     throw AgentFailure(fmt::format("log answer {} picks option {} of {}", *next_, a.index + 1, d.count()));
   return a.index;
@@ -91,7 +95,10 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
       return failed(fmt::format("answer {} is given by seat {}, which is not a seat of this {}-player game",
                                 i + 1, a.at(0).dump(), spec.players));
     if (!index) return failed(fmt::format("answer {} picks option {}, which no decision has", i + 1, a.at(1).dump()));
-    answers.push_back({Seat{*seat}, *index});
+    std::optional<int> together = 0;
+    if (a.size() > 2) together = small_int(a.at(2));
+    if (!together) return failed(fmt::format("answer {} names simultaneous decision {}, which no game has", i + 1, a.at(2).dump()));
+    answers.push_back({Seat{*seat}, *index, *together});
   }
   std::vector<std::string> agent_kinds;
   if (log.contains("agents")) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -97,12 +98,29 @@ class ForcedChance : public ChanceOverride {
   std::deque<std::string> group_;
 };
 
-// The scenario's answers, in order, with where each is written.
+// The scenario's answers, in order, with where each is written. An answer
+// to a simultaneous decision may give each seat's answer by player name or
+// seat number (`by_seat`, an object; null for a plain answer): its seats
+// take theirs as they are asked, and the next seat asked that it does not
+// name (or names again) moves on to the next answer.
 struct Answers {
   std::vector<std::string> text;
+  std::vector<nlohmann::json> by_seat;
   std::vector<std::string> where;  // "file:line:col"
   size_t used = 0;
+  // The answer by seat being used (answer number `open`, when open_keys is
+  // not empty: its keys not taken yet).
+  size_t open = 0;
+  std::vector<std::string> open_keys;
   bool left() const { return used < text.size(); }
+  // The answer by seat in use names seats that were never asked: why, or "".
+  std::string unused_keys() const {
+    if (open_keys.empty()) return {};
+    return fmt::format("scenario answer {} ({}) gives an answer for {}, who was not asked \"{}\" at the same time "
+                       "(a seat with a single option is not asked)",
+                       open + 1, where[open], fmt::join(open_keys, ", "), prompt);
+  }
+  std::string prompt;
 };
 
 // Decisions taken without asking (a single option): an answer written for
@@ -155,13 +173,35 @@ class ScenarioAgent : public Agent {
   void observe(const nlohmann::json& event) override { fallback_->observe(event); }
   bool wants_game_access() const override { return fallback_ && fallback_->wants_game_access(); }
   void attach(const GameAccess* game) override { fallback_->attach(game); }
+  void prepare_game(const seat_protocol::GameInfo& game) override { names_ = game.names; }
   int choose(const Decision& d) override {
+    Answers& a = *answers_;
+    // An answer by seat in use: this seat's, unless it names none (or it
+    // was taken: a new decision), which moves on to the next answer.
+    if (!a.open_keys.empty()) {
+      if (auto key = take_key(d)) return seat_answer(d, *key);
+      throw AgentFailure(a.unused_keys());
+    }
     if (!answers_->left()) {
       if (fallback_) return fallback_->choose(d);
       const std::string why = automatic_->explain();
       if (!why.empty()) throw AgentFailure(why);
       throw AgentFailure(fmt::format("the scenario has no answer left for \"{}\" asked of seat {} (options: {})",
                                      d.prompt(), d.seat(), option_list(d)));
+    }
+    if (a.left() && !a.by_seat[a.used].is_null()) {
+      const size_t number = a.used++;
+      if (d.together().empty())
+        throw AgentFailure(fmt::format("scenario answer {} ({}) gives answers by seat, but \"{}\" asks {} alone "
+                                       "(answers by seat are for a simultaneous decision)",
+                                       number + 1, a.where[number], d.prompt(), name_of(d.seat())));
+      a.open = number;
+      a.prompt = d.prompt();
+      a.open_keys.clear();
+      for (const auto& [key, value] : a.by_seat[number].items()) a.open_keys.push_back(key);
+      if (auto key = take_key(d)) return seat_answer(d, *key);
+      throw AgentFailure(fmt::format("scenario answer {} ({}) gives no answer for {} (seat {}), who is asked \"{}\"",
+                                     number + 1, a.where[number], name_of(d.seat()), d.seat(), d.prompt()));
     }
     const size_t number = answers_->used++;
     const std::string& answer = answers_->text[number];
@@ -176,10 +216,38 @@ class ScenarioAgent : public Agent {
   }
 
  private:
+  std::string name_of(Seat seat) const {
+    return seat.index() < names_.size() ? names_[seat.index()] : fmt::format("seat {}", seat);
+  }
+  // The key of the answer by seat in use that names d's seat (by name or
+  // number), taken; none when it names the seat not (any more).
+  std::optional<std::string> take_key(const Decision& d) {
+    auto& keys = answers_->open_keys;
+    for (auto it = keys.begin(); it != keys.end(); ++it)
+      if (*it == std::to_string(d.seat().value()) || *it == name_of(d.seat())) {
+        std::string key = *it;
+        keys.erase(it);
+        return key;
+      }
+    return std::nullopt;
+  }
+  int seat_answer(const Decision& d, const std::string& key) {
+    const Answers& a = *answers_;
+    const nlohmann::json& given = a.by_seat[a.open].at(key);
+    const std::string answer = given.is_string() ? given.get<std::string>() : given.dump();
+    const int i = match_answer(d, answer);
+    if (i < 0)
+      throw AgentFailure(fmt::format("scenario answer '{}' for {} is not an option of \"{}\" (options: {}) "
+                                     "(answer {}, {})",
+                                     answer, name_of(d.seat()), d.prompt(), option_list(d), a.open + 1, a.where[a.open]));
+    return i;
+  }
+
   Answers* answers_;
   const AutomaticDecisions* automatic_;
   Agent* fallback_;
   bool seat_of_its_own_;
+  std::vector<std::string> names_;
 };
 
 // Scenario code (prepare, expect.lua) as a chunk named after the scenario
@@ -350,7 +418,9 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
   Answers answers;
   if (s.contains("answers"))
     for (size_t i = 0; i < s.at("answers").size(); ++i) {
-      answers.text.push_back(scalar_text(s.at("answers").at(i)));
+      const json& given = s.at("answers").at(i);
+      answers.text.push_back(scalar_text(given));
+      answers.by_seat.push_back(given.is_object() ? given : json());
       answers.where.push_back(doc.locate(fmt::format("/answers/{}", i)).str());
     }
   AutomaticDecisions automatic(&answers);
@@ -420,6 +490,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     failures.push_back(fmt::format("the game failed: {}", error));
   }
   if (error.empty()) {
+    if (!answers.unused_keys().empty()) failures.push_back(answers.unused_keys());
     if (expect.value("answers_used", true) && answers.left()) {
       const std::string why = automatic.explain();
       failures.push_back(!why.empty() ? why

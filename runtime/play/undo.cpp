@@ -84,9 +84,14 @@ class RevealWatch : public EventSink {
   std::string reason_;
 };
 
-UndoCheck refused(std::string reason) { return UndoCheck{false, std::move(reason), 0}; }
+UndoCheck refused(std::string reason) { return UndoCheck{false, std::move(reason), 0, Seat::none()}; }
 
 }  // namespace
+
+std::string undo_line(const std::string& player, size_t taken) {
+  if (taken == 0) return fmt::format("{} takes back an answer.", player);
+  return fmt::format("{} takes back {} decision{}.", player, taken, taken == 1 ? "" : "s");
+}
 
 int decisions_of(const std::vector<AnswerRecord>& answers, size_t count, Seat seat) {
   int n = 0;
@@ -108,11 +113,21 @@ bool replay_answers(Match& match, const ReplayStart& start, const std::vector<An
 }
 
 UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine, const ReplayStart& start,
-                     const std::vector<AnswerRecord>& answers, Seat seat) {
+                     const std::vector<AnswerRecord>& answers, Seat seat, const std::vector<Seat>& together) {
+  bool mine = false;
+  for (Seat s : together) {
+    if (s != seat) return refused("another player's answer to this simultaneous decision is in");
+    mine = true;
+  }
+  if (mine) return UndoCheck{true, {}, answers.size(), seat};  // only its own answer, not read by the rules yet
   size_t last = answers.size();
   while (last > 0 && answers[last - 1].seat != seat) --last;
   if (last == 0) return refused("you have made no decision to take back");
   const size_t k = last - 1;
+  if (answers[k].together)
+    for (const AnswerRecord& a : answers)
+      if (a.together == answers[k].together && a.seat != seat)
+        return refused("the other players answered that simultaneous decision too");
   Match match(std::move(definition), engine);
   RevealWatch watch;
   match.add_sink(&watch);
@@ -126,7 +141,7 @@ UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngin
   }
   watch.finish(match.state());
   if (!watch.reason().empty()) return refused(watch.reason());
-  return UndoCheck{true, {}, k};
+  return UndoCheck{true, {}, k, seat};
 }
 
 class Rewinder::SeatAgent : public Agent {
@@ -147,6 +162,11 @@ class Rewinder::SeatAgent : public Agent {
   void attach(const GameAccess* game) override { inner_->attach(game); }
   void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
   void taken_back(int kept, const nlohmann::json& view) override { inner_->taken_back(kept, view); }
+  void asked_together(const Decision& d) override {
+    if (owner_.replaying_ && owner_.next_ < owner_.keep_) return;  // answered from the record
+    if (owner_.replaying_) owner_.finish();  // the agents hear of the undo before the question
+    inner_->asked_together(d);
+  }
   int choose(const Decision& d) override {
     if (owner_.replaying_ && owner_.next_ < owner_.keep_) {
       const AnswerRecord& a = owner_.answers_[owner_.next_++];
@@ -207,9 +227,10 @@ void Rewinder::finish() {
 }
 
 UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits,
-                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat) {
+                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat,
+                     const std::vector<Seat>& together) {
   RuleEngine engine(definition, limits);
-  return check_undo(std::move(definition), engine, start, answers, seat);
+  return check_undo(std::move(definition), engine, start, answers, seat, together);
 }
 
 }  // namespace rulebook

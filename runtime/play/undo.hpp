@@ -32,19 +32,34 @@ struct UndoCheck {
   bool allowed = false;
   // Refused: why, in words for the player ("a card was drawn since").
   std::string reason;
-  // Allowed: the answers that stay; answers[keep] is the decision taken back.
+  // Allowed: the answers that stay; answers[keep] is the decision taken back
+  // (keep == answers.size(): an answer to the simultaneous decision under way).
   size_t keep = 0;
+  Seat seat;  // who asked
 };
+
+// "Ann takes back 2 decisions." (or "... takes back her answer.")
+std::string undo_line(const std::string& player, size_t taken);
 
 // Whether `seat` may take back its last decision of the game that
 // `answers` (every answer so far, in order) played from `start`. Plays the
 // game again on a fresh engine for `definition`. Throws ScriptError, and
 // std::runtime_error if the answers do not replay.
+//
+// A simultaneous decision (game:choose_together) is taken back only while
+// no other seat's answer to it is in: `together` holds the seats that have
+// answered the one under way (Match::together_answers, and answers a page
+// sent that the game has not read yet). When only `seat` has answered it,
+// that answer is what is taken back (keep = answers.size(): the decision
+// is asked again). A decision of the log answered with other seats at once
+// is refused too.
 UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits,
-                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat);
+                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat,
+                     const std::vector<Seat>& together = {});
 // The same on an engine the caller keeps (one not running a game right now).
 UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine,
-                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat);
+                     const ReplayStart& start, const std::vector<AnswerRecord>& answers, Seat seat,
+                     const std::vector<Seat>& together = {});
 
 // How many of the first `count` answers are `seat`'s.
 int decisions_of(const std::vector<AnswerRecord>& answers, size_t count, Seat seat);

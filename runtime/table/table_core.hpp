@@ -96,7 +96,9 @@ class TableCore : public EventSink {
   void on_event(const GameState& state, const Event& e) override;
   void send_narration(TableStream& s, bool flush = false);
   void send_views();
-  void before_decide(Seat seat, int number, int count);
+  // `together`: the seats of a simultaneous decision (null: a decision of
+  // one seat); its views and waiting messages go out once, with the first.
+  void before_decide(Seat seat, int number, int count, const std::vector<Seat>* together = nullptr);
   std::string await_answer(TableStream& s);
   void announce_undo(const UndoCheck& undo, const std::vector<AnswerRecord>& answers);
   void end_pending_undo();
@@ -104,6 +106,7 @@ class TableCore : public EventSink {
   friend class PageTransport;
   friend class PageSeat;
   Match* match_ = nullptr;                // the game thread's, while it plays
+  bool group_announced_ = false;         // the game thread's: the simultaneous decision under way was announced
   std::optional<UndoCheck> undo_going_;  // the game thread's: an undo that goes ahead
 };
 

@@ -1,5 +1,7 @@
 // The table's game thread: the match, its people's seats answered from
 // their streams, the narration and views each stream receives, undo.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "agents/external_seat.hpp"
@@ -52,19 +54,33 @@ class PageSeat : public ExternalSeat {
         table_(table),
         seat_(stream.seat) {}
   int choose(const Decision& d) override {
-    table_.before_decide(seat_, decisions() + 1, d.count());
+    if (!asked_) table_.before_decide(seat_, decisions() + 1, d.count());
+    asked_ = false;
     return ExternalSeat::choose(d);
+  }
+  // A simultaneous decision: the page is asked now, with the group's other
+  // pages, and may answer before the game reads its answer.
+  void asked_together(const Decision& d) override {
+    table_.before_decide(seat_, decisions() + 1, d.count(), &d.together());
+    asked_ = true;
+    ExternalSeat::asked_together(d);
+  }
+  void taken_back(int kept, const nlohmann::json& view) override {
+    asked_ = false;
+    ExternalSeat::taken_back(kept, view);
   }
   void end_game(const nlohmann::json&) override {}
 
  private:
   TableCore& table_;
   Seat seat_;
+  bool asked_ = false;
 };
 
 // The event sink: each stream's narration and, for the spectators, the
 // events (a seat's events come through its seat).
 void TableCore::on_event(const GameState& state, const Event& e) {
+  group_announced_ = false;  // the game moved on (a simultaneous decision ends with its choices)
   for (auto& s : streams) {
     if (!can_see(e, s->seat)) continue;
     if (s->seat == kSpectatorSeat) push(*s, seat_protocol::event(event_json(state, e, s->seat)).dump());
@@ -99,11 +115,26 @@ void TableCore::send_views() {
 
 // Before a person's decide: the views of the moment, and the other
 // streams learn whom the game waits for.
-void TableCore::before_decide(Seat seat, int number, int count) {
-  send_views();
-  const std::string player = match_->state().player(seat).name;
-  for (auto& s : streams)
-    if (s->seat != seat) push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}}.dump());
+void TableCore::before_decide(Seat seat, int number, int count, const std::vector<Seat>* together) {
+  if (!together) {
+    group_announced_ = false;
+    send_views();
+    const std::string player = match_->state().player(seat).name;
+    for (auto& s : streams)
+      if (s->seat != seat) push(*s, json{{"type", "waiting"}, {"seat", seat}, {"player", player}}.dump());
+  } else if (!group_announced_) {
+    // A simultaneous decision: the views once, and the streams outside it
+    // learn whom the game waits for (inside it, each page has its decide;
+    // none learns whether another has answered).
+    group_announced_ = true;
+    send_views();
+    json players = json::array();
+    for (Seat s : *together) players.push_back(match_->state().player(s).name);
+    for (auto& s : streams)
+      if (std::find(together->begin(), together->end(), s->seat) == together->end())
+        push(*s, json{{"type", "waiting"}, {"seat", together->front()}, {"player", players[0]}, {"seats", *together},
+                      {"players", players}}.dump());
+  }
   // Open before the decide message goes out: a page may answer the moment
   // it reads it, before the game thread waits in await_answer.
   std::lock_guard lock(mutex);
@@ -137,11 +168,16 @@ std::string TableCore::await_answer(TableStream& s) {
     undo_asked->checking = true;
     const Seat asker = undo_asked->asker;
     const std::vector<AnswerRecord> answers = match_->answers();
+    std::vector<Seat> together;  // who has answered the simultaneous decision under way
+    for (const AnswerRecord& a : match_->together_answers()) together.push_back(a.seat);
+    for (const auto& other : streams)
+      if (other->open && other->answer) together.push_back(other->seat);
     lock.unlock();
     UndoCheck check;
     try {
       check = check_undo(config.definition, config.limits,
-                         ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker);
+                         ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker,
+                         together);
     } catch (const std::exception& e) {
       check = worded_by_a_library(e) ? UndoCheck{false, "the game could not be replayed", 0}
                                      : UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0};
@@ -160,8 +196,7 @@ std::string TableCore::await_answer(TableStream& s) {
 // Every stream hears that decisions were taken back.
 void TableCore::announce_undo(const UndoCheck& undo, const std::vector<AnswerRecord>& answers) {
   const size_t taken = answers.size() - undo.keep;
-  const std::string line = fmt::format("{} takes back {} decision{}.", match_->state().player(answers[undo.keep].seat).name,
-                                       taken, taken == 1 ? "" : "s");
+  const std::string line = undo_line(match_->state().player(undo.seat).name, taken);
   for (auto& s : streams) {
     send_narration(*s, true);
     push(*s, json{{"type", "narration"}, {"lines", json::array({line})}}.dump());

@@ -102,6 +102,20 @@ function Game:finish(result) end
 ---@return integer index
 function Game:choose(seat, prompt, options, how) end
 
+---Asks every seat of `seats` at once (a simultaneous decision: sealed bids, a draft);
+---each picks from `options` (one list for all, or a function of the seat returning its
+---list, called for every seat before anybody is asked) without seeing the others'
+---answers. Returns `answers[seat]` (the value) and `indices[seat]` (1-based) once all
+---are in. Private unless `{private = false}`: the rules tell what they choose.
+---@generic T
+---@param seats Seat[]
+---@param prompt string
+---@param options T[]|fun(seat: Seat): T[]
+---@param how? "seat"|ChoiceOptions
+---@return table<Seat, T> answers
+---@return table<Seat, integer> indices
+function Game:choose_together(seats, prompt, options, how) end
+
 ---`seat` takes a turn now (counted; a new round when play passes the first seat).
 ---@param seat Seat
 function Game:begin_turn(seat) end

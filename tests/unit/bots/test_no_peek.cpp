@@ -1,7 +1,7 @@
 // Bots that never peek, for every kind of secret (issue 28): for greedy,
 // mcts and ismcts, on games whose secrets are rolled dice under cups with
-// spare dice left in the box (Liar's Dice) and a private number (a sealed
-// bid), a bot chooses the same in worlds its seat cannot tell apart
+// spare dice left in the box (Liar's Dice), a private number (a sealed
+// bid) and cards seen, then shuffled out of sight, a bot chooses the same in worlds its seat cannot tell apart
 // (play/bot_worlds.hpp); a bot that reads the true state fails that test.
 // `rulebook check`'s side: tests/unit/check/test_check_worlds.cpp.
 #include <catch2/catch.hpp>
@@ -22,13 +22,16 @@ using nlohmann::json;
 using test::TrueStateReader;
 using test::kSealedBidLua;
 using test::kSealedBidYaml;
+using test::kSeenThenShuffledLua;
+using test::kSeenThenShuffledYaml;
 
 namespace {
 
 // Plays a random game and compares `bot` in the worlds seat 0 cannot tell
 // from it, over a few seeds; returns the totals.
 BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int players,
-                        const std::function<std::unique_ptr<Agent>()>& bot, int games, int seeds) {
+                        const std::function<std::unique_ptr<Agent>()>& bot, int games, int seeds,
+                        Seat seat = Seat{0}) {
   RuleEngine engine(def);
   BotWorldsResult total;
   for (int g = 0; g < games && !total.peeked; ++g) {
@@ -41,7 +44,7 @@ BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int pl
     o.make_bot = bot;
     o.decisions = 2;
     o.seeds = seeds;
-    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, match.answers(), Seat{0}, o);
+    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, match.answers(), seat, o);
     total.decisions_compared += r.decisions_compared;
     if (r.peeked) total = BotWorldsResult{total.decisions_compared, true, r.where, r.message};
   }
@@ -80,6 +83,63 @@ TEST_CASE("no bot peeks at another seat's private number", "[no-peek][private]")
     CHECK_FALSE(r.peeked);
   }
   const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0);
+  CHECK(cheat.peeked);
+}
+
+TEST_CASE("no bot peeks at another seat's answer to a simultaneous decision", "[no-peek][together]") {
+  // Seat 1 is asked after seat 0 has answered: the answer exists, held
+  // back until both are in. In the other worlds seat 0 bid otherwise.
+  const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
+  auto def = load_game(game.dir());
+  for (const auto& spec : kBots) {
+    INFO(spec);
+    for (Seat seat : {Seat{1}, Seat{0}}) {
+      INFO("seat " << seat);
+      const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 0, seat);
+      INFO(r.where << ": " << r.message);
+      CHECK(r.decisions_compared > 0);
+      CHECK_FALSE(r.peeked);
+    }
+  }
+  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0, Seat{1});
+  CHECK(cheat.peeked);
+}
+
+TEST_CASE("a search bot bids to win a simultaneous round against a seat it cannot see", "[no-peek][together]") {
+  // Seat 1 wins a round only with exactly one more than seat 0's sealed
+  // bid: a bid of 1 never wins. In the first round, the search draws seat
+  // 0's bid among its options, and finds that out.
+  const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
+  auto def = load_game(game.dir());
+  for (const std::string spec : {"ismcts:iterations=60", "mcts:iterations=60,determinizations=4", "greedy"}) {
+    INFO(spec);
+    int ones = 0;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      Match match(def);
+      match.record_answers();
+      match.set_agent(Seat{0}, std::make_unique<RandomAgent>());
+      match.set_agent(Seat{1}, build_agent(spec));
+      match.play(2, seed);
+      for (const AnswerRecord& a : match.answers())
+        if (a.seat == Seat{1} && a.together == 1) ones += a.index == 0;
+    }
+    CHECK(ones == 0);
+  }
+}
+
+TEST_CASE("no bot peeks at the order of a shuffle it did not see, though it saw every card", "[no-peek][shuffle]") {
+  // Other worlds: other chance seeds, where the shuffle put another card on
+  // top for seat 1 (seat 0 is shown the same: the cards moved face down).
+  const test::TempGame game(kSeenThenShuffledYaml, kSeenThenShuffledLua);
+  auto def = load_game(game.dir());
+  for (const auto& spec : kBots) {
+    INFO(spec);
+    const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 8);
+    INFO(r.where << ": " << r.message);
+    CHECK(r.decisions_compared > 0);
+    CHECK_FALSE(r.peeked);
+  }
+  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 8);
   CHECK(cheat.peeked);
 }
 
@@ -203,4 +263,60 @@ TEST_CASE("a die rolled in a cup another seat cannot see is hidden from that sea
       CHECK(e.at("component").is_null());
     }
   CHECK(saw_roll);
+}
+
+TEST_CASE("determinizations put cards seen, then shuffled out of sight, in other places", "[no-peek][determinizer]") {
+  // At seat 0's first decision every card was seen face up, then shuffled
+  // face down, and seat 0 holds one of them again: the three others keep
+  // no place across samples. Seat 1's card and the deck's top card each
+  // take the three identities seat 0 does not hold, never the one it does.
+  const test::TempGame game(kSeenThenShuffledYaml, kSeenThenShuffledLua);
+  auto def = load_game(game.dir());
+  struct Capture : test::CapturingAgent {
+    std::map<int, int> in_hand, on_top;
+    size_t unobserved = 0;
+    int mine = -1;
+    int choose(const Decision& d) override {
+      std::vector<std::string> labels;
+      for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
+      Determinizer det(truth->definition_ptr());
+      det.prepare(*truth, Seat{0}, events, labels);
+      REQUIRE(det.agrees());
+      unobserved = det.unobserved().size();
+      struct Read : SimulationPolicy {
+        Capture* c;
+        int choose(const Decision&, GameState& s) override {
+          int hand = 0, deck = 0, own = 0;
+          while (s.zone_id(hand) != "hand@1") ++hand;
+          while (s.zone_id(own) != "hand@0") ++own;
+          c->mine = s.component(s.zone(own).at(0)).type;
+          while (s.zone_id(deck) != "deck") ++deck;
+          ++c->in_hand[s.component(s.zone(hand).at(0)).type];
+          ++c->on_top[s.component(s.zone(deck).at(0)).type];
+          throw SearchCutoff();
+        }
+      } read;
+      read.c = this;
+      Rng rng(11);
+      for (int k = 0; k < 200; ++k)
+        CHECK(det.simulate(det.sample(rng), 1, read) == Determinizer::Outcome::Cutoff);
+      throw AgentFailure("enough");
+    }
+  };
+  for (uint64_t seed : {1, 2, 3}) {
+    Capture capture;
+    Match match(def);
+    match.set_agent(Seat{0}, &capture);
+    match.set_agent(Seat{1}, std::make_unique<RandomAgent>());
+    try {
+      match.play(2, seed);
+    } catch (const AgentFailure&) {
+    }
+    CHECK(capture.unobserved == 3);
+    CHECK(capture.in_hand.size() == 3);
+    CHECK(capture.on_top.size() == 3);
+    CHECK(capture.in_hand.count(capture.mine) == 0);
+    CHECK(capture.on_top.count(capture.mine) == 0);
+    for (const auto& [type, n] : capture.in_hand) CHECK(n >= 40);
+  }
 }

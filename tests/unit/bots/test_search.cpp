@@ -13,6 +13,7 @@
 #include "bots/agent_factory.hpp"
 #include "bots/greedy_agent.hpp"
 #include "capturing_agent.hpp"
+#include "secret_games.hpp"
 #include "observation/event_view.hpp"
 #include "play/match.hpp"
 #include "determinize/determinizer.hpp"
@@ -74,27 +75,6 @@ class SeenBy : public EventSink {
       if (state.visible_to(id, Seat{0})) seen[id.index()] = 1;
   }
   std::vector<char> seen;
-};
-
-// Cheats on purpose: its answer depends on the identities of the
-// components hidden from its seat, read from the true state.
-class PeekingAgent : public Agent {
- public:
-  std::string kind() const override { return "peeking"; }
-  bool wants_game_access() const override { return true; }
-  void attach(const GameAccess* g) override { match_ = dynamic_cast<const Match*>(g); }
-  void begin_game(uint64_t, Seat seat) override { seat_ = seat; }
-  int choose(const Decision& d) override {
-    const GameState& s = match_->state();
-    uint64_t h = 0;
-    for (ComponentId id : ComponentId::all(s.component_count()))
-      if (!s.visible_to(id, seat_)) h = h * 1000003u + static_cast<uint64_t>(s.component(id).type) * static_cast<uint64_t>(id.value() + 1);
-    return static_cast<int>(h % static_cast<uint64_t>(d.count()));
-  }
-
- private:
-  const Match* match_ = nullptr;
-  Seat seat_{0};
 };
 
 struct Play {
@@ -189,7 +169,7 @@ TEST_CASE("a bot that reads the true state fails the no-peek test", "[search][no
   int caught = 0;
   for (const std::string& game : list_games()) {
     INFO(game);
-    const auto [same, changed] = swap_test(game, [] { return std::make_unique<PeekingAgent>(); }, 6);
+    const auto [same, changed] = swap_test(game, [] { return std::make_unique<test::TrueStateReader>(); }, 6);
     if (same < 0) continue;  // a game that hides nothing
     CHECK(same > 0);
     CHECK(changed > 0);

@@ -71,3 +71,70 @@ TEST_CASE("check: a bot that reads the true state fails the bots test", "[confor
   for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
   CHECK(fine.decisions_compared > 0);
 }
+
+TEST_CASE("check: simultaneous bids pass, and a bot that reads the bid under way fails", "[conformance][together]") {
+  // Every seat's request at a simultaneous decision is the same whatever
+  // the others answered ("together"); the bots test compares seat 1, asked
+  // after seat 0 answered, in worlds where seat 0 bid otherwise.
+  const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
+  ConformanceOptions options;
+  options.games = 3;
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  const ConformanceReport r = check_conformance(game.dir(), options);
+  for (const auto& f : r.failures) FAIL_CHECK(describe(f));
+  CHECK(r.decisions_compared > 0);
+  options.make_bot = [] { return std::make_unique<TrueStateReader>(); };
+  options.bot_kind = "peeking";
+  const ConformanceReport cheat = check_conformance(game.dir(), options);
+  bool bots_failed = false;
+  for (const auto& f : cheat.failures) bots_failed = bots_failed || f.check == "bots";
+  CHECK(bots_failed);
+}
+
+TEST_CASE("check: the bots test compares decisions over several games and each seat's whole game",
+          "[conformance][no-peek]") {
+  // Seat 0 takes five public steps, then seat 1 seals a number and seat 0
+  // decides once more: a secret only at seat 0's sixth and last decision.
+  // Comparing only its first decisions (the test before compared two)
+  // passes a peeking bot; spread over its game (the last included), not.
+  const test::TempGame game(
+      "name: late-secret\ntitle: Late secret\nplayers: {min: 2, max: 2}\nscript: rules.lua\n",
+      "local rules = {}\nfunction rules.setup(game) end\n"
+      "function rules.play(game)\n"
+      "  for step = 1, 5 do game:choose(0, 'Step', {'left', 'right'}) end\n"
+      "  local sealed = game:choose(1, 'Seal a number', {1, 2, 3, 4, 5}, {private = true})\n"
+      "  local named = game:choose(0, 'Name it', {1, 2, 3, 4, 5})\n"
+      "  game:finish{winners = {named == sealed and 0 or 1}}\nend\nreturn rules\n");
+  ConformanceOptions options;
+  options.games = 4;
+  options.make_bot = [] { return std::make_unique<TrueStateReader>(); };
+  options.bot_kind = "peeking";
+  options.bot_decisions = 1;
+  options.bot_games = 1;
+  CHECK(check_conformance(game.dir(), options).ok());  // the first decision hides nothing
+  options.bot_decisions = 2;  // the first and the last
+  const ConformanceReport caught = check_conformance(game.dir(), options);
+  REQUIRE_FALSE(caught.ok());
+  CHECK(caught.failures.front().check == "bots");
+  CHECK(caught.failures.front().where.find("decision 6 of seat 0") != std::string::npos);
+
+  // An honest bot passes, and every comparison is counted: per game, seat
+  // 0's decisions 1, 2, 4 and 6 in 7 worlds (seat 1's number redrawn, six
+  // other chance seeds, which change nothing here), seat 1's one decision
+  // in the 6 seeds' worlds (no secret of seat 0's to redraw): 34, in each
+  // of the first 3 games.
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  options.bot_games = 3;
+  options.bot_decisions = 4;
+  const ConformanceReport fine = check_conformance(game.dir(), options);
+  for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
+  CHECK(fine.decisions_compared == 3 * 34);
+  CHECK(to_json(fine).at("bots").at("decisions_compared") == 3 * 34);
+  options.bot_games = 1;
+  options.bot_decisions = 1;
+  CHECK(check_conformance(game.dir(), options).decisions_compared == 7 + 6);
+  options.bot_decisions = 100;  // every decision of the seat, no more
+  CHECK(check_conformance(game.dir(), options).decisions_compared == 6 * 7 + 6);
+}

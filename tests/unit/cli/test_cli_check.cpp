@@ -62,3 +62,28 @@ TEST_CASE("cli: check usage errors exit 2", "[cli][check]") {
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("check.combinations names 'fast'") != std::string::npos);
 }
+
+TEST_CASE("cli: check --bots-games and --bots-decisions say how much the bots test compares", "[cli][check]") {
+  // Seat 0 decides six times, seat 1 seals a number before seat 0's last:
+  // per game, each compared decision of seat 0 in 7 worlds (the number
+  // redrawn, six other chance seeds), seat 1's one decision in 6.
+  const std::string dir = rulebook::test::temp_folder("check-bots-decisions");
+  rulebook::test::write_file(dir + "/game.yaml", "name: late\ntitle: Late\nplayers: {min: 2, max: 2}\nscript: rules.lua\n");
+  rulebook::test::write_file(dir + "/rules.lua",
+                             "local rules = {}\nfunction rules.setup(game) end\n"
+                             "function rules.play(game)\n"
+                             "  for step = 1, 5 do game:choose(0, 'Step', {'left', 'right'}) end\n"
+                             "  local sealed = game:choose(1, 'Seal', {1, 2, 3}, {private = true})\n"
+                             "  local named = game:choose(0, 'Name it', {1, 2, 3})\n"
+                             "  game:finish{winners = {named == sealed and 0 or 1}}\nend\nreturn rules\n");
+  auto compared = [&](const std::string& options) {
+    auto r = run_rulebook("check " + dir + " --games 4 --json " + options);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out).at("games")[0].at("bots").at("decisions_compared").get<int>();
+  };
+  CHECK(compared("") == 3 * (4 * 7 + 6));  // the first 3 games, 4 decisions of each seat
+  CHECK(compared("--bots-games 1 --bots-decisions 1") == 7 + 6);
+  CHECK(compared("--bots-games 4 --bots-decisions 6") == 4 * (6 * 7 + 6));
+  CHECK(run_rulebook("check " + dir + " --bots-decisions 0").exit_code == 2);
+  CHECK(run_rulebook("check " + dir + " --bots-games 0").exit_code == 2);
+}

@@ -572,6 +572,46 @@ TEST_CASE("sandbox: tostring and string.format show no addresses", "[sandbox]") 
     if (value.is_string()) CHECK(value.get<std::string>().find("0x") == std::string::npos);
 }
 
+// string.format's plain cases ("%d" of an integer, "%s" of a string, "%%")
+// are written by the runtime itself (det_format's fast path), the rest by
+// Lua's own: both must write the same bytes and raise the same errors.
+TEST_CASE("sandbox: string.format's plain cases write what Lua's string.format writes", "[sandbox]") {
+  const json d = probe(R"(
+  d.bid = string.format("bid %d x %s", 3, "5")
+  d.negative = string.format("%d|%d|%d", -7, math.maxinteger, math.mininteger)
+  d.percent = string.format("%%%d%%", 12)
+  d.zeros = #string.format("a%sb", "x\0y")
+  d.empty = string.format("")
+  d.literal = string.format("no conversions")
+  d.float_d = string.format("%d", 4.0)
+  d.number_s = string.format("%s|%s", 12, 2.5)
+  d.long = #string.format("%s%s", string.rep("a", 200), string.rep("b", 200))
+  d.extra = string.format("%d", 1, 2, 3)
+  local ok, err = pcall(string.format, "%d %s", 1)
+  d.missing_ok, d.missing_err = ok, err
+  ok, err = pcall(string.format, "%d", 1.5)
+  d.fraction_ok, d.fraction_err = ok, err
+  ok, err = pcall(string.format, "50%")
+  d.trailing_ok, d.trailing_err = ok, err
+)");
+  CHECK(d.at("bid") == "bid 3 x 5");
+  CHECK(d.at("negative") == "-7|9223372036854775807|-9223372036854775808");
+  CHECK(d.at("percent") == "%12%");
+  CHECK(d.at("zeros") == 5);
+  CHECK(d.at("empty") == "");
+  CHECK(d.at("literal") == "no conversions");
+  CHECK(d.at("float_d") == "4");
+  CHECK(d.at("number_s") == "12|2.5");
+  CHECK(d.at("long") == 400);
+  CHECK(d.at("extra") == "1");
+  CHECK(d.at("missing_ok") == false);
+  CHECK_THAT(d.at("missing_err").get<std::string>(), Catch::Contains("bad argument #3") && Catch::Contains("no value"));
+  CHECK(d.at("fraction_ok") == false);
+  CHECK_THAT(d.at("fraction_err").get<std::string>(), Catch::Contains("number has no integer representation"));
+  CHECK(d.at("trailing_ok") == false);
+  CHECK_THAT(d.at("trailing_err").get<std::string>(), Catch::Contains("bad argument #2"));
+}
+
 TEST_CASE("sandbox: print goes to the game's narration without addresses", "[sandbox]") {
   TempGame game(probe_script("  print('hello', 1, {}, nil, true)\n  game:say('%s and %s', {}, 'x')"));
   Table t(game);

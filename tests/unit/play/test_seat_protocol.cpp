@@ -223,3 +223,42 @@ TEST_CASE("exec: closing a seat kills the bot's whole process group and reaps it
   CHECK(process_gone(helper));
   CHECK(process_gone(bot));
 }
+
+TEST_CASE("exec: the seats of a simultaneous decision are all asked before any answer is read", "[protocol][together]") {
+  // Each bot marks its decide in a shared folder and answers only once it
+  // sees the other seat's mark of the same decision: with decides sent one
+  // seat after another, seat 0 would wait for ever (and answer nonsense).
+  const std::string dir = test::temp_folder("exec-together");
+  test::write_file(dir + "/bot.py",
+                   "import json, os, sys, time\n"
+                   "for line in sys.stdin:\n"
+                   "    m = json.loads(line)\n"
+                   "    if m['type'] != 'decide':\n"
+                   "        continue\n"
+                   "    d = m['decision']\n"
+                   "    open(os.path.join(sys.argv[1], '%d-%d' % (m['seat'], d)), 'w').close()\n"
+                   "    others = [s for s in m.get('together', []) if s != m['seat']]\n"
+                   "    deadline = time.time() + 5\n"
+                   "    while time.time() < deadline and not all(os.path.exists(os.path.join(sys.argv[1], '%d-%d' % (s, d))) for s in others):\n"
+                   "        time.sleep(0.01)\n"
+                   "    ok = others and all(os.path.exists(os.path.join(sys.argv[1], '%d-%d' % (s, d))) for s in others)\n"
+                   "    print(json.dumps({'choose': d % len(m['options'])}) if ok else 'nobody else was asked', flush=True)\n");
+  const std::string yaml = "name: bids\ntitle: Bids\nplayers: {min: 2, max: 2}\nscript: rules.lua\n";
+  const std::string lua =
+      "local rules = {}\nfunction rules.setup(game) end\nfunction rules.play(game)\n"
+      "  local a = game:choose_together({0, 1}, 'Bid', {1, 2, 3})\n"
+      "  local b = game:choose_together({0, 1}, 'Bid again', {1, 2, 3})\n"
+      "  game:finish{details = {first = {a[0], a[1]}, second = {b[0], b[1]}}}\nend\nreturn rules\n";
+  test::write_file(dir + "/game/game.yaml", yaml);
+  test::write_file(dir + "/game/rules.lua", lua);
+  Match match(load_game(dir + "/game"));
+  match.record_answers();
+  for (Seat s : Seat::all(2))
+    match.set_agent(s, std::make_unique<ExternalSeat>(
+                           std::make_unique<ExecTransport>("python3 " + dir + "/bot.py " + dir), "exec:bot.py"));
+  const GameResult& result = match.play(2, 1);
+  REQUIRE(result.finished);
+  CHECK(result.details.at("first") == json::array({2, 2}));
+  CHECK(result.details.at("second") == json::array({3, 3}));
+  CHECK(match.answers().size() == 4);
+}

@@ -308,3 +308,89 @@ TEST_CASE("table: stopped before its end, a table is abandoned and says why", "[
   CHECK(json::parse(table->messages(open.stream).back())["type"] == "end");
   CHECK(table->answer(open.stream, answer_text(0, open.decision)).refusal == Refusal::conflict);
 }
+
+namespace {
+
+// Sealed bids at once, three rounds; each round's winner is told, not the bids.
+const char* const kBidsPlay = R"(
+  local won = {}
+  for round = 1, 3 do
+    local bids = game:choose_together({0, 1}, "Seal a bid", {"one", "two", "three"})
+    won[#won + 1] = bids[0] .. "-" .. bids[1]
+    game:say("Round %d is over", round)
+  end
+  game:finish{details = {bids = won}}
+)";
+
+// Both seats' open decisions at once (bounded: 30 s).
+bool both_open(const Table& table, Table::StreamId a, Table::StreamId b) {
+  for (int tries = 0; tries < 3000 && !table.over(); ++tries) {
+    if (table.seen(a).decision > 0 && table.seen(b).decision > 0) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("table: a simultaneous decision is open at every seat at once, answered in either order", "[table][together]") {
+  test::TempGame game(kTurnsYaml, test::rules_lua(kBidsPlay));
+  TableConfig c;
+  c.definition = load_game(game.dir());
+  c.spec = GameSpec{game.dir(), {}, {}, 2, 5, {}};
+  c.kinds = {"human", "human"};
+  Table table(std::move(c));
+  table.start();
+  const Table::StreamId ann = table.stream_of(table.token(Seat{0})), bob = table.stream_of(table.token(Seat{1}));
+  const Table::StreamId watchers = table.stream_of("");
+
+  // Round 1: Bob answers first. Ann's stream learns nothing of it.
+  REQUIRE(both_open(table, ann, bob));
+  const size_t ann_before = table.messages(ann).size();
+  REQUIRE(table.answer(bob, answer_text(2, table.seen(bob).decision)).ok());
+  CHECK(table.seen(bob).decision == 0);  // answered: waiting for the others
+  CHECK(table.seen(ann).decision == 1);
+  CHECK(table.messages(ann).size() == ann_before);
+  CHECK(table.answer(bob, answer_text(1, 1)).refusal == Refusal::conflict);  // no second answer
+  // Ann may not take anything back now: Bob's answer is in.
+  const TableReply refused = table.undo(ann);
+  CHECK(refused.refusal == Refusal::conflict);
+  CHECK_THAT(refused.message, Catch::Contains("simultaneous decision"));
+  REQUIRE(table.answer(ann, answer_text(0, 1)).ok());
+
+  // Round 2: Ann first; Bob's decide says it is simultaneous.
+  REQUIRE(both_open(table, ann, bob));
+  const json bob_decide = json::parse(table.messages(bob).back());
+  CHECK(bob_decide["type"] == "decide");
+  CHECK(bob_decide["together"] == json::array({0, 1}));
+  REQUIRE(table.answer(ann, answer_text(1, table.seen(ann).decision)).ok());
+  // Ann takes back her own answer (only hers is in): asked again.
+  TableReply undone = table.undo(ann);
+  for (int i = 0; i < 300 && undone.message.find("try again") != std::string::npos; ++i) {
+    std::this_thread::sleep_for(10ms);  // the game has not read Ann's answer yet
+    undone = table.undo(ann);
+  }
+  INFO(undone.message);
+  CHECK(undone.ok());
+  REQUIRE(both_open(table, ann, bob));
+  REQUIRE(table.answer(ann, answer_text(2, table.seen(ann).decision)).ok());
+  REQUIRE(table.answer(bob, answer_text(1, table.seen(bob).decision)).ok());
+
+  // Round 3, then the end.
+  REQUIRE(both_open(table, ann, bob));
+  REQUIRE(table.answer(ann, answer_text(0, table.seen(ann).decision)).ok());
+  REQUIRE(table.answer(bob, answer_text(0, table.seen(bob).decision)).ok());
+  REQUIRE(table.wait_over(30));
+  CHECK(table.error() == "");
+  CHECK(table.result()["details"]["bids"] == json::array({"one-three", "three-two", "one-one"}));
+  // The spectators were told whom the game waited for: both seats.
+  bool told = false;
+  for (const std::string& text : table.messages(watchers)) {
+    const json m = json::parse(text);
+    told = told || (m["type"] == "waiting" && m.value("seats", json()) == json::array({0, 1}));
+  }
+  CHECK(told);
+  const ReplayReport report = replay_log(json::parse(table.log_text()));
+  INFO(report.message);
+  CHECK(report.ok);
+}
