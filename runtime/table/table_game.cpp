@@ -179,8 +179,8 @@ std::string TableCore::await_answer(TableStream& s) {
                          ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker,
                          together);
     } catch (const std::exception& e) {
-      check = worded_by_a_library(e) ? UndoCheck{false, "the game could not be replayed", 0}
-                                     : UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0};
+      check = worded_by_a_library(e) ? UndoCheck{false, "the game could not be replayed", 0, Seat{}}
+                                     : UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0, Seat{}};
     }
     lock.lock();
     const Table::UndoDone done = std::move(undo_asked->done);
