@@ -3,8 +3,11 @@
 # --players 2` in Debian's headless chromium, driven by puppeteer-core (npm,
 # pinned by tests/browser/package-lock.json): both seats' pages play a
 # whole game by clicking, neither ever shows the other's hand, both show the
-# result, the server's log replays; then two pages decide sealed bids at
-# once (play_together.mjs). Screenshots of the pages land in OUT.
+# result, the server's log replays. Then the lobby (`rulebook serve` with
+# no game): a table opened on its page, played to its end on the people's
+# pages, its log downloaded from the lobby's list replays; then two pages
+# decide sealed bids at once (play_together.mjs). Screenshots of the pages
+# land in OUT.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -14,6 +17,7 @@ OUT=$(realpath -m "${OUT:-build/browser}")
 start=$(date +%s)
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 node tests/browser/play_hai_noon.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
+node tests/browser/play_from_lobby.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
 # Two browsers deciding at once (game:choose_together): sealed bids.
 node tests/browser/play_together.mjs "$RULEBOOK" "$OUT"
-echo "browser.sh: a whole Hai Noon game and a game of sealed bids played in chromium in $(( $(date +%s) - start )) s"
+echo "browser.sh: two whole Hai Noon games (one table opened from the lobby) and a game of sealed bids played in chromium in $(( $(date +%s) - start )) s"

@@ -53,7 +53,7 @@ ValueKind kind_of(const CLI::Option* opt) {
   const std::string name = opt->get_positional() ? opt->get_name(true, false) : opt->get_name();
   if (name == "GAME" || opt->get_type_name() == "GAME") return ValueKind::Game;
   if (name == "--agent") return ValueKind::Agent;
-  for (const char* p : {"SCENARIO", "LOG", "PATH", "FILE", "--log", "NAME"})
+  for (const char* p : {"SCENARIO", "LOG", "PATH", "FILE", "--log", "NAME", "-dir"})
     if (name.find(p) != std::string::npos) return ValueKind::Path;
   return ValueKind::Text;
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "core/our_words.hpp"
 #include "lua/rule_engine.hpp"
 #include "determinize/determinizer.hpp"
 #include "setup/game_loader.hpp"
@@ -94,7 +95,8 @@ int main(int argc, char** argv) {
     std::cerr << fmt::format("{}: error: {}\n", e.path1().string(), e.code().message());
     return cli::kUsage;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    // A library's text is not ours to show (core/our_words.hpp).
+    std::cerr << "error: " << in_our_words(e, "rulebook stopped on an internal error") << "\n";
     return cli::kGameFailure;
   }
   return cli::kUsage;

@@ -7,6 +7,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_provenance.hpp"
+#include "core/input_file.hpp"
+#include "core/our_words.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook::cli {
@@ -50,11 +52,8 @@ void write_part(const std::string& path, const SimulationPart& part) {
 SimulationPart read_part(const std::string& path) {
   const std::string text = read_file(path);
   nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw SetupError(fmt::format("{}: error: not JSON ({})", path, e.what()));
-  }
+  std::string error;
+  if (!parse_json_input(text, path, j, error)) throw SetupError(error);
   if (!j.is_object() || j.value("format", "") != kFormat)
     throw SetupError(fmt::format("{}: error: not a part written by 'rulebook simulate --out'", path));
   if (j.value("version", 0) != kVersion)
@@ -70,7 +69,7 @@ SimulationPart read_part(const std::string& path) {
     part.timing.jobs = j.at("jobs").get<int>();
     part.statistics = analysis::RunStatistics::from_json(j.at("statistics"));
   } catch (const std::exception& e) {
-    throw SetupError(fmt::format("{}: error: damaged part: {}", path, e.what()));
+    throw SetupError(fmt::format("{}: error: damaged part: {}", path, in_our_words(e, "a field is missing or has the wrong type")));
   }
   if (part.shards < 1 || part.shard < 0 || part.shard >= part.shards)
     throw SetupError(fmt::format("{}: error: damaged part: shard {}/{}", path, part.shard, part.shards));

@@ -6,4 +6,7 @@ namespace rulebook::cli {
 extern const char* const kTableHtml;
 extern const char* const kTableCss;
 extern const char* const kTableJs;
+// The lobby's page (rulebook serve with no game).
+extern const char* const kLobbyHtml;
+extern const char* const kLobbyJs;
 }  // namespace rulebook::cli

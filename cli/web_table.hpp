@@ -3,7 +3,8 @@
 // browsers (rulebook serve). This file holds only the HTTP side: the page,
 // its assets, and routes that map requests onto the table's methods and
 // its refusals onto status codes. Each page follows its seat's stream of
-// messages as Server-Sent Events.
+// messages as Server-Sent Events, which cost the server memory, not a
+// thread (cli/http_server.hpp).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,10 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include "table/table.hpp"
-
-namespace httplib {
-class Server;
-}
 
 namespace rulebook::cli {
 
@@ -29,7 +26,8 @@ struct WebTableConfig {
   std::string host = "127.0.0.1";
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)
-  size_t threads = 256;            // HTTP worker threads: each open page holds one
+  size_t threads = 4;              // worker threads for requests' handlers (an open page holds none)
+  size_t max_per_address = 128;    // connections open at once from one address (0: no cap)
   // Tests only: see TableConfig::before_wait.
   std::function<void(Seat seat)> before_wait;
 };
@@ -41,8 +39,8 @@ class WebTable {
   WebTable(const WebTable&) = delete;
   WebTable& operator=(const WebTable&) = delete;
 
-  // Binds the port (throws std::runtime_error when it cannot), starts the
-  // HTTP threads and the game. Returns the port bound.
+  // Binds the port (throws SetupError, in our words, when it cannot),
+  // starts the HTTP threads and the game. Returns the port bound.
   int start();
   // Ends everything: pages' streams close, a seat still deciding fails the
   // game ("the table closed"), the game thread and HTTP threads are joined.
@@ -67,6 +65,10 @@ class WebTable {
   // The messages of a stream so far (token "": the spectators' stream).
   // Throws std::out_of_range for an unknown token.
   std::vector<std::string> messages(const std::string& token) const;
+
+  // Where the HTTP server reports what an operator should know (see
+  // http::Server::set_log); before start().
+  void set_log(std::function<void(const std::string& line)> log);
 
  private:
   struct Impl;

@@ -9,13 +9,14 @@ set -euo pipefail
 # Nettle's SHA-256 (agents' stream seeds, a one-way hash of the chance seed);
 # RE2 (schema "pattern" matching in linear time without recursion: std::regex
 # overflows the stack on long user strings); valijson (the draft-07 JSON
-# Schema validator, header-only, a build dependency only); cpp-httplib
-# (rulebook serve's HTTP server and the server tests' client: a maintained
-# HTTP library, no hand-written HTTP parsing); catch2 (CTest's tests are
-# configured with the build).
+# Schema validator, header-only, a build dependency only); Boost's headers
+# (Asio and Beast: rulebook serve's event-driven HTTP server, a maintained
+# HTTP parser, header-only, a build dependency only); cpp-httplib (the
+# server tests' HTTP client); catch2 (CTest's tests are configured with the
+# build).
 build_packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev libfmt-dev nettle-dev libre2-dev libvalijson-dev
-          libcpp-httplib-dev)
+          libboost-dev libcpp-httplib-dev)
 packages=("${build_packages[@]}"
           # the benchmark's baseline; the schema validator's test data
           lua5.4 json-schema-test-suite

@@ -376,7 +376,7 @@ async function undo() {
   $("undo-error").textContent = "";
   drawUndo();
   try {
-    const res = await fetch("/api/undo" + query, { method: "POST" });
+    const res = await fetch("api/undo" + query, { method: "POST" });
     if (!res.ok) {
       const body = await res.json().catch(() => ({ error: "HTTP " + res.status }));
       $("undo-error").textContent = body.error || "HTTP " + res.status;
@@ -395,7 +395,7 @@ async function answer(decision, index) {
   $("answer-error").textContent = "";
   drawDecision();
   try {
-    const res = await fetch("/api/answer" + query, {
+    const res = await fetch("api/answer" + query, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ choose: index, decision: decision }),
@@ -474,7 +474,7 @@ $("narration").addEventListener("wheel", () => { narrate.scrolled = true; });
 $("undo").addEventListener("click", undo);
 
 function connect() {
-  const source = new EventSource("/api/events" + query);
+  const source = new EventSource("api/events" + query);
   table.source = source;
   source.onopen = () => { $("connection").textContent = "connected"; $("connection").className = "connection"; };
   source.onmessage = (e) => receive(JSON.parse(e.data));

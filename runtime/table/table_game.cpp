@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "agents/external_seat.hpp"
+#include "core/our_words.hpp"
 #include "bots/agent_factory.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
@@ -178,7 +179,8 @@ std::string TableCore::await_answer(TableStream& s) {
                          ReplayStart{config.spec.players, config.spec.seed, config.spec.names}, answers, asker,
                          together);
     } catch (const std::exception& e) {
-      check = UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0};
+      check = worded_by_a_library(e) ? UndoCheck{false, "the game could not be replayed", 0, Seat{}}
+                                     : UndoCheck{false, fmt::format("the game could not be replayed ({})", e.what()), 0, Seat{}};
     }
     lock.lock();
     const Table::UndoDone done = std::move(undo_asked->done);
@@ -251,7 +253,7 @@ void TableCore::play() {
     finished = true;
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex);
-    error = e.what();
+    error = in_our_words(e, "the game stopped on an internal error");  // every page reads it
   }
   json end = seat_protocol::end(json(nullptr));
   if (owned) {
@@ -267,7 +269,7 @@ void TableCore::play() {
       if (config.save_log) config.save_log(text);
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex);
-      if (error.empty()) error = e.what();
+      if (error.empty()) error = in_our_words(e, "the game's log could not be made");
     }
   }
   {

@@ -33,7 +33,7 @@ DisplayImages::DisplayImages(const GameDefinition& def) {
 
 std::string DisplayImages::url(const std::string& file) const {
   const auto it = std::find(files_.begin(), files_.end(), file);
-  return fmt::format("/display/{}", it - files_.begin());
+  return fmt::format("display/{}", it - files_.begin());
 }
 
 const std::string* DisplayImages::image(size_t number, std::string& type) const {

@@ -20,7 +20,8 @@ class DisplayImages {
  public:
   DisplayImages() = default;
   explicit DisplayImages(const GameDefinition& def);
-  // "/display/N": where a page fetches the image of this file.
+  // "display/N": where a page fetches the image of this file (relative to
+  // the page, so that a table served under a prefix finds its own).
   std::string url(const std::string& file) const;
   // The bytes and MIME type of image `number`; null when there is none.
   const std::string* image(size_t number, std::string& type) const;
