@@ -43,7 +43,7 @@ if [ $download = 1 ]; then
   [ -d "$tmp/checkout/open_spiel" ] || git clone --depth 1 https://github.com/google-deepmind/open_spiel "$tmp/checkout"
   os=$tmp/checkout
 fi
-[ -n "$os" ] && [ -f "$os/open_spiel/spiel.h" ] || { echo "need --openspiel DIR (an OpenSpiel checkout: DIR/open_spiel/spiel.h) or --download" >&2; exit 2; }
+if [ -z "$os" ] || [ ! -f "$os/open_spiel/spiel.h" ]; then echo "need --openspiel DIR (an OpenSpiel checkout: DIR/open_spiel/spiel.h) or --download" >&2; exit 2; fi
 pkg-config --exists absl_strings || { echo "Abseil's pkg-config files not found (Debian: apt-get install libabsl-dev)" >&2; exit 2; }
 [ -f /usr/include/nlohmann/json.hpp ] || { echo "/usr/include/nlohmann/json.hpp not found (Debian: apt-get install nlohmann-json3-dev)" >&2; exit 2; }
 
@@ -53,26 +53,27 @@ if [ ! -x "$exe" ]; then
   rm -rf "$src" "$obj"; mkdir -p "$src" "$obj"
   (cd "$os" && tar -cf - open_spiel/*.h open_spiel/*.cc open_spiel/utils/*.h open_spiel/utils/*.cc \
       open_spiel/games/liars_dice open_spiel/algorithms/is_mcts.* open_spiel/algorithms/mcts.*) | tar -xf - -C "$src"
-  # OpenSpiel includes Abseil and nlohmann as open_spiel/abseil-cpp/absl/...
-  # and open_spiel/json/include/nlohmann/...: point both at the system's.
-  rm -rf "$src/open_spiel/abseil-cpp" "$src/open_spiel/json"
-  ln -s /usr/include "$src/open_spiel/abseil-cpp"
-  mkdir -p "$src/open_spiel/json" && ln -s /usr/include "$src/open_spiel/json/include"
   # The two edits for an older Abseil (Debian 12's 20220623; OpenSpiel pins
   # 20250814 since 2026-01): MutexLock takes a pointer there, and
   # absl::optional is its own type (Debian builds Abseil without
   # std::optional), while OpenSpiel's files mix it with std::optional.
   # Both edits are no-ops in meaning with a newer Abseil.
-  find "$src/open_spiel" -name '*.h' -o -name '*.cc' | xargs sed -i \
+  find "$src/open_spiel" \( -name '*.h' -o -name '*.cc' \) -exec sed -i \
     -e 's/absl::MutexLock lock(\([A-Za-z_]*\));/absl::MutexLock lock(\&\1);/' \
-    -e 's/absl::optional\b/std::optional/g; s/absl::nullopt/std::nullopt/g'
+    -e 's/absl::optional\b/std::optional/g; s/absl::nullopt/std::nullopt/g' {} +
   grep -q '#include <optional>' "$src/open_spiel/spiel_utils.h" ||
     sed -i '0,/#include </s//#include <optional>\n#include </' "$src/open_spiel/spiel_utils.h"
+  # OpenSpiel includes Abseil and nlohmann as open_spiel/abseil-cpp/absl/...
+  # and open_spiel/json/include/nlohmann/...: point both at the system's.
+  rm -rf "$src/open_spiel/abseil-cpp" "$src/open_spiel/json"
+  ln -s /usr/include "$src/open_spiel/abseil-cpp"
+  mkdir -p "$src/open_spiel/json" && ln -s /usr/include "$src/open_spiel/json/include"
   files="spiel.cc spiel_utils.cc game_parameters.cc observer.cc policy.cc spiel_bots.cc
          utils/status.cc utils/usage_logging.cc games/liars_dice/liars_dice.cc
          algorithms/is_mcts.cc algorithms/mcts.cc"
   echo "compiling OpenSpiel's core, Liar's Dice and ISMCTS from $os (-j2) ..." >&2
   cp "$here/openspiel/ismcts_liars_dice.cc" "$src/driver.cc"
+  # shellcheck disable=SC2016  # $1..$3 are expanded by the inner sh
   { for f in $files; do echo "$src/open_spiel/$f"; done; echo "$src/driver.cc"; } |
     xargs -P2 -I{} sh -c 'g++ -std=c++17 -O2 -DNDEBUG -I"$1" -c "$2" -o "$3/$(echo "$2" | tr / _).o"' _ "$src" {} "$obj"
   # shellcheck disable=SC2046
