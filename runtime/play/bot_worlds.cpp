@@ -25,6 +25,7 @@ struct World {
   std::vector<int> identities;  // start identities (empty: the definition's)
   std::vector<AnswerRecord> answers;
   std::string what;             // how it differs from the game played, in words
+  int only_probe = -1;          // >= 0: made for that decision of the seat only
 };
 
 // What the seat was shown in a world: every event it received and every
@@ -33,6 +34,7 @@ struct Trace {
   std::vector<std::string> shown;
   std::vector<size_t> asked_at;  // shown.size() once each of its decisions was asked
   std::vector<std::pair<size_t, int>> private_answers;  // others' private answers that are no component
+  std::vector<std::pair<size_t, int>> hidden_answers;   // others' private answers, a component or not
   std::vector<char> seen;        // components it could see at some event
   std::optional<int> bot_choice;
 };
@@ -48,7 +50,10 @@ class Tracer : public EventSink {
     // once all are in); a lone option, taken without asking, is none.
     if (e.type == EventType::Choice && e.from > 1) {
       const size_t answer = asked_++;
-      if (e.secret && e.seat != seat_ && e.component.is_none()) trace_.private_answers.emplace_back(answer, e.from);
+      if (e.secret && e.seat != seat_) {
+        trace_.hidden_answers.emplace_back(answer, e.from);
+        if (e.component.is_none()) trace_.private_answers.emplace_back(answer, e.from);
+      }
     }
     if (e.type == EventType::GameStart || !can_see(e, seat_)) return;
     trace_.shown.push_back(event_json(state, e, seat_).dump());
@@ -135,6 +140,50 @@ bool same_until(const Trace& a, const Trace& b, size_t decision) {
   return std::equal(a.shown.begin(), a.shown.begin() + static_cast<std::ptrdiff_t>(a.asked_at[decision]), b.shown.begin());
 }
 
+// Another of `options` options than `index`.
+int another_option(Rng& rng, int index, int options) {
+  const int drawn = static_cast<int>(rng.below(static_cast<uint32_t>(options - 1)));
+  return drawn >= index ? drawn + 1 : drawn;
+}
+
+// The world of a seat's decision that is part of a simultaneous decision:
+// the other seats' answers to it redrawn (never shown before the seat
+// answers), and then each of their earlier private simultaneous answers
+// whose redraw still shows the seat the same up to its decision (those the
+// rules did not reveal), as the determinizer redraws them. Empty when the
+// decision is no simultaneous one or nobody else answered it.
+std::optional<World> together_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& engine,
+                                    int players, const World& played, const Trace& a, Seat seat, int decision,
+                                    Rng& rng) {
+  // The seat's answer to its decision: its `decision`-th in the log.
+  int own = -1;
+  for (size_t i = 0, n = 0; i < played.answers.size(); ++i)
+    if (played.answers[i].seat == seat && static_cast<int>(n++) == decision) own = static_cast<int>(i);
+  if (own < 0 || played.answers[static_cast<size_t>(own)].together == 0) return std::nullopt;
+  const int number = played.answers[static_cast<size_t>(own)].together;
+  World w{played.seed, {}, played.answers, "the other seats' answers to this simultaneous decision and their "
+                                           "earlier unrevealed ones redrawn", decision};
+  bool redrawn = false;
+  std::vector<std::pair<size_t, int>> earlier;
+  for (const auto& [at, options] : a.hidden_answers) {
+    if (at >= w.answers.size() || w.answers[at].together == 0) continue;
+    if (w.answers[at].together == number) {
+      w.answers[at].index = another_option(rng, w.answers[at].index, options);
+      redrawn = true;
+    } else if (w.answers[at].together < number) {
+      earlier.emplace_back(at, options);
+    }
+  }
+  if (!redrawn) return std::nullopt;
+  for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
+    const int was = w.answers[it->first].index;
+    w.answers[it->first].index = another_option(rng, was, it->second);
+    if (!same_until(a, run_world(def, engine, players, w, seat, nullptr, 0, -1), static_cast<size_t>(decision)))
+      w.answers[it->first].index = was;  // revealed (or it changes what the seat saw): kept
+  }
+  return w;
+}
+
 }  // namespace
 
 BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def, RuleEngine& engine, int players,
@@ -177,12 +226,11 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   }
   if (!a.private_answers.empty()) {
     World w{seed, {}, answers, "the other seats' private answers redrawn"};
-    for (const auto& [at, count] : a.private_answers) {
-      const int drawn = static_cast<int>(rng.below(static_cast<uint32_t>(count - 1)));
-      w.answers[at].index = drawn >= w.answers[at].index ? drawn + 1 : drawn;  // another option
-    }
+    for (const auto& [at, count] : a.private_answers) w.answers[at].index = another_option(rng, w.answers[at].index, count);
     worlds.push_back(std::move(w));
   }
+  for (int k : probed)
+    if (auto w = together_world(def, engine, players, played, a, seat, k, rng)) worlds.push_back(std::move(*w));
   for (int t = 1; t <= options.seeds; ++t)
     worlds.push_back(World{Rng::mix(seed, static_cast<uint64_t>(t) * 7919u), {}, answers,
                            "another chance seed (the rolls and shuffles it did not see redrawn)"});
@@ -192,6 +240,7 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
     const Trace b = run_world(def, engine, players, w, seat, nullptr, 0, -1);
     for (int p = 0; p < probes; ++p) {
       const int k = probed[static_cast<size_t>(p)];
+      if (w.only_probe >= 0 && w.only_probe != k) continue;
       if (!same_until(a, b, static_cast<size_t>(k))) break;
       auto& mine = played_choice[static_cast<size_t>(p)];
       if (!mine) {

@@ -5,6 +5,8 @@
 // test_conformance.cpp's fixtures.)
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "bots/agent_factory.hpp"
 #include "check/conformance.hpp"
 #include "inline_game.hpp"
@@ -137,4 +139,85 @@ TEST_CASE("check: the bots test compares decisions over several games and each s
   CHECK(check_conformance(game.dir(), options).decisions_compared == 7 + 6);
   options.bot_decisions = 100;  // every decision of the seat, no more
   CHECK(check_conformance(game.dir(), options).decisions_compared == 6 * 7 + 6);
+}
+
+namespace {
+
+// Card bids at once, as in Goofspiel: each seat holds the cards 1 to 3 (in
+// its own hand, out of the other's sight) and bids one of them in each of
+// two rounds; only who took a round is told. No chance at all.
+const char* kCardBidYaml =
+    "name: card-bid\ntitle: Card bid\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
+    "zones:\n  - {name: box, visibility: hidden}\n"
+    "  - {name: hand, per_player: true, visibility: owner}\n"
+    "  - {name: spent, per_player: true, visibility: owner}\n"
+    "components:\n  - {name: card, kind: card, title: card, faces: {from: 1, to: 3}, count: 6, zone: box}\n";
+const char* kCardBidLua =
+    "local rules = {}\n"
+    "function rules.setup(game)\n"
+    "  for seat = 0, 1 do\n"
+    "    local hand = game:zone('hand', seat)\n"
+    "    game:zone('box'):move_top(3, hand)\n"
+    "    for i = 2, 3 do hand:get(i):set_face(tostring(i)) end\n"
+    "  end\n"
+    "end\n"
+    "function rules.play(game)\n"
+    "  local wins = {[0] = 0, [1] = 0}\n"
+    "  for round = 1, 2 do\n"
+    "    local bids = game:choose_together({0, 1}, 'Bid a card',\n"
+    "                                      function(seat) return game:zone('hand', seat):items() end)\n"
+    "    for seat = 0, 1 do bids[seat]:move(game:zone('spent', seat)) end\n"
+    "    local winner = tonumber(bids[1]:face()) > tonumber(bids[0]:face()) and 1 or 0\n"
+    "    wins[winner] = wins[winner] + 1\n"
+    "    game:say('Round %d goes to seat %d', round, winner)\n"
+    "  end\n"
+    "  game:finish{winners = {wins[1] > wins[0] and 1 or 0}}\n"
+    "end\n"
+    "return rules\n";
+
+}  // namespace
+
+TEST_CASE("check: the bots test compares a seat's decisions in simultaneous card bids", "[conformance][together]") {
+  // The bids are cards (components), so no earlier redraw of private
+  // answers that are no component covers them: each decision of a
+  // simultaneous decision has its own world, the other seat's answer to it
+  // redrawn (and its earlier bid, where who took the round stays the same).
+  const test::TempGame game(kCardBidYaml, kCardBidLua);
+  ConformanceOptions options;
+  options.games = 3;
+  options.bot_games = 1;
+  options.bot_decisions = 4;  // each seat has 2 (a lone last card is taken without asking)
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  const ConformanceReport fine = check_conformance(game.dir(), options);
+  for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
+  // Per seat: 2 decisions in the 6 other chance seeds' worlds (no chance
+  // here: the same game) and each in its simultaneous decision's world.
+  CHECK(fine.decisions_compared == 2 * (2 * 6 + 2));
+  options.bot_games = 3;
+  CHECK(check_conformance(game.dir(), options).decisions_compared == 3 * 2 * (2 * 6 + 2));
+
+  options.make_bot = [] { return std::make_unique<TrueStateReader>(); };
+  options.bot_kind = "peeking";
+  const ConformanceReport cheat = check_conformance(game.dir(), options);
+  REQUIRE_FALSE(cheat.ok());
+  CHECK(cheat.failures.front().check == "bots");
+  CHECK(cheat.failures.front().message.find("simultaneous decision") != std::string::npos);
+}
+
+TEST_CASE("check: Goofspiel's bids are compared, and a bot that reads them fails", "[conformance][together]") {
+  const std::string goofspiel = (std::filesystem::path(RULEBOOK_TESTS_DIR) / ".." / "rules" / "goofspiel").string();
+  ConformanceOptions options;
+  options.games = 1;
+  options.bot_games = 1;
+  options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
+  options.bot_kind = "ismcts";
+  const ConformanceReport fine = check_conformance(goofspiel, options);
+  for (const auto& f : fine.failures) FAIL_CHECK(describe(f));
+  CHECK(fine.decisions_compared >= 2 * 4);  // at least each seat's 4 decisions in their simultaneous worlds
+  options.make_bot = [] { return std::make_unique<TrueStateReader>(); };
+  options.bot_kind = "peeking";
+  const ConformanceReport cheat = check_conformance(goofspiel, options);
+  REQUIRE_FALSE(cheat.ok());
+  CHECK(cheat.failures.front().check == "bots");
 }
