@@ -4,7 +4,9 @@
 // played (its seed and every answer), other worlds are made by changing
 // only what the seat may not know -- the identities of components it never
 // saw, exchanged; the other seats' private answers that are no component,
-// redrawn; the chance seed, which redraws every roll it did not see -- and
+// redrawn; at the seat's part of a simultaneous decision, the other seats'
+// answers to it and their earlier ones it was not shown, redrawn (a world
+// for that decision); the chance seed, which redraws every roll it did not see -- and
 // each is kept for a decision only if the seat was shown exactly the same
 // things up to it (every event, every question). The bot, with a fixed
 // seed of its own, then answers that decision in both worlds.
