@@ -186,7 +186,7 @@ TEST_CASE("check: the bots test compares a seat's decisions in simultaneous card
   ConformanceOptions options;
   options.games = 3;
   options.bot_games = 1;
-  options.bot_decisions = 4;  // each seat has 2 (a lone last card is taken without asking)
+  options.bot_decisions = 4;  // each seat has 2 (one a round), so both are compared
   options.make_bot = [] { return build_agent("ismcts:iterations=8,depth=10"); };
   options.bot_kind = "ismcts";
   const ConformanceReport fine = check_conformance(game.dir(), options);
