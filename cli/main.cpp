@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/usage_words.hpp"
 #include "core/our_words.hpp"
 #include "lua/rule_engine.hpp"
 #include "determinize/determinizer.hpp"
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::cerr << cli::usage_words(e.what()) << "\nRun with --help for more information.\n";
     return cli::kUsage;
   }
   try {

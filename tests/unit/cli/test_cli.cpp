@@ -625,3 +625,17 @@ TEST_CASE("cli: replay --narrate tells the replayed game", "[cli][narration]") {
   CHECK(told.out.find("replay OK") != std::string::npos);
   CHECK(run_rulebook("replay " + dir + "/game.json --narrate full --view 9").exit_code == 2);
 }
+
+TEST_CASE("cli: a number option given a word or a number out of range says which, in our words", "[cli]") {
+  auto word = run_rulebook("simulate pass-the-pandas --games abc");
+  CHECK(word.exit_code == 2);
+  CHECK(word.err.find("--games: 'abc' is not a number: give one from 1 to") != std::string::npos);
+  CHECK(word.err.find("Value abc") == std::string::npos);
+  CHECK(word.err.find("Run with --help for more information.") != std::string::npos);
+  auto high = run_rulebook("serve pass-the-pandas --port 70000");
+  CHECK(high.exit_code == 2);
+  CHECK(high.err.find("--port: 70000 is out of range: give a number from 0 to 65535") != std::string::npos);
+  auto unknown = run_rulebook("simulate pass-the-pandas --bogus");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--bogus") != std::string::npos);
+}
