@@ -54,55 +54,44 @@ BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int pl
 const std::vector<std::string> kBots{"greedy", "mcts:iterations=16,depth=12,determinizations=4",
                                      "ismcts:iterations=16,depth=12"};
 
+// Every bot kind chooses the same in the worlds `seats` cannot tell apart
+// (4 games, `seeds` other chance seeds), and the positive control, a bot
+// that reads the true state at `cheat_seat`, fails the same test.
+void check_no_bot_peeks(const std::shared_ptr<const GameDefinition>& def, int seeds,
+                        const std::vector<Seat>& seats = {Seat{0}}, Seat cheat_seat = Seat{0}) {
+  for (const auto& spec : kBots) {
+    INFO(spec);
+    for (Seat seat : seats) {
+      INFO("seat " << seat);
+      const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, seeds, seat);
+      INFO(r.where << ": " << r.message);
+      CHECK(r.decisions_compared > 0);
+      CHECK_FALSE(r.peeked);
+    }
+  }
+  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, seeds, cheat_seat);
+  CHECK(cheat.peeked);
+}
+
 }  // namespace
 
 TEST_CASE("no bot peeks at dice rolled under another seat's cup, nor takes a spare's face", "[no-peek][dice]") {
   // Two players, one die each: the box keeps ten spare dice showing their
   // first face. Other worlds: other chance seeds where seat 0 rolled the
   // same (the opponent's die redrawn).
-  auto def = load_game("liars-dice");
-  for (const auto& spec : kBots) {
-    INFO(spec);
-    const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 24);
-    INFO(r.where << ": " << r.message);
-    CHECK(r.decisions_compared > 0);
-    CHECK_FALSE(r.peeked);
-  }
-  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 24);
-  CHECK(cheat.peeked);
+  check_no_bot_peeks(load_game("liars-dice"), 24);
 }
 
 TEST_CASE("no bot peeks at another seat's private number", "[no-peek][private]") {
   const test::TempGame game(kSealedBidYaml, kSealedBidLua);
-  auto def = load_game(game.dir());
-  for (const auto& spec : kBots) {
-    INFO(spec);
-    const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 0);
-    INFO(r.where << ": " << r.message);
-    CHECK(r.decisions_compared > 0);
-    CHECK_FALSE(r.peeked);
-  }
-  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0);
-  CHECK(cheat.peeked);
+  check_no_bot_peeks(load_game(game.dir()), 0);
 }
 
 TEST_CASE("no bot peeks at another seat's answer to a simultaneous decision", "[no-peek][together]") {
   // Seat 1 is asked after seat 0 has answered: the answer exists, held
   // back until both are in. In the other worlds seat 0 bid otherwise.
   const test::TempGame game(test::kTogetherBidYaml, test::kTogetherBidLua);
-  auto def = load_game(game.dir());
-  for (const auto& spec : kBots) {
-    INFO(spec);
-    for (Seat seat : {Seat{1}, Seat{0}}) {
-      INFO("seat " << seat);
-      const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 0, seat);
-      INFO(r.where << ": " << r.message);
-      CHECK(r.decisions_compared > 0);
-      CHECK_FALSE(r.peeked);
-    }
-  }
-  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 0, Seat{1});
-  CHECK(cheat.peeked);
+  check_no_bot_peeks(load_game(game.dir()), 0, {Seat{1}, Seat{0}}, Seat{1});
 }
 
 TEST_CASE("a search bot bids to win a simultaneous round against a seat it cannot see", "[no-peek][together]") {
@@ -131,16 +120,7 @@ TEST_CASE("no bot peeks at the order of a shuffle it did not see, though it saw 
   // Other worlds: other chance seeds, where the shuffle put another card on
   // top for seat 1 (seat 0 is shown the same: the cards moved face down).
   const test::TempGame game(kSeenThenShuffledYaml, kSeenThenShuffledLua);
-  auto def = load_game(game.dir());
-  for (const auto& spec : kBots) {
-    INFO(spec);
-    const BotWorldsResult r = compare(def, 2, [&] { return build_agent(spec); }, 4, 8);
-    INFO(r.where << ": " << r.message);
-    CHECK(r.decisions_compared > 0);
-    CHECK_FALSE(r.peeked);
-  }
-  const BotWorldsResult cheat = compare(def, 2, [] { return std::make_unique<TrueStateReader>(); }, 4, 8);
-  CHECK(cheat.peeked);
+  check_no_bot_peeks(load_game(game.dir()), 8);
 }
 
 TEST_CASE("determinizations redraw unseen rolls from the die's faces and private answers among the options",
