@@ -69,8 +69,12 @@ class Agent {
   // players' names and options (what a seat outside the process is told).
   virtual void prepare_game(const seat_protocol::GameInfo& /*game*/) {}
   // Returns an index in [0, decision.count()). Throws AgentFailure when it
-  // cannot answer.
+  // cannot answer. Or kPause: the decision stays pending and the game
+  // pauses there, as for a seat without an agent (GameRun::begin and
+  // answer return true); a search saves the paused game (GameCheckpoint).
+  // Not in a simultaneous decision.
   virtual int choose(const Decision& decision) = 0;
+  static constexpr int kPause = -2;
   // A simultaneous decision (game:choose_together; decision.together() is
   // not empty) asks every seat before any answer is read: first each asked
   // seat's agent is told its decision here, seat by seat in ascending

@@ -14,6 +14,12 @@ using Param = AgentParam;
 
 // The parameters of the search bots, shared by both kinds; mcts adds its
 // number of trees.
+AgentParam checkpoint_param() {
+  return Param::choice("checkpoint", {"0", "1"}, "1",
+                       "1: simulations start from the decision, saved once (a copy of the rules' Lua state); 0: "
+                       "every simulation replays the game from its start (the same games, to measure)");
+}
+
 std::vector<AgentParam> search_params(bool mcts) {
   std::vector<AgentParam> params = {
       Param::integer("iterations", 1, 1e8, "1000", "simulations per decision"),
@@ -29,6 +35,7 @@ std::vector<AgentParam> search_params(bool mcts) {
       Param::choice("hint", {"0", "1"}, "1",
                     "1: sample with the game's hint (rules.deal_unseen) when it gives one, checked; 0: generic "
                     "sampling only, to measure what the hint brings"),
+      checkpoint_param(),
   };
   params[2].default_shown = "sqrt 2";
   if (mcts)
@@ -47,6 +54,7 @@ std::unique_ptr<Agent> build_search_agent(const AgentSpec& spec, const AgentSett
   p.depth = spec.integer("depth");
   p.oracle = spec.flag("oracle");
   p.hint = spec.choice("hint") == "1";
+  p.checkpoint = spec.choice("checkpoint") == "1";
   if (spec.has("determinizations")) p.determinizations = spec.integer("determinizations");
   return make_search_agent(p);
 }
@@ -60,7 +68,9 @@ AgentRegistry declare_builtin_agents() {
   r.add({"greedy",
          "tries each option one decision deep on its seat's determinized game and keeps the best by the game's "
          "evaluation (ties: its own stream)",
-         "", {}, false, [](const AgentSpec&, const AgentSettings&) { return std::make_unique<GreedyAgent>(); }});
+         "", {checkpoint_param()}, false, [](const AgentSpec& spec, const AgentSettings&) {
+           return std::make_unique<GreedyAgent>(1, spec.choice("checkpoint") == "1");
+         }});
   r.add({"mcts", "UCT; on hidden information one tree per determinization (PIMC)", "", search_params(true), false,
          build_search_agent});
   r.add({"ismcts", "information-set MCTS: one tree over the seat's information sets", "", search_params(false),

@@ -6,12 +6,12 @@
 
 namespace rulebook {
 
-GreedyAgent::GreedyAgent(int samples) : samples_(samples) {}
+GreedyAgent::GreedyAgent(int samples, bool checkpoint) : samples_(samples), checkpoint_(checkpoint) {}
 GreedyAgent::~GreedyAgent() = default;
 
 int GreedyAgent::choose(const Decision& d) {
   if (!searching()) return random_choice(d);
-  Determinizer& det = determinizer_for(d, "greedy", "look ahead");
+  Determinizer& det = determinizer_for(d, "greedy", "look ahead", true, checkpoint_);
 
   std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
   int worlds = 0;

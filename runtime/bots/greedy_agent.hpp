@@ -19,13 +19,15 @@ namespace rulebook {
 
 class GreedyAgent : public SeatSearchAgent {
  public:
-  explicit GreedyAgent(int samples = 1);
+  // `checkpoint`: Determinizer::use_checkpoints (the same choices either way).
+  explicit GreedyAgent(int samples = 1, bool checkpoint = true);
   ~GreedyAgent() override;
   std::string kind() const override { return "greedy"; }
   int choose(const Decision& d) override;
 
  private:
   int samples_;
+  bool checkpoint_;
 };
 
 }  // namespace rulebook

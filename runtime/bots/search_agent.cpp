@@ -196,7 +196,7 @@ class SearchAgent : public SeatSearchAgent {
       ++stats_.fallbacks;
       return random_choice(d);
     }
-    Determinizer& det = determinizer_for(d, p_.kind, "search", p_.hint);
+    Determinizer& det = determinizer_for(d, p_.kind, "search", p_.hint, p_.checkpoint);
     const std::vector<std::string> root_keys = option_keys(d);
 
     // PIMC (mcts on hidden information): a few trees, each on one fixed
@@ -230,6 +230,7 @@ class SearchAgent : public SeatSearchAgent {
       const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
                                      : det.simulate(sample, rng_.next(), it);
       if (outcome == Determinizer::Outcome::Failed) ++stats_.failures;
+      if (det.last_restored()) ++stats_.restored;
       // The simulation, a look-ahead or an evaluation ran over the rules' limits.
       if (give_up_if_over_limit(det, p_.kind)) break;
       if (outcome == Determinizer::Outcome::Rejected) {

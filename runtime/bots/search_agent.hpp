@@ -23,6 +23,7 @@ struct SearchParams {
   int depth = 0;                   // cut rollouts after N decisions, 0 = play to the end
   bool oracle = false;             // search on the true state: cheating, for measuring
   bool hint = true;                // use the game's sampling hint (rules.deal_unseen) when it has one
+  bool checkpoint = true;          // start simulations from the saved decision (Determinizer::use_checkpoints)
   int determinizations = 10;       // mcts on hidden information: trees (PIMC)
 };
 
@@ -38,6 +39,7 @@ struct SearchStats {
   long rejections = 0;   // determinizations whose replay showed the seat something else
   long failures = 0;     // simulations a script error or budget stopped
   long fallbacks = 0;    // decisions answered at random: no determinization accepted
+  long restored = 0;     // simulations started from the decision's checkpoint, not a replay
   double seconds = 0;    // wall time spent deciding
   HintStats hint;        // the game's sampling hint (rules.deal_unseen), this game definition's
 };

@@ -19,9 +19,9 @@ void SeatSearchAgent::begin_game(uint64_t stream_seed, Seat seat) {
 void SeatSearchAgent::attach(const GameAccess* game) { truth_ = game; }
 
 Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::string& name, const char* what,
-                                                bool hint) {
+                                                bool hint, bool checkpoint) {
   if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to {} (it plays through Match)", name, what));
-  return prepare_determinizer(determinizer_, *truth_, seat_, observed_, d, hint);
+  return prepare_determinizer(determinizer_, *truth_, seat_, observed_, d, hint, checkpoint);
 }
 
 bool SeatSearchAgent::give_up_if_over_limit(const Determinizer& det, const std::string& name) {

@@ -33,7 +33,8 @@ class SeatSearchAgent : public Agent {
   // AgentFailure ("the NAME agent needs a match to WHAT (it plays through
   // Match)") when the agent plays outside a Match. `hint`: whether it may
   // use the game's sampling hint (rules.deal_unseen).
-  Determinizer& determinizer_for(const Decision& d, const std::string& name, const char* what, bool hint = true);
+  Determinizer& determinizer_for(const Decision& d, const std::string& name, const char* what, bool hint = true,
+                                 bool checkpoint = true);
   // The game it sits in: what oracle bots (oracle=1) cheat through.
   const GameAccess& truth() const { return *truth_; }
   // Whether the bot still searches in this game: no longer once one of its

@@ -39,6 +39,7 @@ Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, con
   replayer_->observer = observer_.get();
   replayer_->state = &sim_->state();
   sim_->record_answers();  // a look-ahead retraces the simulation
+  active_ = sim_.get();
 }
 
 Determinizer::~Determinizer() = default;
@@ -154,6 +155,34 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
     d.observer = observer_.get();  // not marking now, and no check: only read for that
     deal_ready_ = replay_to_decision(*deal_, d);
   }
+  save_decision(truth);
+}
+
+void Determinizer::save_decision(const GameAccess& truth) {
+  checkpoint_ready_ = false;
+  active_ = sim_.get();
+  if (!checkpoints_wanted_) return;
+  if (!paused_) {
+    paused_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+    paused_ = std::make_unique<Match>(definition_, *paused_engine_);
+    paused_->record_answers();  // a look-ahead retraces the simulation
+    paused_replayer_ = std::make_unique<Replayer>();
+    paused_replayer_->state = &paused_->state();
+  }
+  if (paused_->prepare_code() != sim_->prepare_code())
+    paused_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
+  Replayer& p = *paused_replayer_;
+  p.log = &truth.answers();
+  p.switch_at = truth.answers().size();
+  p.seat = seat_;
+  p.labels = &labels_;
+  p.observer = observer_.get();  // not marking now
+  p.pause = true;
+  const bool reached = replay_to_decision(*paused_, p);
+  p.pause = false;
+  if (!reached || paused_->pending_seats() != std::vector<Seat>{seat_}) return;
+  paused_->save(checkpoint_);
+  checkpoint_ready_ = true;
 }
 
 void Determinizer::find_free_answers(const std::vector<std::pair<size_t, int>>& candidates) {
@@ -277,7 +306,8 @@ std::vector<int> Determinizer::sample_identities(Rng& rng) const {
 }
 
 Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const GameAccess& truth, Seat seat,
-                                   const std::vector<nlohmann::json>& observed, const Decision& d, bool hint) {
+                                   const std::vector<nlohmann::json>& observed, const Decision& d, bool hint,
+                                   bool checkpoint) {
   // The simulations run under the true game's limits (--max-seconds and
   // the rest), not the defaults: a runaway script stops as soon there.
   const EngineLimits limits = truth.limits();
@@ -285,6 +315,7 @@ Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const G
   if (!cache || &cache->definition() != definition.get() || !cache->same_limits(limits))
     cache = std::make_unique<Determinizer>(std::move(definition), limits);
   cache->use_hint(hint);
+  cache->use_checkpoints(checkpoint);
   std::vector<std::string> labels;
   for (int i = 0; i < d.count(); ++i) labels.push_back(d.label(i));
   cache->prepare(truth, seat, observed, std::move(labels));

@@ -190,8 +190,8 @@ class Determinizer {
   // The simulated game as it stands (after simulate): its estimate of
   // `seat`'s share of the win (rules.evaluate; none when the game defines
   // no evaluation). An error in rules.evaluate stops the game, reported.
-  std::optional<double> evaluation(Seat seat) { return sim_->evaluation(seat); }
-  Match& match() { return *sim_; }
+  std::optional<double> evaluation(Seat seat) { return active_->evaluation(seat); }
+  Match& match() { return *active_; }
   const GameDefinition& definition() const { return *definition_; }
   int players() const { return players_; }
 
@@ -201,6 +201,18 @@ class Determinizer {
   // every simulation that reaches it: the search agents stop searching.
   const std::string& over_limit() const { return over_limit_; }
   bool same_limits(const EngineLimits& l) const { return l == limits_; }
+
+  // Generic simulations start from the seat's decision saved once per
+  // decision (a GameCheckpoint) instead of a replay from the game's start:
+  // the same games, cheaper where a replay costs more than copying the Lua
+  // heap back. On by default; off replays every simulation (to compare).
+  void use_checkpoints(bool on) { checkpoints_wanted_ = on; }
+  // Whether this decision's generic simulations restore a checkpoint.
+  bool restores() const { return checkpoint_ready_; }
+  // Whether the last simulation started from the checkpoint.
+  bool last_restored() const { return active_ == paused_.get() && paused_; }
+  // The heap bytes the checkpoint of this decision copies back (0: none).
+  size_t checkpoint_bytes() const { return checkpoint_ready_ ? checkpoint_.heap_bytes() : 0; }
 
  private:
   class Replayer;
@@ -244,6 +256,15 @@ class Determinizer {
   std::unique_ptr<Match> deal_;
   std::unique_ptr<Replayer> deal_replayer_;
   bool deal_ready_ = false;  // deal_ stands at this decision
+  // The seat's decision, replayed once per decision on an engine of its
+  // own, paused there and saved: generic simulations restore it.
+  std::unique_ptr<RuleEngine> paused_engine_;
+  std::unique_ptr<Match> paused_;
+  std::unique_ptr<Replayer> paused_replayer_;
+  GameCheckpoint checkpoint_;
+  bool checkpoint_ready_ = false;
+  bool checkpoints_wanted_ = true;
+  Match* active_ = nullptr;  // the game the last simulation played (sim_ or paused_)
   bool hint_off_ = false;    // the hint failed once: generic sampling for good
   bool hint_wanted_ = true;
   Seat seat_{0};
@@ -256,6 +277,10 @@ class Determinizer {
   bool replay_to_decision(Match& match, Replayer& r);
   Outcome run(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy, bool at_start,
               bool checked);
+  // A generic simulation from the saved decision (checkpoint_ready_).
+  Outcome resume_saved(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
+  // Replays the decision on paused_ and saves it (prepare()).
+  void save_decision(const GameAccess& truth);
   // Which of the candidates' private answers a replay pins down.
   void find_free_answers(const std::vector<std::pair<size_t, int>>& candidates);
 };
@@ -265,6 +290,6 @@ class Determinizer {
 // other limits, prepared for decision `d` of `seat` (prepare()).
 Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const GameAccess& truth, Seat seat,
                                    const std::vector<nlohmann::json>& observed, const Decision& d,
-                                   bool hint = true);
+                                   bool hint = true, bool checkpoint = true);
 
 }  // namespace rulebook

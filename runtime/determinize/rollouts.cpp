@@ -13,6 +13,7 @@ namespace rulebook {
 
 Determinizer::Outcome Determinizer::simulate(const std::vector<int>& identities, uint64_t chance_seed,
                                              SimulationPolicy& policy, bool oracle) {
+  if (!oracle && checkpoint_ready_) return resume_saved(identities, chance_seed, policy);
   return run(identities, chance_seed, policy, oracle, false);
 }
 
@@ -50,7 +51,52 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
                                definition_->name, hint_.rejected, hint_.dealt),
                    true);
   }
+  if (!redrawn && checkpoint_ready_) return resume_saved(sample.identities, chance_seed, policy);
   return run(sample.identities, chance_seed, policy, false, redrawn);
+}
+
+Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identities, uint64_t chance_seed,
+                                                 SimulationPolicy& policy) {
+  // The same game as run() plays for a generic sample (it replays the
+  // true answers on the definition's identities, unchecked, to the same
+  // decision), from the saved decision instead.
+  Replayer& r = *paused_replayer_;
+  r.policy = &policy;
+  r.check = false;
+  r.chance_seed = chance_seed;
+  r.draws.reseed(chance_seed, kAgentStream);
+  r.log = truth_log_;
+  r.cursor = r.switch_at;
+  r.handed_over = false;
+  r.rejected = false;
+  r.identities = &identities;
+  r.faces = faces_;
+  identities_ = &identities;
+  chance_seed_ = chance_seed;
+  oracle_ = false;
+  active_ = paused_.get();
+  Match& m = *paused_;
+  m.restore(checkpoint_);
+  try {
+    const int index = m.decide_pending(seat_, [&](const Decision& d) {
+      r.hand_over(d);
+      return policy.choose(d, m.state());
+    });
+    m.answer(seat_, index);
+    return Outcome::Finished;
+  } catch (const SearchCutoff&) {
+    return Outcome::Cutoff;
+  } catch (const AgentFailure& e) {
+    if (std::string(e.what()).find("cut off") != std::string::npos) return Outcome::Cutoff;
+    return Outcome::Failed;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    return Outcome::Failed;
+  } catch (const ScriptError&) {
+    return Outcome::Failed;
+  } catch (const std::out_of_range&) {  // the policy answered no option
+    return Outcome::Failed;
+  }
 }
 
 bool Determinizer::replays_alike(const std::vector<int>& identities) {
@@ -63,6 +109,7 @@ bool Determinizer::replays_alike(const std::vector<int>& identities) {
 Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint64_t chance_seed,
                                         SimulationPolicy& policy, bool at_start, bool checked) {
   Replayer& r = *replayer_;
+  active_ = sim_.get();
   r.policy = &policy;
   r.check = checked;  // else the replay is the one prepare() checked
   identities_ = &identities;
@@ -118,7 +165,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   // on the same identities and chance: the same position, then `option`.
   ahead_log_ = replayer_->log == nullptr ? std::vector<AnswerRecord>{} : *replayer_->log;
   ahead_log_.resize(truth_answers_);
-  const auto& own = sim_->answers();
+  const auto& own = active_->answers();
   ahead_log_.insert(ahead_log_.end(), own.begin() + static_cast<std::ptrdiff_t>(std::min(own.size(), truth_answers_)),
                     own.end());
   OneStepPolicy policy(option);
@@ -166,14 +213,14 @@ double Determinizer::look_ahead(int option, Seat seat) {
 
 std::vector<double> Determinizer::rewards() {
   std::vector<double> r(static_cast<size_t>(players_), 0.0);
-  const GameResult& result = sim_->result();
+  const GameResult& result = active_->result();
   if (!result.finished && !result.stopped) {
     // Cut off: the game's own estimate (rules.evaluate), 1/n without one.
     for (Seat s : Seat::all(players_)) {
       double v = 1.0 / players_;
       if (has_evaluate_ != 0) {
         try {
-          const std::optional<double> e = sim_->evaluation(s);
+          const std::optional<double> e = active_->evaluation(s);
           has_evaluate_ = e ? 1 : 0;
           if (e) v = *e;
         } catch (const ScriptLimitError& e) {

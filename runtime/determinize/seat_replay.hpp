@@ -109,6 +109,7 @@ class Determinizer::Replayer : public Agent {
   bool handed_over = false;
   bool rejected = false;
   bool reached = false;  // the first replay: stops at the seat's decision
+  bool pause = false;    // ... and pauses there (Agent::kPause) instead of ending the game
 
   std::string kind() const override { return "replay"; }
   // The search's policy answers at once too (its time is the search's).
@@ -152,18 +153,29 @@ class Determinizer::Replayer : public Agent {
         if (d.label(i) != (*labels)[static_cast<size_t>(i)]) reject();
     }
     if (!policy) {
-      reached = true;
+      // The first replay stops here: the game ends, or (pause) it waits
+      // at the decision to be saved (a simultaneous one never: the seats
+      // before this one drew their answers from the simulation's stream).
+      reached = !pause || d.together().empty();
+      if (pause && reached) return Agent::kPause;
       throw AgentFailure("determinization reached");
     }
+    hand_over(d);
+    if (cursor < log->size()) return (*log)[cursor++].index;
+    return policy->choose(d, *state);
+  }
+
+  // From the seat's decision on, the search's policy plays: the rollout
+  // builds no events, chance comes from the simulation's seed, and the
+  // identities the seat never observed are permuted.
+  void hand_over(const Decision& d) {
     handed_over = true;
     group = d.together();
     group_open = !group.empty();
     group_last = seat;
-    state->set_sink(nullptr);  // the rollout builds no events
+    state->set_sink(nullptr);
     state->chance().reseed(chance_seed, kChanceStream);
     permute();
-    if (cursor < log->size()) return (*log)[cursor++].index;
-    return policy->choose(d, *state);
   }
 
   // Component i takes the identity (type and face) component

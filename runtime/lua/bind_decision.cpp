@@ -233,6 +233,25 @@ void plain_list(lua_State* L, int arg, int slot) {
 
 namespace {
 
+// The game pauses in game:choose until GameRun::answer: the step API (a
+// seat without an agent), or an agent that paused it (Agent::kPause).
+int pause_at_decision(lua_State* L, GameRunImpl& game, Seat seat, const char* prompt, int n) {
+  // Labels and targets are read from this call's stack when somebody
+  // reads the request (GameRun::pending, fill_waiting_options): a caller
+  // that only answers, as a replay does, never has them built.
+  game.pending.resize(1);
+  GameRunImpl::Waiting& w = game.pending.front();
+  w.request.seat = seat;
+  w.request.prompt = prompt;
+  w.request.labels.assign(static_cast<size_t>(n), std::string());
+  w.request.targets.clear();
+  w.request.together.clear();
+  w.request.view = nullptr;
+  w.built = game.bare_requests;  // bare: nobody will read them
+  w.slot = kOptions;
+  return lua_yieldk(L, 0, seat.value(), choose_continue);
+}
+
 int decision_choose(lua_State* L) {
   check_game(L, 1);
   const Seat seat = check_seat(L, 2);
@@ -253,22 +272,7 @@ int decision_choose(lua_State* L) {
   if (n == 1) return push_choice(L, seat, 0, n, false);  // nothing to decide
 
   Agent* agent = game.agents[seat.index()];
-  if (!agent) {  // the step API: the game pauses until GameRun::answer
-    // Labels and targets are read from this call's stack when somebody
-    // reads the request (GameRun::pending, fill_waiting_options): a caller
-    // that only answers, as a replay does, never has them built.
-    game.pending.resize(1);
-    GameRunImpl::Waiting& w = game.pending.front();
-    w.request.seat = seat;
-    w.request.prompt = prompt;
-    w.request.labels.assign(static_cast<size_t>(n), std::string());
-    w.request.targets.clear();
-    w.request.together.clear();
-    w.request.view = nullptr;
-    w.built = game.bare_requests;  // bare: nobody will read them
-    w.slot = kOptions;
-    return lua_yieldk(L, 0, seat.value(), choose_continue);
-  }
+  if (!agent) return pause_at_decision(L, game, seat, prompt, n);  // the step API
   int index = -1;
   // The agent's C++ region: nothing in it raises a Lua error, and a C++
   // exception (an agent that cannot answer) ends the game as an agent
@@ -281,11 +285,12 @@ int decision_choose(lua_State* L) {
     // agent that answers at once is not worth the clock reads).
     const PauseBudget pause(agent->answers_at_once() ? nullptr : L);
     index = agent->choose(Decision(seat, prompt, n, &label, &view, &target));
-    if (index < 0 || index >= n)
+    if ((index < 0 || index >= n) && index != Agent::kPause)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
                                      index + 1, n));
     return 0;
   });
+  if (index == Agent::kPause) return pause_at_decision(L, game, seat, prompt, n);
   return push_choice(L, seat, index, n);
 }
 
@@ -319,6 +324,15 @@ void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w) {
     r.targets.resize(static_cast<size_t>(n));
     r.targets[static_cast<size_t>(i)] = std::move(t);
   }
+}
+
+std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i) {
+  lua_State* co = g.co;
+  lua_State* L = g.engine->L;
+  lua_checkstack(L, 4);
+  lua_rawgeti(co, w.slot, i + 1);
+  lua_xmove(co, L, 1);
+  return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
 }
 
 void register_decisions(lua_State* L) { add_methods(L, "game", kDecisionMethods); }

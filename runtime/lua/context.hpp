@@ -34,7 +34,7 @@ struct LuaContext {
   std::vector<struct BudgetRun*> budget_levels;
   int budget_depth = 0;
   lua_State* running = nullptr;            // the thread running Lua now (for messages)
-  struct SmallBlockPool* pool = nullptr;   // the allocator's small blocks
+  class LuaHeap* heap = nullptr;           // where every block of the state lies (lua_heap.hpp)
   size_t memory = 0;
   size_t max_memory = 0;
   bool memory_capped = false;  // off while the runtime itself builds tables

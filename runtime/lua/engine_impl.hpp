@@ -88,6 +88,7 @@ enum class RunPhase : unsigned char { Ready, Running, Waiting, Over };
 
 struct GameRunImpl {
   EngineImpl* engine = nullptr;
+  uint64_t serial = 0;  // unique in the process: which run a checkpoint is of
   GameState* state = nullptr;
   lua_State* co = nullptr;  // the thread running this game
   int co_ref = LUA_NOREF;
@@ -148,6 +149,8 @@ struct GameRunImpl {
 // waiting in game:choose or game:choose_together (bind_decision.cpp):
 // asked for by GameRun::pending.
 void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w);
+// Option i's label of pending decision `w`, read the same way (one label).
+std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i);
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
 // The game being resumed: bindings act on it.

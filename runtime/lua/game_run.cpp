@@ -1,9 +1,11 @@
 // One running game on a RuleEngine's Lua state: its thread, its `game`
 // table, its agents, its pending decision and its result.
+#include <atomic>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "lua/decision_options.hpp"
 #include "lua/engine_impl.hpp"
 #include "lua/error_report.hpp"
 #include "lua/rule_engine.hpp"
@@ -278,8 +280,10 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
 
 GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agents, const GameRunSettings& settings)
     : impl_(std::make_unique<GameRunImpl>()) {
+  static std::atomic<uint64_t> runs{0};
   GameRunImpl& g = *impl_;
   g.engine = engine.impl_.get();
+  g.serial = ++runs;
   g.state = &state;
   g.agents = std::move(agents);
   g.agents.resize(static_cast<size_t>(state.player_count()), nullptr);
@@ -335,6 +339,21 @@ const DecisionRequest& GameRun::pending(Seat seat) const {
     w->built = true;
   }
   return w->request;
+}
+
+int GameRun::decide_pending(Seat seat, const std::function<int(const Decision&)>& decide) {
+  GameRunImpl& g = *impl_;
+  GameRunImpl::Waiting* w = waiting_of(g, seat);
+  if (!w || g.phase != RunPhase::Waiting) throw std::logic_error(fmt::format("seat {} has no decision pending", seat));
+  // Labels run Lua (a metatable's) as this game's, as in game:choose.
+  EngineImpl& e = *g.engine;
+  e.ctx.game = &g;
+  e.ctx.state = g.state;
+  e.ctx.random = &g.state->chance();
+  const Decision::LabelFn label = [&g, w](int i) { return waiting_option_label(g, *w, i); };
+  const Decision::ViewFn view = [&g, seat]() { return g.view(seat); };
+  const Decision::TargetFn target = [&g, w, seat](int i) { return option_target(g.co, w->slot, i, seat); };
+  return decide(Decision(seat, w->request.prompt.c_str(), w->request.count(), &label, &view, &target));
 }
 
 Seat GameRun::pending_seat() const {

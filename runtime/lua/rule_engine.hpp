@@ -12,6 +12,7 @@
 // rules' module-level locals, which are restored whenever a run begins, so
 // rules keep per-game data in `game.state` as documented.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,6 +38,27 @@ namespace rulebook {
 using PendingDecision = DecisionRequest;
 
 class RuleEngine;
+
+// A game paused at a decision, saved whole: its engine's Lua state (every
+// byte of the state's heap: lua_heap.hpp), the run (its thread, pending
+// decision, result so far) and the game's state, with the answers recorded
+// up to there. GameRun::restore puts all of it back in place, exactly: a
+// search plays many futures from one position without replaying the game
+// to it. Filled by GameRun::save; only that run may restore it.
+class GameCheckpoint {
+ public:
+  GameCheckpoint();
+  ~GameCheckpoint();
+  GameCheckpoint(GameCheckpoint&&) noexcept;
+  GameCheckpoint& operator=(GameCheckpoint&&) noexcept;
+  bool empty() const;
+  // Bytes of the Lua heap it holds (what a restore copies back).
+  size_t heap_bytes() const;
+
+ private:
+  friend class GameRun;
+  std::unique_ptr<struct GameCheckpointImpl> impl_;
+};
 
 class GameRun {
  public:
@@ -89,6 +111,22 @@ class GameRun {
   std::vector<AnswerRecord> together_answers() const;
   const GameResult& result() const;
   GameState& state();
+
+  // Asks `decide` for `seat`'s pending decision the way an agent in the
+  // game is asked (labels, view and targets read on demand, never built
+  // whole), and returns its index unchecked; answer it with answer(). A
+  // search decides its own position this way after restore().
+  int decide_pending(Seat seat, const std::function<int(const Decision&)>& decide);
+  // Saves the game, which waits at a decision, into `into` (its buffers
+  // reused): see GameCheckpoint. Throws std::logic_error when no decision
+  // waits. From then on the engine's heap keeps every chunk it has (a
+  // restore needs them back), so a checkpoint is for one engine's search.
+  void save(GameCheckpoint& into);
+  // Puts the game, its engine's Lua state, its state and its answer log
+  // back as save() left them. Throws std::logic_error for a checkpoint of
+  // another run. Any other game on the same engine is lost with it: only
+  // the saved run may have run on the engine since.
+  void restore(const GameCheckpoint& from);
 
   // The rules' public data and the components, as `seat` may know them.
   nlohmann::json view(Seat seat) const;

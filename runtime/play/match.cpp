@@ -180,6 +180,12 @@ std::vector<int> Match::true_identities() const {
   return source;
 }
 
+void Match::save(GameCheckpoint& into) { run().save(into); }
+void Match::restore(const GameCheckpoint& from) { run().restore(from); }
+int Match::decide_pending(Seat seat, const std::function<int(const Decision&)>& decide) {
+  return run().decide_pending(seat, decide);
+}
+
 const DecisionRequest& Match::pending() const { return run().pending(); }
 const DecisionRequest& Match::pending(Seat seat) const { return run().pending(seat); }
 Seat Match::pending_seat() const { return run().pending_seat(); }

@@ -80,6 +80,20 @@ class Match : public GameAccess {
   // game (rules that are not deterministic).
   std::unique_ptr<Match> fork() const;
 
+  // Checkpoints (GameCheckpoint): the game, waiting at a decision, saved
+  // whole and put back in place as often as wanted, exactly, without a
+  // replay. A search saves its position once and restores it before every
+  // simulation. Restoring also restores the engine's Lua state, so the
+  // engine must serve this match alone (not a worker's shared one), and
+  // start() makes the checkpoint useless (a new run). Throws
+  // std::logic_error when no decision waits, or for another run's
+  // checkpoint.
+  void save(GameCheckpoint& into);
+  void restore(const GameCheckpoint& from);
+  // Asks `decide` for `seat`'s pending decision as an agent would be asked
+  // (GameRun::decide_pending); answer it with answer(seat, index).
+  int decide_pending(Seat seat, const std::function<int(const Decision&)>& decide);
+
   const DecisionRequest& pending() const;  // built on first read (GameRun::pending)
   const DecisionRequest& pending(Seat seat) const;  // that seat's (GameRun::pending)
   Seat pending_seat() const;               // who decides (the lowest seat waited for), building nothing

@@ -350,3 +350,45 @@ TEST_CASE("an agent's thinking is not charged to the rules' time budget", "[sear
   for (Seat s : Seat::range(1, def->min_players)) match.set_agent(s, std::make_unique<FirstAgent>());
   CHECK(match.play(def->min_players, 3).finished);
 }
+
+TEST_CASE("simulations from the decision's checkpoint choose exactly as replays from the start", "[search][checkpoint]") {
+  // checkpoint=1 restores the seat's decision, saved once, before every
+  // generic simulation; checkpoint=0 replays the game to it every time.
+  // The same games, so the same choices, for every bot kind on every
+  // bundled game; and the checkpoint is really used where a bot resamples.
+  const std::vector<std::string> kinds{"ismcts:iterations=25", "mcts:iterations=24,determinizations=3",
+                                       "mcts:iterations=12,rollout=greedy,depth=4", "greedy"};
+  long restored = 0;
+  size_t compared = 0;
+  for (const std::string& game : list_games()) {
+    auto def = load_game(game);
+    const int players = std::min(def->max_players, std::max(def->min_players, 3));
+    for (const std::string& kind : kinds) {
+      INFO(game << ", " << kind);
+      auto play = [&](const std::string& checkpoint, long* restores) {
+        const std::string spec = kind + (kind.find(':') == std::string::npos ? ":" : ",") + "checkpoint=" + checkpoint;
+        Match match(def);
+        match.record_answers();
+        match.set_turn_limit(game == "hao-hao" || game == "hai-noon" ? 6 : 20);
+        std::vector<std::unique_ptr<Agent>> bots;
+        for (Seat s : Seat::all(players)) {
+          bots.push_back(build_agent(spec));
+          match.set_agent(s, bots.back().get());
+        }
+        match.play(players, 9);
+        if (restores)
+          for (const auto& b : bots)
+            if (const SearchStats* st = search_stats(*b)) *restores += st->restored;
+        std::vector<std::pair<int, int>> answers;
+        for (const auto& a : match.answers()) answers.emplace_back(a.seat.value(), a.index);
+        return answers;
+      };
+      const auto replayed = play("0", nullptr);
+      const auto restoring = play("1", &restored);
+      CHECK(restoring == replayed);
+      compared += replayed.size();
+    }
+  }
+  CHECK(compared > 100);
+  CHECK(restored > 1000);
+}

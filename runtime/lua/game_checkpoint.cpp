@@ -1,0 +1,86 @@
+// A game saved at a decision and put back in place (GameCheckpoint): the
+// engine's heap bytes, the run, the state and the answers recorded. The
+// bytes are the Lua state itself at the same addresses, so nothing in it
+// needs mending; the C++ around it is copied by value.
+#include <optional>
+#include <stdexcept>
+
+#include "lua/engine_impl.hpp"
+#include "lua/lua_heap.hpp"
+#include "lua/rule_engine.hpp"
+
+namespace rulebook {
+
+struct GameCheckpointImpl {
+  const GameRunImpl* of = nullptr;  // the run that saved it (only it may restore)
+  uint64_t serial = 0;              // and its number (another run may reuse its address)
+  LuaHeap::Snapshot heap;
+  size_t memory = 0;  // the cap's count of the heap's bytes
+  // The run's fields, detached from the engine (engine = null) so that
+  // dropping the copy touches no Lua state.
+  std::optional<GameRunImpl> run;
+  std::optional<GameState> state;
+  size_t answers = 0;
+  lua_State* spare_co = nullptr;
+  int spare_co_ref = LUA_NOREF;
+};
+
+GameCheckpoint::GameCheckpoint() = default;
+GameCheckpoint::~GameCheckpoint() = default;
+GameCheckpoint::GameCheckpoint(GameCheckpoint&&) noexcept = default;
+GameCheckpoint& GameCheckpoint::operator=(GameCheckpoint&&) noexcept = default;
+bool GameCheckpoint::empty() const { return !impl_ || !impl_->of; }
+size_t GameCheckpoint::heap_bytes() const {
+  if (!impl_) return 0;
+  size_t total = 0;
+  for (const auto& chunk : impl_->heap.chunks) total += chunk.used;
+  return total;
+}
+
+void GameRun::save(GameCheckpoint& into) {
+  GameRunImpl& g = *impl_;
+  if (g.phase != RunPhase::Waiting || !g.engine) throw std::logic_error("GameRun::save: no decision waits");
+  EngineImpl& e = *g.engine;
+  if (!into.impl_) into.impl_ = std::make_unique<GameCheckpointImpl>();
+  GameCheckpointImpl& c = *into.impl_;
+  c.of = &g;
+  c.serial = g.serial;
+  e.ctx.heap->snapshot(c.heap);
+  c.memory = e.ctx.memory;
+  if (c.run) *c.run = g;
+  else c.run.emplace(g);
+  c.run->engine = nullptr;
+  if (c.state) *c.state = *g.state;
+  else c.state.emplace(*g.state);
+  c.answers = g.answer_log ? g.answer_log->size() : 0;
+  c.spare_co = e.spare_co;
+  c.spare_co_ref = e.spare_co_ref;
+}
+
+void GameRun::restore(const GameCheckpoint& from) {
+  GameRunImpl& g = *impl_;
+  if (from.empty() || from.impl_->of != &g || from.impl_->serial != g.serial) throw std::logic_error("GameRun::restore: a checkpoint of another game");
+  const GameCheckpointImpl& c = *from.impl_;
+  EngineImpl* engine = g.engine;
+  EngineImpl& e = *engine;
+  e.ctx.heap->restore(c.heap);
+  e.ctx.memory = c.memory;
+  e.ctx.abort = Abort::None;
+  e.ctx.abort_message.clear();
+  e.ctx.running = nullptr;
+  g = *c.run;
+  g.engine = engine;
+  *g.state = *c.state;
+  if (g.answer_log) g.answer_log->resize(c.answers);
+  e.spare_co = c.spare_co;
+  e.spare_co_ref = c.spare_co_ref;
+  // Keyed by the addresses of Lua strings: one made after the save may
+  // lie where another lies now.
+  for (auto& slot : e.face_cache) slot = EngineImpl::FaceCacheSlot{};
+  if (e.ctx.game == &g) {
+    e.ctx.state = g.state;
+    e.ctx.random = &g.state->chance();
+  }
+}
+
+}  // namespace rulebook

@@ -1,0 +1,170 @@
+// Checkpoints (GameCheckpoint, Match::save / restore): a game saved at a
+// decision and put back in place plays on exactly as it did, and exactly
+// as the same game replayed from its start: the same events, answers,
+// result and views (the rules' game.state included), byte for byte, on
+// every bundled game.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/rng.hpp"
+#include "observation/event_view.hpp"
+#include "play/match.hpp"
+#include "setup/game_loader.hpp"
+
+using namespace rulebook;
+
+namespace {
+
+// Every event, as the all-seeing onlooker's JSON, once `on`.
+struct EventText : EventSink {
+  bool on = false;
+  std::vector<std::string> lines;
+  void on_event(const GameState& state, const Event& e) override {
+    if (on) lines.push_back(event_json(state, e).dump());
+  }
+};
+
+// Answers every waiting seat from `pick` until the game is over, or until
+// `stop_at` answers are in (then a decision waits). Returns whether one does.
+bool answer_until(Match& match, bool pending, Rng& pick, size_t stop_at = SIZE_MAX) {
+  while (pending && match.answers().size() < stop_at) {
+    const Seat seat = match.pending_seats().front();
+    const int n = match.pending(seat).count();
+    pending = match.answer(seat, static_cast<int>(pick.below(static_cast<uint32_t>(n))));
+  }
+  return pending;
+}
+
+struct Ending {
+  std::vector<std::string> events;
+  std::vector<std::pair<int, int>> answers;
+  std::vector<std::string> views;  // each seat's, game.state included
+  std::vector<int> winners;
+  bool operator==(const Ending& o) const {
+    return events == o.events && answers == o.answers && views == o.views && winners == o.winners;
+  }
+};
+
+Ending ending_of(Match& match, const EventText& events, int players) {
+  Ending e;
+  e.events = events.lines;
+  for (const auto& a : match.answers()) e.answers.emplace_back(a.seat.value(), a.index);
+  for (Seat s : Seat::all(players)) e.views.push_back(match.view(s).dump());
+  for (Seat w : match.result().winners) e.winners.push_back(w.value());
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("a game restored from a checkpoint plays on exactly as the same game replayed", "[checkpoint]") {
+  for (const std::string& game : list_games()) {
+    auto def = load_game(game);
+    for (int players : {def->min_players, def->max_players}) {
+      INFO(game << ", " << players << " players");
+      const uint64_t seed = 7;
+      // How long the game is with these answers: saved at its middle.
+      size_t total = 0;
+      {
+        Match whole(def);
+        whole.record_answers();
+        Rng pick;
+        pick.reseed(seed, 99);
+        answer_until(whole, whole.start(players, seed), pick);
+        total = whole.answers().size();
+      }
+      if (total < 2) continue;
+      const size_t cut = total / 2;
+
+      Match match(def);
+      match.record_answers();
+      EventText events;
+      match.add_sink(&events);
+      Rng pick;
+      pick.reseed(seed, 99);
+      REQUIRE(answer_until(match, match.start(players, seed), pick, cut));
+      GameCheckpoint saved;
+      match.save(saved);
+      CHECK(saved.heap_bytes() > 0);
+      const Rng after = pick;  // the rest of the answers, the same each time
+
+      // Played on from the checkpoint, three times, with restores between.
+      std::vector<Ending> endings;
+      for (int round = 0; round < 3; ++round) {
+        if (round > 0) match.restore(saved);
+        REQUIRE(match.answers().size() == cut);
+        events.lines.clear();
+        events.on = true;
+        Rng rest = after;
+        CHECK_FALSE(answer_until(match, true, rest));
+        events.on = false;
+        endings.push_back(ending_of(match, events, players));
+      }
+      CHECK(endings[1] == endings[0]);
+      CHECK(endings[2] == endings[0]);
+
+      // The same game replayed from its start, on a fresh engine.
+      Match replayed(def);
+      replayed.record_answers();
+      EventText replayed_events;
+      replayed.add_sink(&replayed_events);
+      Rng again;
+      again.reseed(seed, 99);
+      REQUIRE(answer_until(replayed, replayed.start(players, seed), again, cut));
+      replayed_events.on = true;
+      CHECK_FALSE(answer_until(replayed, true, again));
+      const Ending fresh = ending_of(replayed, replayed_events, players);
+      CHECK(fresh.events == endings[0].events);
+      CHECK(fresh.answers == endings[0].answers);
+      CHECK(fresh.views == endings[0].views);
+      CHECK(fresh.winners == endings[0].winners);
+      CHECK(fresh.events.size() > 1);
+    }
+  }
+}
+
+TEST_CASE("a checkpoint is restored only into the game that saved it, at a decision", "[checkpoint]") {
+  auto def = load_game("hai-noon");
+  Match match(def);
+  GameCheckpoint none;
+  CHECK(none.empty());
+  REQUIRE(match.start(2, 3));
+  CHECK_THROWS_AS(match.restore(none), std::logic_error);
+  GameCheckpoint saved;
+  match.save(saved);
+  CHECK_FALSE(saved.empty());
+  // A new game on the same match is another run.
+  REQUIRE(match.start(2, 4));
+  CHECK_THROWS_AS(match.restore(saved), std::logic_error);
+  // Over, no decision waits.
+  Rng pick;
+  pick.reseed(1, 2);
+  REQUIRE_FALSE(answer_until(match, true, pick));
+  CHECK_THROWS_AS(match.save(saved), std::logic_error);
+}
+
+TEST_CASE("a restored game keeps its memory cap's count", "[checkpoint]") {
+  // The cap counts the heap's bytes; a restore puts the count back with
+  // them, so thousands of restores neither leak nor drift toward the cap.
+  auto def = load_game("liars-dice");
+  Match match(def);
+  match.record_answers();
+  REQUIRE(match.start(2, 5));
+  GameCheckpoint saved;
+  match.save(saved);
+  const size_t bytes = saved.heap_bytes();
+  const std::string view = match.view(Seat{0}).dump();
+  for (int i = 0; i < 2000; ++i) {
+    match.restore(saved);
+    Rng pick;
+    pick.reseed(static_cast<uint64_t>(i), 1);
+    answer_until(match, true, pick);
+  }
+  match.restore(saved);
+  CHECK(match.view(Seat{0}).dump() == view);
+  match.save(saved);
+  CHECK(saved.heap_bytes() <= bytes + 64 * 1024);
+}
