@@ -15,19 +15,6 @@ LuaHeap::~LuaHeap() {
   for (const Extent& e : spares_) std::free(e.base);
 }
 
-int LuaHeap::class_of(size_t n) {
-  if (n <= kSmallest) return static_cast<int>((n + kGranule - 1) / kGranule) - 1;
-  // Powers of two from 512: 257..512 is class 16.
-  const int width = 64 - __builtin_clzll(static_cast<unsigned long long>(n - 1));
-  return 16 + width - 9;
-}
-
-size_t LuaHeap::class_size(int c) {
-  return c < 16 ? static_cast<size_t>(c + 1) * kGranule : size_t{1} << (c - 16 + 9);
-}
-
-size_t LuaHeap::block_size(size_t n) { return class_size(class_of(n)); }
-
 bool LuaHeap::new_chunk(size_t size, bool own) {
   // The first spare of the size: after a restore, the chunks the game
   // took since the snapshot come back in the order it took them, so the
@@ -46,36 +33,13 @@ bool LuaHeap::new_chunk(size_t size, bool own) {
   return true;
 }
 
-void* LuaHeap::take(size_t n) {
-  const int c = class_of(n);
-  if (FreeBlock* b = free_lists_[c]) {
-    free_lists_[c] = b->next;
-    return b;
-  }
-  const size_t size = class_size(c);
+void* LuaHeap::take_new(size_t size) {
   if (size > kOwnChunk) return new_chunk(size, true) ? chunks_.back().base : nullptr;
-  if (bump_ == SIZE_MAX || chunks_[bump_].size - chunks_[bump_].used < size) {
-    if (!new_chunk(kChunk, false)) return nullptr;
-    bump_ = chunks_.size() - 1;
-  }
+  if (!new_chunk(kChunk, false)) return nullptr;
+  bump_ = chunks_.size() - 1;
   Extent& e = chunks_[bump_];
-  void* p = e.base + e.used;
-  e.used += size;
-  return p;
-}
-
-void LuaHeap::give(void* p, size_t n) {
-  const int c = class_of(n);
-  // A large block's own chunk goes back to the system at once (a memory
-  // bomb's garbage does not stay with the state), unless a snapshot may
-  // still be restored into it.
-  if (!pinned_ && class_size(c) >= kReleaseAbove) {
-    release_own_chunk(p);
-    return;
-  }
-  auto* b = static_cast<FreeBlock*>(p);
-  b->next = free_lists_[c];
-  free_lists_[c] = b;
+  e.used = size;
+  return e.base;
 }
 
 void LuaHeap::release_own_chunk(void* p) {

@@ -30,15 +30,41 @@ class LuaHeap {
   LuaHeap& operator=(const LuaHeap&) = delete;
 
   // The size a block of n bytes (n > 0) takes.
-  static size_t block_size(size_t n);
+  static size_t block_size(size_t n) { return class_size(class_of(n)); }
   // Whether a block of n bytes can hold m bytes in place (the same class).
   static bool same_class(size_t n, size_t m) { return class_of(n) == class_of(m); }
 
   // A block of at least n bytes (n > 0), 16-byte aligned; nullptr when the
-  // system has no memory left.
-  void* take(size_t n);
+  // system has no memory left. (Inline: Lua allocates millions a second.)
+  void* take(size_t n) {
+    const int c = class_of(n);
+    if (FreeBlock* b = free_lists_[c]) {
+      free_lists_[c] = b->next;
+      return b;
+    }
+    const size_t size = class_size(c);
+    if (size <= kOwnChunk && bump_ != SIZE_MAX && chunks_[bump_].size - chunks_[bump_].used >= size) {
+      Extent& e = chunks_[bump_];
+      void* p = e.base + e.used;
+      e.used += size;
+      return p;
+    }
+    return take_new(size);
+  }
   // Frees block p, taken for n bytes.
-  void give(void* p, size_t n);
+  void give(void* p, size_t n) {
+    const int c = class_of(n);
+    // A large block's own chunk goes back to the system at once (a memory
+    // bomb's garbage does not stay with the state), unless a snapshot may
+    // still be restored into it.
+    if (!pinned_ && class_size(c) >= kReleaseAbove) {
+      release_own_chunk(p);
+      return;
+    }
+    auto* b = static_cast<FreeBlock*>(p);
+    b->next = free_lists_[c];
+    free_lists_[c] = b;
+  }
 
   // Bytes in the chunks (used or not): what a snapshot copies at most.
   size_t footprint() const;
@@ -77,8 +103,15 @@ class LuaHeap {
   static constexpr size_t kOwnChunk = kChunk / 4;  // larger blocks get a chunk of their own
   static constexpr size_t kReleaseAbove = 1024 * 1024;
 
-  static int class_of(size_t n);
-  static size_t class_size(int c);
+  static int class_of(size_t n) {
+    if (n <= kSmallest) return static_cast<int>((n + kGranule - 1) / kGranule) - 1;
+    // Powers of two from 512: 257..512 is class 16.
+    return 16 + (64 - __builtin_clzll(static_cast<unsigned long long>(n - 1))) - 9;
+  }
+  static size_t class_size(int c) {
+    return c < 16 ? static_cast<size_t>(c + 1) * kGranule : size_t{1} << (c - 16 + 9);
+  }
+  void* take_new(size_t size);  // a block from a new chunk
   bool new_chunk(size_t size, bool own);
   void release_own_chunk(void* p);
 
