@@ -5,30 +5,38 @@
 # interleaved (before, after, before, ...) and pinned to core 0; then the
 # median CPU time of a fork at mid-game (after only). Prints a markdown
 # table of the medians of the rounds and their ratios.
+# The two sides may also be one build with two bot specifications (e.g.
+# --before-spec ismcts:iterations=1000,checkpoint=0: replays against
+# checkpoints).
 # Usage: bench/search_compare.sh --before BUILD_DIR [--after BUILD_DIR] [--rounds N]
+#                                [--before-spec SPEC] [--after-spec SPEC]
 set -euo pipefail
 before="" after=build rounds=5
+before_spec="ismcts:iterations=1000" after_spec="ismcts:iterations=1000"
 while [ $# -gt 0 ]; do
   case "$1" in
     --before) before=$2; shift 2 ;;
     --after) after=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
-    *) echo "usage: $0 --before BUILD_DIR [--after BUILD_DIR] [--rounds N]" >&2; exit 2 ;;
+    --before-spec) before_spec=$2; shift 2 ;;
+    --after-spec) after_spec=$2; shift 2 ;;
+    *) echo "usage: $0 --before BUILD_DIR [--after BUILD_DIR] [--rounds N] [--before-spec SPEC] [--after-spec SPEC]" >&2
+       exit 2 ;;
   esac
 done
-[ -n "$before" ] || { echo "--before BUILD_DIR is required (a build of the older commit)" >&2; exit 2; }
+[ -n "$before" ] || { echo "--before BUILD_DIR is required (a build of the older commit, or the same build with --before-spec)" >&2; exit 2; }
 cmake --build "$after" --target bench_search_speed bench_fork_speed >/dev/null
 pin() { if command -v taskset >/dev/null; then taskset -c 0 "$@"; else "$@"; fi; }
 # game players decisions
-plan=("pass-the-pandas 3 9" "hai-noon 2 9" "hai-noon 4 9" "hao-hao 2 5" "liars-dice 2 15")
+plan=("pass-the-pandas 3 9" "hai-noon 2 9" "hai-noon 4 9" "hao-hao 2 5" "liars-dice 2 15" "old-maid 2 9" "goofspiel 2 9")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for r in $(seq 1 "$rounds"); do
   for line in "${plan[@]}"; do
     read -r game players decisions <<<"$line"
     for side in before after; do
-      dir=$before; [ $side = after ] && dir=$after
-      pin "$dir/bench_search_speed" "ismcts:iterations=1000" "$players" "$decisions" "$game" | tail -1 |
+      dir=$before spec=$before_spec; [ $side = after ] && dir=$after spec=$after_spec
+      pin "$dir/bench_search_speed" "$spec" "$players" "$decisions" "$game" | tail -1 |
         awk -v s=$side -v g="$game" -v p="$players" '{print g, p, s, $4, $5}' >>"$tmp/runs"
     done
   done
