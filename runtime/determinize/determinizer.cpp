@@ -39,6 +39,7 @@ Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, con
   replayer_->observer = observer_.get();
   replayer_->state = &sim_->state();
   sim_->record_answers();  // a look-ahead retraces the simulation
+  sim_->set_keep_details(false);  // a search reads the winners only
   active_ = sim_.get();
 }
 
@@ -160,12 +161,14 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
 
 void Determinizer::save_decision(const GameAccess& truth) {
   checkpoint_ready_ = false;
+  ahead_state_ = AheadSave::Unknown;  // the look-ahead's checkpoint is of the last decision
   active_ = sim_.get();
   if (!checkpoints_wanted_) return;
   if (!paused_) {
     paused_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
     paused_ = std::make_unique<Match>(definition_, *paused_engine_);
     paused_->record_answers();  // a look-ahead retraces the simulation
+    paused_->set_keep_details(false);
     paused_replayer_ = std::make_unique<Replayer>();
     paused_replayer_->state = &paused_->state();
   }

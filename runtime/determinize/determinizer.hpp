@@ -251,6 +251,14 @@ class Determinizer {
   std::unique_ptr<Replayer> ahead_replayer_;
   std::unique_ptr<Observer> ahead_observer_;
   std::vector<AnswerRecord> ahead_log_;
+  // Its checkpoint of the seat's decision, saved on the first look-ahead
+  // of a decision (from a checkpointed simulation), kept while no replay
+  // ran on its engine (ahead_ready_).
+  enum class AheadSave { Unknown, Saved, Failed };
+  AheadSave ahead_state_ = AheadSave::Unknown;
+  bool ahead_ready_ = false;
+  GameCheckpoint ahead_saved_;
+  bool ahead_checkpoint();
   // The hint's game: the decision replayed once per decision, stopped there.
   std::unique_ptr<RuleEngine> deal_engine_;
   std::unique_ptr<Match> deal_;

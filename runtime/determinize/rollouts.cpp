@@ -149,11 +149,34 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   return outcome;
 }
 
+bool Determinizer::ahead_checkpoint() {
+  if (ahead_state_ != AheadSave::Unknown && ahead_ready_) return ahead_state_ == AheadSave::Saved;
+  // The decision replayed on the look-ahead's engine, paused and saved, as
+  // save_decision does on paused_.
+  Replayer& r = *ahead_replayer_;
+  r.log = truth_log_;
+  r.switch_at = truth_answers_;
+  r.seat = seat_;
+  r.labels = &labels_;
+  r.observer->marking = false;
+  r.faces = nullptr;
+  r.pause = true;
+  const bool reached = replay_to_decision(*ahead_, r);
+  r.pause = false;
+  ahead_ready_ = true;
+  ahead_state_ = AheadSave::Failed;
+  if (!reached || ahead_->pending_seats() != std::vector<Seat>{seat_}) return false;
+  ahead_->save(ahead_saved_);
+  ahead_state_ = AheadSave::Saved;
+  return true;
+}
+
 double Determinizer::look_ahead(int option, Seat seat) {
   if (!identities_) throw std::logic_error("look_ahead outside a simulation");
   if (!ahead_) {
     ahead_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
     ahead_ = std::make_unique<Match>(definition_, *ahead_engine_);
+    ahead_->set_keep_details(false);
     ahead_replayer_ = std::make_unique<Replayer>();
     ahead_observer_ = std::make_unique<Observer>();
     ahead_replayer_->observer = ahead_observer_.get();
@@ -161,6 +184,10 @@ double Determinizer::look_ahead(int option, Seat seat) {
   }
   if (ahead_->prepare_code() != sim_->prepare_code())
     ahead_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
+  // A simulation that started from the decision's checkpoint looks ahead
+  // from the look-ahead game's own checkpoint of that decision (saved on
+  // first use), retracing only the simulation's answers since.
+  const bool from_checkpoint = !oracle_ && active_ == paused_.get() && paused_ && ahead_checkpoint();
   // The simulation so far (the true game's answers, then its own), replayed
   // on the same identities and chance: the same position, then `option`.
   ahead_log_ = replayer_->log == nullptr ? std::vector<AnswerRecord>{} : *replayer_->log;
@@ -185,11 +212,23 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.rejected = false;
   r.identities = oracle_ ? nullptr : identities_;
   r.faces = faces_;
-  ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));
-  ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
   bool cut = false;
   try {
-    ahead_->start(players_, seed_, names_);
+    if (from_checkpoint) {
+      r.cursor = truth_answers_;
+      ahead_->restore(ahead_saved_);
+      const int index = ahead_->decide_pending(seat_, [&](const Decision& d) {
+        r.hand_over(d);
+        if (r.cursor < r.log->size()) return (*r.log)[r.cursor++].index;
+        return policy.choose(d, ahead_->state());
+      });
+      ahead_->answer(seat_, index);
+    } else {
+      ahead_ready_ = false;  // a new game on the look-ahead's engine: its checkpoint is gone
+      ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));
+      ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
+      ahead_->start(players_, seed_, names_);
+    }
   } catch (const AgentFailure& e) {
     if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
     cut = true;
@@ -197,6 +236,8 @@ double Determinizer::look_ahead(int option, Seat seat) {
     note_over_limit(e);
     return 1.0 / players_;
   } catch (const ScriptError&) {
+    return 1.0 / players_;
+  } catch (const std::out_of_range&) {  // the retraced answer is no option
     return 1.0 / players_;
   }
   (void)cut;
