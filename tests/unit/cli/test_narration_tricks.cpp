@@ -151,3 +151,17 @@ end})");
   CHECK(r.out.find("== Round 1 begins: Ann plays first ==\n") != std::string::npos);
   CHECK(r.out.find("== Round 2 begins: Bob plays first ==\n== Round 3 begins: Bob plays first ==\n") != std::string::npos);
 }
+
+TEST_CASE("narration: Goofspiel's suits start numbered (game.yaml), so its setup turns no face", "[narration]") {
+  auto r = run_rulebook("play goofspiel --seed 3 --set options.cards=4");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Goofspiel for 2 players: Ann, Bob (seed 3)\n"
+                   "8 cards are dealt from the box: 4 to Ann's hand, 4 to Bob's hand\n"
+                   "the prize pile is shuffled (4 items)\n-- Trick 1 --\n") == 0);
+  CHECK(r.out.find("turns to") == std::string::npos);
+  // Each hand holds its suit 1 to N, 1 on top, as the rules describe it.
+  auto view = run_rulebook("play goofspiel --seed 3 --set options.cards=4 --view 0 --agent all=first");
+  REQUIRE(view.exit_code == 0);
+  CHECK(view.out.find("Ann chooses: card (1)\n") != std::string::npos);
+}
