@@ -29,7 +29,7 @@ struct ServeOptions {
   int port = 8080;
   std::string log_file;
   double linger = -1;
-  size_t max_per_address = 128;
+  http::ServerLimits server;  // --max-per-address; the rest at the server's defaults
   // The lobby's (no GAME).
   std::vector<std::string> games_dirs;
   size_t max_tables = 100;
@@ -69,7 +69,7 @@ int run_lobby(const ServeOptions& o) {
   }
   config.host = o.host;
   config.port = o.port;
-  config.max_per_address = o.max_per_address;
+  config.server = o.server;
   config.report = [](const std::string& line) { std::cout << line << std::endl; };
   // What an operator should know on standard error, as for one table.
   config.log = [](const std::string& line) { std::cerr << "serve: " << line << std::endl; };
@@ -118,7 +118,7 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   config.host = o.host;
   config.port = o.port;
   config.log_file = o.log_file;
-  config.max_per_address = o.max_per_address;
+  config.server = o.server;
   WebTable table(std::move(config));
   // What an operator should know (caps reached, refusals once a minute) on
   // standard error; the links and the result stay on standard output.
@@ -179,7 +179,7 @@ Runner add_serve(CLI::App& app) {
   cmd->add_option("--host", o->host, "address to listen on (0.0.0.0: every network)")->capture_default_str();
   cmd->add_option("--port", o->port, "port to listen on (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
   cmd->add_option("--log", o->log_file, "write the replay log to FILE when the game ends");
-  cmd->add_option("--max-per-address", o->max_per_address,
+  cmd->add_option("--max-per-address", o->server.max_per_address,
                   "connections one address may hold open at once, more are refused with 429 (0: no cap; behind a "
                   "reverse proxy every client has the proxy's address)")
       ->capture_default_str()

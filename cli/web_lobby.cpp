@@ -48,17 +48,10 @@ bool is_table_id(const std::string& id) {
          std::all_of(id.begin(), id.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-http::ServerLimits server_limits(const WebLobbyConfig& c) {
-  http::ServerLimits limits;
-  limits.threads = c.threads;
-  limits.max_per_address = c.max_per_address;
-  return limits;
-}
-
 }  // namespace
 
 struct WebLobby::Impl {
-  explicit Impl(WebLobbyConfig c) : config(std::move(c)), lobby(config.lobby), server(server_limits(config)) {}
+  explicit Impl(WebLobbyConfig c) : config(std::move(c)), lobby(config.lobby), server(config.server) {}
   WebLobbyConfig config;
   Lobby lobby;
   http::Server server;  // after the lobby: it stops (and its streams release their tables) first

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/http_server.hpp"
 #include "table/lobby.hpp"
 
 namespace rulebook::cli {
@@ -16,8 +17,7 @@ struct WebLobbyConfig {
   LobbyConfig lobby;
   std::string host = "127.0.0.1";
   int port = 8080;       // 0: any free port
-  size_t threads = 4;            // worker threads for requests' handlers (an open page holds none)
-  size_t max_per_address = 128;  // connections open at once from one address (0: no cap)
+  http::ServerLimits server;  // the HTTP server's threads and caps (serve's --max-per-address)
   double sweep_seconds = 5;
   // Told one line for each table created, stopped for idleness or dropped
   // (the server prints them).

@@ -26,17 +26,10 @@ TableConfig table_config(const WebTableConfig& c) {
   return t;
 }
 
-http::ServerLimits server_limits(const WebTableConfig& c) {
-  http::ServerLimits limits;
-  limits.threads = c.threads;
-  limits.max_per_address = c.max_per_address;
-  return limits;
-}
-
 }  // namespace
 
 struct WebTable::Impl {
-  explicit Impl(const WebTableConfig& c) : config(c), table(table_config(c)), server(server_limits(c)) {}
+  explicit Impl(const WebTableConfig& c) : config(c), table(table_config(c)), server(c.server) {}
   WebTableConfig config;
   Table table;
   http::Server server;  // after the table: it stops (and its streams stop watching) first

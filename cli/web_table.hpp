@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/http_server.hpp"
 #include "table/table.hpp"
 
 namespace rulebook::cli {
@@ -26,8 +27,7 @@ struct WebTableConfig {
   std::string host = "127.0.0.1";
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)
-  size_t threads = 4;              // worker threads for requests' handlers (an open page holds none)
-  size_t max_per_address = 128;    // connections open at once from one address (0: no cap)
+  http::ServerLimits server;       // the HTTP server's threads and caps (serve's --max-per-address)
   // Tests only: see TableConfig::before_wait.
   std::function<void(Seat seat)> before_wait;
 };

@@ -24,17 +24,13 @@ function rules.setup(game)
   rules.deal(game)
 end
 
--- Each seat takes a suit, the cards 1 to N; the prizes are numbered 1 to N
--- and shuffled face down.
+-- Each seat takes a suit, the cards 1 to N (game.yaml stacks the suits in
+-- the box, 1 on top; each goes under the last, so the hand keeps that
+-- order); the prizes, 1 to N, are shuffled face down.
 function rules.deal(game)
-  local n = game.cards
   for seat = 0, game:player_count() - 1 do
-    local hand = game.hands[seat]
-    game.box:move_top(n, hand)
-    -- every card starts showing 1: the first keeps it
-    for i = 2, n do hand:get(i):set_face(tostring(i)) end
+    game.box:move_top(game.cards, game.hands[seat], "bottom")
   end
-  for i = 2, n do game.prizes:get(i):set_face(tostring(i)) end
   game.prizes:shuffle()
 end
 

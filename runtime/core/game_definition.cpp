@@ -33,6 +33,14 @@ FaceId GameDefinition::face_id(const std::string& face) const {
   return FaceId::none();
 }
 
+int GameDefinition::start_face(int id) const {
+  const ComponentType& t = types[static_cast<size_t>(component_type[static_cast<size_t>(id)])];
+  if (!t.faces_in_order) return t.initial_face;
+  // The copies enter their start zone in id order: the last one lies on top.
+  const int from_top = t.first_component + t.count - 1 - id;
+  return from_top % static_cast<int>(t.faces.size());
+}
+
 int GameDefinition::face_index(int type, const std::string& face) const {
   const auto& faces = types[type].faces;
   for (size_t i = 0; i < faces.size(); ++i)

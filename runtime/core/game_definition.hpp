@@ -24,6 +24,12 @@ struct ComponentType {
   nlohmann::json attributes;       // free attributes (object), e.g. colour
   int count = 1;
   int initial_face = 0;
+  // game.yaml `face: {in_order: true}`: the copies lie in their start zone
+  // with the faces in order from the top (the top one the first face, the
+  // next the second, ...; after the last face the first again), a suit of
+  // numbered cards; else every copy starts on initial_face.
+  bool faces_in_order = false;
+  int first_component = 0;         // the id of its first copy (its copies' ids follow)
   std::string zone;                // zone the instances start in
 };
 
@@ -83,6 +89,8 @@ class GameDefinition {
   // Zone slot of (zone name, key) or -1.
   int zone_slot(int zone_def, int key) const;
   int face_index(int type, const std::string& face) const;
+  // The face component `id` starts on (ComponentType::faces_in_order).
+  int start_face(int id) const;
   // Every face name of every type gets one id, so that "which components
   // show 'six'" compares integers.
   std::vector<std::string> face_names;

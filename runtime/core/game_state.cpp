@@ -51,7 +51,7 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
     const ComponentType& t = def_->types[def_->component_type[id]];
     c = Component{};
     c.type = def_->component_type[id];
-    c.face = t.initial_face;
+    c.face = def_->start_face(id);
     if (!t.zone.empty()) {
       const int slot = start_slot_[static_cast<size_t>(c.type)];
       c.zone = slot;

@@ -22,8 +22,12 @@ void sit_out(GameState& state, Seat seat) {
 }
 
 void begin_round(GameState& state, Seat first) {
-  state.turns().begin_round(first.value());
-  if (state.listening()) state.emit(Event::round_begin(first, state.turns().game_round()));
+  TurnOrder& turns = state.turns();
+  const bool named = !first.is_none();
+  turns.begin_round(named ? first.value() : turns.first(), named);
+  // The event names the first player only where there is one.
+  const Seat told = turns.in_use() ? Seat{turns.first()} : Seat::none();
+  if (state.listening()) state.emit(Event::round_begin(told, turns.game_round()));
 }
 
 void begin_trick(GameState& state, Seat leader) {

@@ -14,12 +14,14 @@ void TurnOrder::reset(int seats, int first, int direction) {
   sitting_out_ = 0;
   trick_ = 0;
   tricks_started_ = 0;
+  first_named_ = false;
   phase_.clear();
 }
 
-void TurnOrder::begin_round(int first) {
+void TurnOrder::begin_round(int first, bool named) {
   ++game_round_;
   first_ = first;
+  first_named_ = first_named_ || named;
   current_ = -1;
   round_ = 0;
   sitting_out_ = 0;

@@ -55,8 +55,12 @@ class TurnOrder {
   bool skipped(int seat) const { return ((eliminated_ | sitting_out_) & seat_bit(seat)) != 0; }
 
   // A new game round whose first turn goes to `first`: laps count again
-  // from 1, nobody sits out, nobody's turn yet.
-  void begin_round(int first);
+  // from 1, nobody sits out, nobody's turn yet. `named`: the rules gave
+  // `first` (else it is the first seat so far).
+  void begin_round(int first, bool named);
+  // Whether the game plays in turns: a turn has begun, or the rules named a
+  // round's first seat. A game where everybody acts at once has no first player.
+  bool in_use() const { return turns_started_ > 0 || first_named_; }
 
   // Makes `seat` current and counts a turn; a new round starts whenever the
   // turn comes back to (or passes) the first seat.
@@ -67,6 +71,7 @@ class TurnOrder {
   int first_in_play(int seat, int step) const;
   int seats_ = 0, current_ = -1, first_ = 0, direction_ = 1;
   int round_ = 0, turns_started_ = 0, game_round_ = 0, trick_ = 0, tricks_started_ = 0;
+  bool first_named_ = false;
   std::string phase_;
   SeatMask eliminated_ = 0, sitting_out_ = 0;
 };

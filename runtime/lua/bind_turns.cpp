@@ -107,10 +107,11 @@ int turns_is_eliminated(lua_State* L) {
 
 // game:begin_round([first_seat]): a new round of the game (a hand, a
 // deal): nobody sits out any more, and the laps of the turn order count
-// again from `first_seat` (by default the first seat so far).
+// again from `first_seat` (by default the first seat so far; a game that
+// does not play in turns has no first player to name).
 int turns_begin_round(lua_State* L) {
   check_game(L, 1);
-  const Seat first = lua_isnoneornil(L, 2) ? Seat{state_of(L).turns().first()} : check_seat(L, 2);
+  const Seat first = lua_isnoneornil(L, 2) ? Seat::none() : check_seat(L, 2);
   begin_round(state_of(L), first);
   return 0;
 }

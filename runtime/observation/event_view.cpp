@@ -34,7 +34,10 @@ json event_json(const GameState& s, const Event& e, Seat seat) {
       j["round"] = e.value;
       if (e.to > 0) j["game_round"] = e.to;
       break;
-    case EventType::RoundBegin: j["round"] = e.value; j["first"] = e.seat; break;
+    case EventType::RoundBegin:
+      j["round"] = e.value;
+      if (!e.seat.is_none()) j["first"] = e.seat;
+      break;
     case EventType::SitOut: j["seat"] = e.seat; break;
     case EventType::TrickBegin:
       j["trick"] = e.value;

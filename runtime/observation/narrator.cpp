@@ -359,8 +359,10 @@ void Narrator::on_event(const GameState& s, const Event& e) {
     case EventType::RoundBegin:
       if (level_ == NarrationLevel::Brief) end_brief_turn();
       turn_seat_ = Seat::none();  // the deal belongs to no turn
-      emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
-                            style_.reset));
+      // A round of a game without turns has no first player to name.
+      if (e.seat.is_none()) emit_line(fmt::format("{}== Round {} begins =={}", style_.strong, e.value, style_.reset));
+      else emit_line(fmt::format("{}== Round {} begins: {} plays first =={}", style_.strong, e.value, name(e.seat),
+                                 style_.reset));
       if (level_ == NarrationLevel::Brief) brief_head_ = fmt::format("Round {}, the deal", e.value);
       break;
     case EventType::GameEnd:

@@ -198,12 +198,17 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       if (type.faces.empty()) type.faces.push_back(type.name);
       type.attributes = c.value("attributes", json::object());
       type.zone = str_or(c, "zone", "");
-      const std::string face = str_or(c, "face", type.faces.front());
+      // `face: NAME` (every copy), or `face: {in_order: true}` (each copy its own, a suit)
+      const json* face_written = c.contains("face") ? &c.at("face") : nullptr;
+      type.faces_in_order = face_written && face_written->is_object() && face_written->value("in_order", false);
+      const std::string face =
+          face_written && face_written->is_string() ? face_written->get<std::string>() : type.faces.front();
       type.initial_face = -1;
       for (size_t i = 0; i < type.faces.size(); ++i)
         if (type.faces[i] == face) type.initial_face = static_cast<int>(i);
       if (type.initial_face < 0)
         fail(at + "/face", fmt::format("component '{}': face '{}' is not one of its faces", type.name, face));
+      type.first_component = def.component_count();
       if (!type_names.insert(type.name).second)
         fail(at + "/name", fmt::format("component name '{}' is used twice", type.name));
       if (!type.zone.empty()) {

@@ -25,7 +25,7 @@ namespace {
 std::unique_ptr<WebLobby> open_lobby(size_t max_tables = 100) {
   WebLobbyConfig c;
   c.port = 0;
-  c.threads = 32;
+  c.server.threads = 32;
   c.lobby.max_tables = max_tables;
   auto lobby = std::make_unique<WebLobby>(std::move(c));
   lobby->start();

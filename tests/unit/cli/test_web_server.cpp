@@ -1,6 +1,7 @@
 // rulebook serve's HTTP server under load it must shrug off: hundreds of
 // open spectator streams and slowloris connections while the players play,
-// a cap on connections per address, requests too large. Functional checks
+// a cap on connections per address, requests too large (the caps a table or a
+// lobby is given in its config reach its server). Functional checks
 // with generous bounds, no timing assertions (bench/serve_load.cpp measures).
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,6 +16,7 @@
 #include <catch2/catch.hpp>
 #include <httplib.h>
 
+#include "cli/web_lobby.hpp"
 #include "cli/web_table.hpp"
 #include "setup/game_loader.hpp"
 
@@ -30,7 +32,7 @@ std::unique_ptr<WebTable> open_table(uint64_t seed, size_t max_per_address) {
   c.spec = GameSpec{"hai-noon", {}, {}, 2, seed, {}};
   c.kinds = {"human", "human"};
   c.port = 0;
-  c.max_per_address = max_per_address;
+  c.server.max_per_address = max_per_address;
   auto table = std::make_unique<WebTable>(std::move(c));
   table->start();
   return table;
@@ -236,4 +238,33 @@ TEST_CASE("serve: a request too large is refused with 413 or 431, in our words, 
   auto ok = player.Post(answer.c_str(), json{{"choose", 0}, {"decision", open.decision}}.dump(), "application/json");
   REQUIRE(ok);
   CHECK(ok->status == 200);
+}
+
+TEST_CASE("serve: the single table and the lobby both take the server's limits from one member of their config",
+          "[serve][load][lobby]") {
+  const std::string big = std::string(2000, ' ');
+  WebTableConfig t;
+  t.definition = load_game("hai-noon");
+  t.spec = GameSpec{"hai-noon", {}, {}, 2, 34, {}};
+  t.kinds = {"human", "human"};
+  t.port = 0;
+  t.server.max_body_bytes = 1024;
+  WebTable table(std::move(t));
+  table.start();
+  httplib::Client to_table("127.0.0.1", table.port());
+  auto refused = to_table.Post(("/api/answer?token=" + table.token(Seat{0})).c_str(), big, "application/json");
+  REQUIRE(refused);
+  CHECK(refused->status == 413);
+  CHECK(json::parse(refused->body)["error"] == "the request is too large: at most 1024 bytes");
+
+  WebLobbyConfig l;
+  l.port = 0;
+  l.server.max_body_bytes = 1024;
+  WebLobby lobby(std::move(l));
+  lobby.start();
+  httplib::Client to_lobby("127.0.0.1", lobby.port());
+  auto also_refused = to_lobby.Post("/api/tables", big, "application/json");
+  REQUIRE(also_refused);
+  CHECK(also_refused->status == 413);
+  CHECK(json::parse(also_refused->body)["error"] == "the request is too large: at most 1024 bytes");
 }

@@ -31,7 +31,7 @@ std::unique_ptr<WebTable> open_table(uint64_t seed, const std::string& log = "")
   c.host = "127.0.0.1";
   c.port = 0;
   c.log_file = log;
-  c.threads = 160;
+  c.server.threads = 160;
   auto table = std::make_unique<WebTable>(std::move(c));
   table->start();
   return table;
@@ -185,7 +185,7 @@ TEST_CASE("serve: an answer that arrives before the game waits for it is taken",
   c.spec = GameSpec{"hai-noon", {}, {}, 2, 12, {}};
   c.kinds = {"human", "human"};
   c.port = 0;
-  c.threads = 8;
+  c.server.threads = 8;
   std::atomic<WebTable*> table_of_hook{nullptr};
   int status = 0;  // of the early answer (game thread)
   bool posted = false;
@@ -391,7 +391,7 @@ TEST_CASE("serve: options that are cells or components are offered on the table,
   c.spec = GameSpec{"hao-hao", {}, {}, 2, 21, {}};
   c.kinds = {"human", "human"};
   c.port = 0;
-  c.threads = 8;
+  c.server.threads = 8;
   WebTable table(std::move(c));
   table.start();
   httplib::Client client("127.0.0.1", table.port());

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/game_state.hpp"
 #include "setup/component_shapes.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
@@ -154,6 +155,33 @@ TEST_CASE("shapes: counts and ranges out of bounds are errors at the reference",
   CHECK(error_of(negative.dir(), LoadOptions{{"none"}, {}})
             .find("component 'bid': count follows option 'cards' = -2 (set at variants/none.yaml:5:20), below 0") !=
         std::string::npos);
+}
+
+TEST_CASE("shapes: face: {in_order: true} starts each copy on its own face, in order", "[setup][shapes]") {
+  // The bids: a suit 1..5 for each of the 4 seats, one after the other, 1 on top (the highest id); the dice keep "6".
+  TempGame game(with("zone: box,\n     faces: {from: 1, to: {option: cards}}}",
+                     "zone: box, face: {in_order: true},\n     faces: {from: 1, to: {option: cards}}}"),
+                kRules);
+  const auto def = load_game(game.dir(), LoadOptions{{}, {"options.cards=5"}});
+  const auto& bid = type_named(*def, "bid");
+  CHECK(bid.faces_in_order);
+  CHECK_FALSE(type_named(*def, "die").faces_in_order);
+  rulebook::GameState state(*def);
+  state.reset(2, 1);
+  std::vector<std::string> bids, dice;
+  for (rulebook::ComponentId id : rulebook::ComponentId::all(state.component_count())) {
+    const std::string& face = state.face_name(id);
+    if (state.component(id).type == def->find_type("bid")) bids.push_back(face);
+    if (state.component(id).type == def->find_type("die")) dice.push_back(face);
+  }
+  const std::vector<std::string> suit{"5", "4", "3", "2", "1"};  // by id, bottom up
+  std::vector<std::string> four_suits;
+  for (int seat = 0; seat < 4; ++seat) four_suits.insert(four_suits.end(), suit.begin(), suit.end());
+  CHECK(bids == four_suits);
+  CHECK(dice == std::vector<std::string>(20, "6"));
+  // Written wrong: the schema says where.
+  TempGame wrong(with("face: \"6\"}", "face: {in_order: yes}}"), kRules);
+  CHECK(error_of(wrong.dir()).find("game.yaml:19:") == 0);
 }
 
 TEST_CASE("shapes: the schema checks how a shape is written", "[setup][shapes][schema]") {
