@@ -77,7 +77,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
     const int type = definition_->component_type[static_cast<size_t>(start_identities_[id])];
     Component& c = state_.mutable_component(ComponentId{static_cast<int>(id)});
     c.type = type;
-    c.face = definition_->types[static_cast<size_t>(type)].initial_face;
+    c.face = definition_->start_face(start_identities_[id]);  // its own copy's (faces in order)
   }
   std::vector<Agent*> seats = agents_;
   seats.resize(static_cast<size_t>(players), nullptr);

@@ -148,7 +148,7 @@ TEST_CASE("a wrong sampling hint is turned off or overruled, with a warning, and
       {"hint-fails", "no deal today", true},
       {"hint-changes-game", "changed the game", true},
       {"hint-wrong-answer", "returned a number; it must return the unseen components", true},
-      {"hint-shows-more", "showed seat 0 something it did not see; that deal was not used", false},
+      {"hint-shows-more", "showed seat 0 something it did not see", false},
   };
   for (const auto& c : cases) {
     INFO(c.variant);
