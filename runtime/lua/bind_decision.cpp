@@ -62,6 +62,16 @@ std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
                                      : fmt::format("{}", lua_tonumber(L, -1));
       break;
     case LUA_TTABLE:
+      // A label of the table's own is what option.label reads, whatever its
+      // metatable says: read raw, no call (a search reads every option's
+      // label at every step in its tree).
+      lua_pushliteral(L, "label");
+      if (lua_rawget(L, -2) == LUA_TSTRING) {
+        label = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        break;
+      }
+      lua_pop(L, 1);
       // A label may come from the option's metatable (built only when read):
       // read through a protected call, so that an __index that raises never
       // unwinds past this C++ frame (it gives the numbered label instead).
