@@ -46,13 +46,23 @@ class Tree {
   std::vector<Node> nodes_;
 };
 
+// Whether two of the keys may be equal: equal keys hash alike, so keys
+// whose hashes all differ are all different (`hashes` is scratch).
+bool may_repeat(const std::vector<std::string>& keys, std::vector<size_t>& hashes) {
+  hashes.clear();
+  for (const std::string& k : keys) hashes.push_back(std::hash<std::string>{}(k));
+  std::sort(hashes.begin(), hashes.end());
+  return std::adjacent_find(hashes.begin(), hashes.end()) != hashes.end();
+}
+
 // Each option's key: its label, and for the n-th repeat of a label (n >= 1)
-// the label, "\x1f" and n. Repeats are rare: found by sorting, not by a map.
-void option_keys(const Decision& d, std::vector<std::string>& keys) {
+// the label, "\x1f" and n. Repeats are rare: looked for by the labels'
+// hashes, found by sorting, not by a map.
+void option_keys(const Decision& d, std::vector<std::string>& keys, std::vector<size_t>& hashes) {
   keys.clear();
   keys.reserve(static_cast<size_t>(d.count()));
   for (int i = 0; i < d.count(); ++i) keys.push_back(d.label(i));
-  if (keys.size() < 2) return;
+  if (keys.size() < 2 || !may_repeat(keys, hashes)) return;
   std::vector<int> order(keys.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(),
@@ -67,23 +77,41 @@ void option_keys(const Decision& d, std::vector<std::string>& keys) {
 
 std::vector<std::string> option_keys(const Decision& d) {
   std::vector<std::string> keys;
-  option_keys(d, keys);
+  std::vector<size_t> hashes;
+  option_keys(d, keys, hashes);
   return keys;
 }
+
+// What an iteration's steps work in, kept by the search for all its
+// iterations (an iteration would otherwise allocate it anew).
+struct IterationScratch {
+  struct Step {
+    int node, edge;
+    Seat seat;
+  };
+  std::vector<Step> path;
+  std::vector<std::string> keys;
+  std::vector<size_t> hashes;
+  std::vector<int> edge_of;
+  std::vector<int> unexpanded;
+};
 
 // One iteration's walk: selection and expansion in the tree, then the
 // rollout (random, or greedy: each option looked at one decision deep and
 // the best for the seat deciding taken), cut after `depth` decisions.
 class Iteration : public SimulationPolicy {
  public:
-  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det)
-      : tree_(tree), p_(p), rng_(rng), det_(det) {}
+  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det, IterationScratch& scratch)
+      : tree_(tree), p_(p), rng_(rng), det_(det), greedy_(p.rollout == "greedy"), path_(scratch.path),
+        keys_(scratch.keys), hashes_(scratch.hashes), edge_of_(scratch.edge_of), unexpanded_(scratch.unexpanded) {
+    path_.clear();
+  }
 
   int choose(const Decision& d, GameState&) override {
     if (in_tree_) return select(d);
     if (p_.depth > 0 && rollout_steps_ >= p_.depth) throw SearchCutoff();
     ++rollout_steps_;
-    if (p_.rollout == "greedy") return greedy(d);
+    if (greedy_) return greedy(d);
     return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
   }
 
@@ -99,7 +127,7 @@ class Iteration : public SimulationPolicy {
  private:
   int select(const Decision& d) {
     std::vector<std::string>& keys = keys_;
-    option_keys(d, keys);
+    option_keys(d, keys, hashes_);
     auto& nodes = tree_.nodes();
     std::vector<int>& edge_of = edge_of_;
     std::vector<int>& unexpanded = unexpanded_;
@@ -164,21 +192,19 @@ class Iteration : public SimulationPolicy {
     return best[rng_.below(static_cast<uint32_t>(best.size()))];
   }
 
-  struct Step {
-    int node, edge;
-    Seat seat;
-  };
   Tree& tree_;
   const SearchParams& p_;
   Rng& rng_;
   Determinizer& det_;
+  const bool greedy_;
   int node_ = 0;
   bool in_tree_ = true;
   int rollout_steps_ = 0;
-  std::vector<Step> path_;
-  std::vector<std::string> keys_;  // select()'s scratch, kept between its steps
-  std::vector<int> edge_of_;
-  std::vector<int> unexpanded_;
+  std::vector<IterationScratch::Step>& path_;
+  std::vector<std::string>& keys_;  // select()'s scratch
+  std::vector<size_t>& hashes_;
+  std::vector<int>& edge_of_;
+  std::vector<int>& unexpanded_;
 };
 
 class SearchAgent : public SeatSearchAgent {
@@ -226,7 +252,7 @@ class SearchAgent : public SeatSearchAgent {
       } else {
         sample = det.sample(rng_);
       }
-      Iteration it(forest[t], p_, rng_, det);
+      Iteration it(forest[t], p_, rng_, det, scratch_);
       const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
                                      : det.simulate(sample, rng_.next(), it);
       if (outcome == Determinizer::Outcome::Failed) ++stats_.failures;
@@ -265,6 +291,7 @@ class SearchAgent : public SeatSearchAgent {
  private:
   SearchParams p_;
   SearchStats stats_;
+  IterationScratch scratch_;
 };
 
 }  // namespace
