@@ -26,6 +26,12 @@ std::string component_label(const GameState& state, ComponentId id) {
   return type.title;
 }
 
+// The registry's hold on the string "label" (register_decisions): kept
+// interned for the state's life, so that label_of_top may push it where no
+// Lua error may be raised (interning it anew allocates, which may fail at
+// the memory cap).
+const char kLabelKept = 0;
+
 // option.label, honouring the option's metatable; run under lua_pcall.
 int read_label(lua_State* L) {
   lua_getfield(L, 1, "label");
@@ -64,7 +70,8 @@ std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
     case LUA_TTABLE:
       // A label of the table's own is what option.label reads, whatever its
       // metatable says: read raw, no call (a search reads every option's
-      // label at every step in its tree).
+      // label at every step in its tree). "label" is interned for good
+      // (kLabelKept): pushing it allocates nothing.
       lua_pushliteral(L, "label");
       if (lua_rawget(L, -2) == LUA_TSTRING) {
         label = lua_tostring(L, -1);
@@ -345,6 +352,10 @@ std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, 
   return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
 }
 
-void register_decisions(lua_State* L) { add_methods(L, "game", kDecisionMethods); }
+void register_decisions(lua_State* L) {
+  add_methods(L, "game", kDecisionMethods);
+  lua_pushliteral(L, "label");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kLabelKept);
+}
 
 }  // namespace rulebook
