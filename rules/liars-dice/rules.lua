@@ -7,9 +7,14 @@
 local rules = {}
 
 -- An option's label is read only by an agent that shows it, a log or a
--- sink, never in a plain simulate: a bid builds its label when read.
+-- sink, never in a plain simulate: a bid builds its label when first read
+-- and keeps it (a search bot reads every bid's label at each of its steps).
 local BID_LABEL = {__index = function(bid, key)
-  if key == "label" then return string.format("bid %d x %s", bid.quantity, bid.face) end
+  if key == "label" then
+    local label = string.format("bid %d x %s", bid.quantity, bid.face)
+    bid.label = label
+    return label
+  end
 end}
 local LIAR = {label = "call Liar"}
 local PROMPT = "Bid how many dice on the table show a face, or call Liar"

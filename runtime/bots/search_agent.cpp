@@ -28,9 +28,30 @@ struct Edge {
   int available = 0;  // iterations in which this option was offered
 };
 
+size_t key_hash(const std::string& key) { return std::hash<std::string>{}(key); }
+
 struct Node {
   std::vector<Edge> edges;
-  std::unordered_map<std::string, int> edge_of_key;  // the edges by key: a node may offer dozens of options
+  // The edges by their keys' hashes (a node may offer dozens of options),
+  // the first edge of each hash: the keys' own comparison settles it, and
+  // a key whose hash another key has is looked for among all the edges.
+  std::unordered_map<size_t, int> edge_of_hash;
+
+  // The edge of `key` (its hash `hash`), or -1.
+  int find(const std::string& key, size_t hash) const {
+    const auto found = edge_of_hash.find(hash);
+    if (found == edge_of_hash.end()) return -1;
+    if (edges[static_cast<size_t>(found->second)].key == key) return found->second;
+    for (size_t e = 0; e < edges.size(); ++e)
+      if (edges[e].key == key) return static_cast<int>(e);
+    return -1;
+  }
+  int add(const std::string& key, size_t hash, int child) {
+    edges.push_back(Edge{key, child, 0, 0, 1});
+    const int e = static_cast<int>(edges.size()) - 1;
+    edge_of_hash.emplace(hash, e);  // an earlier edge of the same hash keeps its place
+    return e;
+  }
 };
 
 class Tree {
@@ -46,13 +67,27 @@ class Tree {
   std::vector<Node> nodes_;
 };
 
-// Each option's key: its label, and for the n-th repeat of a label (n >= 1)
-// the label, "\x1f" and n. Repeats are rare: found by sorting, not by a map.
-void option_keys(const Decision& d, std::vector<std::string>& keys) {
+// Whether two of the keys may be equal: equal keys hash alike, so keys
+// whose hashes all differ are all different (`sorted` is scratch).
+bool may_repeat(const std::vector<size_t>& hashes, std::vector<size_t>& sorted) {
+  sorted.assign(hashes.begin(), hashes.end());
+  std::sort(sorted.begin(), sorted.end());
+  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+}
+
+// Each option's key and its hash: its label, and for the n-th repeat of a
+// label (n >= 1) the label, "\x1f" and n. Repeats are rare: looked for by
+// the labels' hashes, found by sorting, not by a map.
+void option_keys(const Decision& d, std::vector<std::string>& keys, std::vector<size_t>& hashes,
+                 std::vector<size_t>& sorted) {
   keys.clear();
+  hashes.clear();
   keys.reserve(static_cast<size_t>(d.count()));
-  for (int i = 0; i < d.count(); ++i) keys.push_back(d.label(i));
-  if (keys.size() < 2) return;
+  for (int i = 0; i < d.count(); ++i) {
+    keys.push_back(d.label(i));
+    hashes.push_back(key_hash(keys.back()));
+  }
+  if (keys.size() < 2 || !may_repeat(hashes, sorted)) return;
   std::vector<int> order(keys.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(),
@@ -60,30 +95,53 @@ void option_keys(const Decision& d, std::vector<std::string>& keys) {
   for (size_t run = 0; run < order.size();) {
     size_t end = run + 1;
     while (end < order.size() && keys[static_cast<size_t>(order[end])] == keys[static_cast<size_t>(order[run])]) ++end;
-    for (size_t k = run + 1; k < end; ++k) keys[static_cast<size_t>(order[k])] += "\x1f" + std::to_string(k - run);
+    for (size_t k = run + 1; k < end; ++k) {
+      const size_t at = static_cast<size_t>(order[k]);
+      keys[at] += "\x1f" + std::to_string(k - run);
+      hashes[at] = key_hash(keys[at]);
+    }
     run = end;
   }
 }
 
 std::vector<std::string> option_keys(const Decision& d) {
   std::vector<std::string> keys;
-  option_keys(d, keys);
+  std::vector<size_t> hashes, sorted;
+  option_keys(d, keys, hashes, sorted);
   return keys;
 }
+
+// What an iteration's steps work in, kept by the search for all its
+// iterations (an iteration would otherwise allocate it anew).
+struct IterationScratch {
+  struct Step {
+    int node, edge;
+    Seat seat;
+  };
+  std::vector<Step> path;
+  std::vector<std::string> keys;
+  std::vector<size_t> hashes, sorted;
+  std::vector<int> edge_of;
+  std::vector<int> unexpanded;
+};
 
 // One iteration's walk: selection and expansion in the tree, then the
 // rollout (random, or greedy: each option looked at one decision deep and
 // the best for the seat deciding taken), cut after `depth` decisions.
 class Iteration : public SimulationPolicy {
  public:
-  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det)
-      : tree_(tree), p_(p), rng_(rng), det_(det) {}
+  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det, IterationScratch& scratch)
+      : tree_(tree), p_(p), rng_(rng), det_(det), greedy_(p.rollout == "greedy"), path_(scratch.path),
+        keys_(scratch.keys), hashes_(scratch.hashes), sorted_(scratch.sorted), edge_of_(scratch.edge_of),
+        unexpanded_(scratch.unexpanded) {
+    path_.clear();
+  }
 
   int choose(const Decision& d, GameState&) override {
     if (in_tree_) return select(d);
     if (p_.depth > 0 && rollout_steps_ >= p_.depth) throw SearchCutoff();
     ++rollout_steps_;
-    if (p_.rollout == "greedy") return greedy(d);
+    if (greedy_) return greedy(d);
     return static_cast<int>(rng_.below(static_cast<uint32_t>(d.count())));
   }
 
@@ -99,7 +157,7 @@ class Iteration : public SimulationPolicy {
  private:
   int select(const Decision& d) {
     std::vector<std::string>& keys = keys_;
-    option_keys(d, keys);
+    option_keys(d, keys, hashes_, sorted_);
     auto& nodes = tree_.nodes();
     std::vector<int>& edge_of = edge_of_;
     std::vector<int>& unexpanded = unexpanded_;
@@ -108,10 +166,10 @@ class Iteration : public SimulationPolicy {
     {
       Node& here = nodes[static_cast<size_t>(node_)];
       for (size_t i = 0; i < keys.size(); ++i) {
-        const auto found = here.edge_of_key.find(keys[i]);
-        if (found != here.edge_of_key.end()) {
-          edge_of[i] = found->second;
-          ++here.edges[static_cast<size_t>(found->second)].available;
+        const int found = here.find(keys[i], hashes_[i]);
+        if (found >= 0) {
+          edge_of[i] = found;
+          ++here.edges[static_cast<size_t>(found)].available;
         } else {
           unexpanded.push_back(static_cast<int>(i));
         }
@@ -122,9 +180,8 @@ class Iteration : public SimulationPolicy {
       option = unexpanded[rng_.below(static_cast<uint32_t>(unexpanded.size()))];
       const int child = tree_.add();
       Node& here = nodes[static_cast<size_t>(node_)];
-      here.edges.push_back(Edge{keys[static_cast<size_t>(option)], child, 0, 0, 1});
-      edge_of[static_cast<size_t>(option)] = static_cast<int>(here.edges.size()) - 1;
-      here.edge_of_key.emplace(keys[static_cast<size_t>(option)], edge_of[static_cast<size_t>(option)]);
+      edge_of[static_cast<size_t>(option)] =
+          here.add(keys[static_cast<size_t>(option)], hashes_[static_cast<size_t>(option)], child);
       in_tree_ = false;  // one new node per iteration, then the rollout
     } else {
       const auto& edges = nodes[static_cast<size_t>(node_)].edges;
@@ -164,21 +221,20 @@ class Iteration : public SimulationPolicy {
     return best[rng_.below(static_cast<uint32_t>(best.size()))];
   }
 
-  struct Step {
-    int node, edge;
-    Seat seat;
-  };
   Tree& tree_;
   const SearchParams& p_;
   Rng& rng_;
   Determinizer& det_;
+  const bool greedy_;
   int node_ = 0;
   bool in_tree_ = true;
   int rollout_steps_ = 0;
-  std::vector<Step> path_;
-  std::vector<std::string> keys_;  // select()'s scratch, kept between its steps
-  std::vector<int> edge_of_;
-  std::vector<int> unexpanded_;
+  std::vector<IterationScratch::Step>& path_;
+  std::vector<std::string>& keys_;  // select()'s scratch
+  std::vector<size_t>& hashes_;
+  std::vector<size_t>& sorted_;
+  std::vector<int>& edge_of_;
+  std::vector<int>& unexpanded_;
 };
 
 class SearchAgent : public SeatSearchAgent {
@@ -226,7 +282,7 @@ class SearchAgent : public SeatSearchAgent {
       } else {
         sample = det.sample(rng_);
       }
-      Iteration it(forest[t], p_, rng_, det);
+      Iteration it(forest[t], p_, rng_, det, scratch_);
       const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
                                      : det.simulate(sample, rng_.next(), it);
       if (outcome == Determinizer::Outcome::Failed) ++stats_.failures;
@@ -265,6 +321,7 @@ class SearchAgent : public SeatSearchAgent {
  private:
   SearchParams p_;
   SearchStats stats_;
+  IterationScratch scratch_;
 };
 
 }  // namespace

@@ -26,6 +26,12 @@ std::string component_label(const GameState& state, ComponentId id) {
   return type.title;
 }
 
+// The registry's hold on the string "label" (register_decisions): kept
+// interned for the state's life, so that label_of_top may push it where no
+// Lua error may be raised (interning it anew allocates, which may fail at
+// the memory cap).
+const char kLabelKept = 0;
+
 // option.label, honouring the option's metatable; run under lua_pcall.
 int read_label(lua_State* L) {
   lua_getfield(L, 1, "label");
@@ -62,6 +68,17 @@ std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
                                      : fmt::format("{}", lua_tonumber(L, -1));
       break;
     case LUA_TTABLE:
+      // A label of the table's own is what option.label reads, whatever its
+      // metatable says: read raw, no call (a search reads every option's
+      // label at every step in its tree). "label" is interned for good
+      // (kLabelKept): pushing it allocates nothing.
+      lua_pushliteral(L, "label");
+      if (lua_rawget(L, -2) == LUA_TSTRING) {
+        label = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        break;
+      }
+      lua_pop(L, 1);
       // A label may come from the option's metatable (built only when read):
       // read through a protected call, so that an __index that raises never
       // unwinds past this C++ frame (it gives the numbered label instead).
@@ -335,6 +352,10 @@ std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, 
   return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
 }
 
-void register_decisions(lua_State* L) { add_methods(L, "game", kDecisionMethods); }
+void register_decisions(lua_State* L) {
+  add_methods(L, "game", kDecisionMethods);
+  lua_pushliteral(L, "label");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kLabelKept);
+}
 
 }  // namespace rulebook
