@@ -184,6 +184,16 @@ void Determinizer::save_decision(const GameAccess& truth) {
   const bool reached = replay_to_decision(*paused_, p);
   p.pause = false;
   if (!reached || paused_->pending_seats() != std::vector<Seat>{seat_}) return;
+  // The options' labels read once before the save: a label the rules keep
+  // once built (Liar's Dice's bids) is then in the checkpoint, not built
+  // again in every simulation. The same text as read after the redraw: a
+  // label at the seat's decision may only tell what the seat observed,
+  // which a determinization never redraws (`rulebook check` holds games to
+  // that).
+  paused_->decide_pending(seat_, [](const Decision& d) {
+    for (int i = 0; i < d.count(); ++i) (void)d.label(i);
+    return 0;
+  });
   paused_->save(checkpoint_);
   checkpoint_ready_ = true;
 }
