@@ -145,21 +145,26 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
       deal_ = std::make_unique<Match>(definition_, *deal_engine_);
       deal_replayer_ = std::make_unique<Replayer>();
       deal_replayer_->state = &deal_->state();
+      deal_replayer_->observer = observer_.get();
     }
     if (deal_->prepare_code() != sim_->prepare_code())
       deal_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
-    Replayer& d = *deal_replayer_;
-    d.log = &truth.answers();
-    d.switch_at = truth.answers().size();
-    d.seat = seat;
-    d.labels = &labels_;
-    d.observer = observer_.get();  // not marking now, and no check: only read for that
-    deal_ready_ = replay_to_decision(*deal_, d);
+    aim_at_decision(*deal_replayer_);
+    deal_ready_ = replay_to_decision(*deal_, *deal_replayer_);
   }
-  save_decision(truth);
+  save_decision();
 }
 
-void Determinizer::save_decision(const GameAccess& truth) {
+void Determinizer::aim_at_decision(Replayer& r) const {
+  r.log = truth_log_;
+  r.switch_at = truth_answers_;
+  r.seat = seat_;
+  r.labels = &labels_;
+  r.observer->marking = false;  // no marking, and no check: only read for that
+  r.faces = nullptr;
+}
+
+void Determinizer::save_decision() {
   checkpoint_ready_ = false;
   ahead_state_ = AheadSave::Unknown;  // the look-ahead's checkpoint is of the last decision
   active_ = sim_.get();
@@ -171,15 +176,12 @@ void Determinizer::save_decision(const GameAccess& truth) {
     paused_->set_keep_details(false);
     paused_replayer_ = std::make_unique<Replayer>();
     paused_replayer_->state = &paused_->state();
+    paused_replayer_->observer = observer_.get();
   }
   if (paused_->prepare_code() != sim_->prepare_code())
     paused_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
   Replayer& p = *paused_replayer_;
-  p.log = &truth.answers();
-  p.switch_at = truth.answers().size();
-  p.seat = seat_;
-  p.labels = &labels_;
-  p.observer = observer_.get();  // not marking now
+  aim_at_decision(p);
   p.pause = true;
   const bool reached = replay_to_decision(*paused_, p);
   p.pause = false;

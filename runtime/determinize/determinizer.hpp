@@ -288,7 +288,10 @@ class Determinizer {
   // A generic simulation from the saved decision (checkpoint_ready_).
   Outcome resume_saved(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
   // Replays the decision on paused_ and saves it (prepare()).
-  void save_decision(const GameAccess& truth);
+  void save_decision();
+  // Points `r` at the seat's decision: the true answers up to it, no
+  // marking, no redrawn faces (the replays of prepare() and the saves).
+  void aim_at_decision(Replayer& r) const;
   // Which of the candidates' private answers a replay pins down.
   void find_free_answers(const std::vector<std::pair<size_t, int>>& candidates);
 };

@@ -159,12 +159,7 @@ bool Determinizer::ahead_checkpoint() {
   // The decision replayed on the look-ahead's engine, paused and saved, as
   // save_decision does on paused_.
   Replayer& r = *ahead_replayer_;
-  r.log = truth_log_;
-  r.switch_at = truth_answers_;
-  r.seat = seat_;
-  r.labels = &labels_;
-  r.observer->marking = false;
-  r.faces = nullptr;
+  aim_at_decision(r);
   r.pause = true;
   const bool reached = replay_to_decision(*ahead_, r);
   r.pause = false;

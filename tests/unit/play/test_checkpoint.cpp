@@ -79,13 +79,18 @@ TEST_CASE("a game restored from a checkpoint plays on exactly as the same game r
       if (total < 2) continue;
       const size_t cut = total / 2;
 
+      // A game of these answers stopped where `cut` are in, its events
+      // noted from then on.
+      auto stop_at_cut = [&](Match& m, EventText& events, Rng& pick) {
+        m.record_answers();
+        m.add_sink(&events);
+        pick.reseed(seed, 99);
+        REQUIRE(answer_until(m, m.start(players, seed), pick, cut));
+      };
       Match match(def);
-      match.record_answers();
       EventText events;
-      match.add_sink(&events);
       Rng pick;
-      pick.reseed(seed, 99);
-      REQUIRE(answer_until(match, match.start(players, seed), pick, cut));
+      stop_at_cut(match, events, pick);
       GameCheckpoint saved;
       match.save(saved);
       CHECK(saved.heap_bytes() > 0);
@@ -108,12 +113,9 @@ TEST_CASE("a game restored from a checkpoint plays on exactly as the same game r
 
       // The same game replayed from its start, on a fresh engine.
       Match replayed(def);
-      replayed.record_answers();
       EventText replayed_events;
-      replayed.add_sink(&replayed_events);
       Rng again;
-      again.reseed(seed, 99);
-      REQUIRE(answer_until(replayed, replayed.start(players, seed), again, cut));
+      stop_at_cut(replayed, replayed_events, again);
       replayed_events.on = true;
       CHECK_FALSE(answer_until(replayed, true, again));
       const Ending fresh = ending_of(replayed, replayed_events, players);
