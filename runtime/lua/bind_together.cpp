@@ -69,20 +69,7 @@ SeatMask check_seat_list(lua_State* L) {
   luaL_checktype(L, kSeats, LUA_TTABLE);
   const int n = list_length_at(L, kSeats, kSeats);
   luaL_argcheck(L, n > 0, kSeats, "no seats to ask");
-  const int players = state_of(L).player_count();
-  SeatMask mask = 0;
-  for (int i = 1; i <= n; ++i) {
-    lua_geti(L, kSeats, i);
-    int isnum = 0;
-    const lua_Integer seat = lua_tointegerx(L, -1, &isnum);
-    if (!isnum || seat < 0 || seat >= players)
-      luaL_argerror(L, kSeats, lua_pushfstring(L, "item %d is not a seat in 0..%d", i, players - 1));
-    lua_pop(L, 1);
-    if (mask & seat_bit(static_cast<int>(seat)))
-      luaL_argerror(L, kSeats, lua_pushfstring(L, "seat %I is listed twice", seat));
-    mask |= seat_bit(static_cast<int>(seat));
-  }
-  return mask;
+  return seat_list_mask(L, kSeats, kSeats, n, true);
 }
 
 // Puts each listed seat's options in its slot, checked; a function of the

@@ -97,7 +97,11 @@ SeatMask check_seats_at(lua_State* L, int arg, int value) {
       luaL_argerror(L, arg, lua_pushfstring(L, "%s is not a seat in 0..%d", luaL_tolstring(L, value, nullptr), players - 1));
     return seat_bit(static_cast<int>(seat));
   }
-  const int n = list_length_at(L, arg, value);
+  return seat_list_mask(L, arg, value, list_length_at(L, arg, value), false);
+}
+
+SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each) {
+  const int players = state_of(L).player_count();
   SeatMask mask = 0;
   for (int i = 1; i <= n; ++i) {
     lua_geti(L, value, i);
@@ -106,6 +110,8 @@ SeatMask check_seats_at(lua_State* L, int arg, int value) {
     if (!isnum || seat < 0 || seat >= players)
       luaL_argerror(L, arg, lua_pushfstring(L, "item %d is not a seat in 0..%d", i, players - 1));
     lua_pop(L, 1);
+    if (once_each && (mask & seat_bit(static_cast<int>(seat))))
+      luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is listed twice", seat));
     mask |= seat_bit(static_cast<int>(seat));
   }
   return mask;

@@ -192,6 +192,10 @@ SeatMask check_seats(lua_State* L, int arg);
 // The same for a value at stack index `value` (a table's field), reported
 // as argument `arg`.
 SeatMask check_seats_at(lua_State* L, int arg, int value);
+// The first n items of the list at stack index `value`, each a seat, as a
+// mask (reported as argument `arg`); with `once_each`, a seat listed twice
+// is an error too.
+SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each);
 // Checks that the table at `arg` has no string key outside `allowed`
 // (a null-terminated list): "bad argument #3 to 'move' (unknown field
 // 'seenby'; fields: seen_by, position)".
