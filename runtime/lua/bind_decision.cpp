@@ -324,16 +324,9 @@ void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w) {
   // that runs Lua (a metatable) runs on the engine's own state, never on
   // the suspended thread.
   lua_State* co = g.co;
-  lua_State* L = g.engine->L;
-  const bool seats = (decision_flags(co) & kSeatLabels) != 0;
   DecisionRequest& r = w.request;
   const int n = r.count();
-  lua_checkstack(L, 4);
-  for (int i = 0; i < n; ++i) {
-    lua_rawgeti(co, w.slot, i + 1);
-    lua_xmove(co, L, 1);
-    r.labels[static_cast<size_t>(i)] = label_of_top(L, i, seats, true);
-  }
+  for (int i = 0; i < n; ++i) r.labels[static_cast<size_t>(i)] = waiting_option_label(g, w, i);
   r.targets.clear();
   for (int i = 0; i < n; ++i) {
     nlohmann::json t = option_target(co, w.slot, i, r.seat);
