@@ -12,6 +12,7 @@
 #include "analysis/paired_statistics.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/commands.hpp"
+#include "cli/difference_json.hpp"
 #include "cli/game_export.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/run_provenance.hpp"
@@ -40,6 +41,7 @@ struct CompareOptions {
   bool json = false;
   std::string plot;
   std::string export_file;
+  bool no_metrics = false;
 };
 
 struct SideSetup {
@@ -80,14 +82,6 @@ std::string capitalised(std::string text) {
   return text;
 }
 
-nlohmann::json difference_json(const Difference& d) {
-  return {{"difference", interval_json(d.interval)},
-          {"significant", d.significant()},
-          {"p_value", d.p_value},
-          {"games_differing", d.games_differing},
-          {"no_game_differed", d.no_game_differed()}};
-}
-
 std::string cell_percent(const Interval& i) { return analysis::percent(i); }
 std::string cell_points(const Difference& d) {
   return analysis::difference_text(d, 100, "points") + (d.significant() ? " *" : "");
@@ -96,14 +90,17 @@ std::string cell_number(const Difference& d) {
   return analysis::difference_text(d, 1, "") + (d.significant() ? " *" : "");
 }
 
-// The statistics (game:finish stats) either side's games gave.
-std::vector<std::string> stat_names(const RunStatistics& base, const RunStatistics& with) {
+// The figures (game:finish stats, or metrics) either side's games gave.
+std::vector<std::string> tally_names(const analysis::StatTallies& base, const analysis::StatTallies& with) {
   std::vector<std::string> names;
-  for (const auto& [name, tally] : base.stats()) names.push_back(name);
-  for (const auto& [name, tally] : with.stats())
-    if (!base.stats().count(name)) names.push_back(name);
+  for (const auto& [name, tally] : base) names.push_back(name);
+  for (const auto& [name, tally] : with)
+    if (!base.count(name)) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
+}
+std::vector<std::string> stat_names(const RunStatistics& base, const RunStatistics& with) {
+  return tally_names(base.stats(), with.stats());
 }
 
 void row(std::ostream& out, const std::string& name, const std::string& base, const std::string& with,
@@ -144,6 +141,7 @@ int run(CompareOptions& o) {
   plan.progress = !o.json && isatty(2);
   plan.cancel = cancel_on_interrupt();
   plan.keep_details = !o.export_file.empty();
+  plan.metrics = !o.no_metrics;
 
   struct alignas(64) Accumulator {  // one per worker, on its own cache lines
     RunStatistics base, with;
@@ -232,6 +230,12 @@ int run(CompareOptions& o) {
       stats[name]["games"] = paired.stat(name).games;
     }
     j["differences"]["stats"] = stats;
+    nlohmann::json metrics = nlohmann::json::object();
+    for (const auto& name : tally_names(base.metrics(), with.metrics())) {
+      metrics[name] = difference_json(paired.metric(name));
+      metrics[name]["games"] = paired.metric(name).games;
+    }
+    j["differences"]["metrics"] = metrics;
     j["differences"]["fairness"]["figure"] = "unfairness: root mean square seat advantage (negative: fairer)";
     if (!skill_seats.empty()) {
       j["differences"]["skill"] = difference_json(skill);
@@ -285,6 +289,13 @@ int run(CompareOptions& o) {
       row(out, "stats." + name + " (mean)", mean(base), mean(with),
           paired.stat(name).games > 0 ? cell_number(paired.stat(name)) : "");
     }
+    for (const auto& name : tally_names(base.metrics(), with.metrics())) {
+      auto mean = [&](const RunStatistics& s) {
+        const auto it = s.metrics().find(name);
+        return it == s.metrics().end() ? std::string("-") : analysis::plus_minus(it->second.mean());
+      };
+      row(out, name + " (mean)", mean(base), mean(with), paired.metric(name).games > 0 ? cell_number(paired.metric(name)) : "");
+    }
     std::map<std::string, std::pair<int64_t, int64_t>> reasons;
     for (const auto& [r, n] : base.end_reasons()) reasons[r].first = n;
     for (const auto& [r, n] : with.end_reasons()) reasons[r].second = n;
@@ -325,6 +336,7 @@ Runner add_compare(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--plot", o->plot, "draw both sides and their paired differences into FILE.svg or FILE.png (needs gnuplot)");
   cmd->add_option("--export", o->export_file, "write one row per game and side to FILE.csv or FILE.jsonl");
+  add_no_metrics_flag(*cmd, o->no_metrics);
   document_interrupt(*cmd);
   return [o] { return run(*o); };
 }

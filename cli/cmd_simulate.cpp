@@ -30,6 +30,7 @@ struct SimulateOptions {
   std::string shard;  // "K/N"
   std::string out;
   std::string export_file;
+  bool no_metrics = false;
 };
 
 int run(SimulateOptions& o) {
@@ -53,6 +54,7 @@ int run(SimulateOptions& o) {
   plan.progress = !o.json && isatty(2);
   plan.cancel = cancel_on_interrupt();
   plan.keep_details = !o.export_file.empty();
+  plan.metrics = !o.no_metrics;
 
   // One accumulator per worker, each on its own cache lines: workers share nothing while they play.
   struct alignas(64) Accumulator {
@@ -117,6 +119,7 @@ Runner add_simulate(CLI::App& app) {
   document_interrupt(*cmd);
   cmd->add_option("--export", o->export_file,
                   "write one row per game (seed, winners, turns, end reason, decisions, details) to FILE.csv or FILE.jsonl");
+  add_no_metrics_flag(*cmd, o->no_metrics);
   return [o] { return run(*o); };
 }
 

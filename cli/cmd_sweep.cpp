@@ -48,13 +48,14 @@ struct SweepOptions {
   std::string variant_sets;
   bool json = false;
   std::string plot;
+  bool no_metrics = false;
 };
 
 // What a paired comparison needs of a game, kept for every game of every setting (16 bytes).
 struct KeptGame {
   int32_t turns = 0;
   uint64_t winners = 0;
-  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr, {}}; }
+  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr, {}, {}}; }
 };
 
 struct SettingRun {
@@ -154,6 +155,7 @@ int run(SweepOptions& o) {
   plan.jobs = o.jobs;
   plan.progress = !o.json && isatty(2);
   plan.cancel = cancel_on_interrupt();
+  plan.metrics = !o.no_metrics;
 
   std::vector<SettingRun> runs;
   RunTiming timing{0, 1};
@@ -253,18 +255,24 @@ int run(SweepOptions& o) {
                          analysis::plus_minus(s.unfairness(), 100), analysis::plus_minus(s.turns().mean()),
                          analysis::p_value_text(s.equal_seats_test().p_value), skill, vs_unfair, vs_turns);
     }
-    std::set<std::string> stat_names;
-    for (const auto& r : runs)
-      for (const auto& [name, tally] : r.statistics.stats()) stat_names.insert(name);
-    if (!stat_names.empty()) out << "the game's statistics by setting (game:finish stats):\n";
-    for (const auto& name : stat_names) {
-      out << fmt::format("  {}:\n", name);
-      for (size_t k = 0; k < runs.size(); ++k) {
-        const auto it = runs[k].statistics.stats().find(name);
-        out << fmt::format("    {:<{}} {}\n", settings[k].description, width,
-                           it == runs[k].statistics.stats().end() ? std::string("no game gave it") : stat_text(it->second));
+    // The game's statistics, then the metrics of how games felt: each by setting.
+    const auto by_setting = [&](const char* heading, const analysis::StatTallies& (RunStatistics::*tallies)() const) {
+      std::set<std::string> names;
+      for (const auto& r : runs)
+        for (const auto& [name, tally] : (r.statistics.*tallies)()) names.insert(name);
+      if (!names.empty()) out << heading;
+      for (const auto& name : names) {
+        out << fmt::format("  {}:\n", name);
+        for (size_t k = 0; k < runs.size(); ++k) {
+          const auto& figures = (runs[k].statistics.*tallies)();
+          const auto it = figures.find(name);
+          out << fmt::format("    {:<{}} {}\n", settings[k].description, width,
+                             it == figures.end() ? std::string("no game gave it") : stat_text(it->second));
+        }
       }
-    }
+    };
+    by_setting("the game's statistics by setting (game:finish stats):\n", &RunStatistics::stats);
+    by_setting("how the games felt by setting (metrics, see docs/judging-a-rule.md):\n", &RunStatistics::metrics);
     out << fmt::format("fairest: {}: unfairness {} points\n", settings[fairest].description,
                        analysis::plus_minus(runs[fairest].statistics.unfairness(), 100));
     std::vector<std::string> names;
@@ -315,6 +323,7 @@ Runner add_sweep(CLI::App& app) {
                   "variant lists to sweep, ';' between lists and '+' within one: \"-;panda-monium;bamboozled+panda-monium\" "
                   "('-' or empty: no variant)");
   cmd->add_flag("--json", o->json, "print one JSON object (schemas/sweep.schema.json)");
+  add_no_metrics_flag(*cmd, o->no_metrics);
   cmd->add_option("--plot", o->plot, "draw every setting's unfairness and length into FILE.svg or FILE.png (needs gnuplot)");
   document_interrupt(*cmd);
   return [o] { return run(*o); };

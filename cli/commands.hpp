@@ -55,6 +55,8 @@ Runner add_sweep(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_serve(CLI::App& app);  // the web table
 Runner add_arena(CLI::App& app);
+Runner add_report(CLI::App& app);  // the designer's report page
+Runner add_skill(CLI::App& app);   // the skill trace
 
 // --agent SEAT=KIND (repeatable) and --agent-timeout SECONDS, as play,
 // simulate and compare take them.
@@ -63,6 +65,9 @@ void add_agent_timeout_option(CLI::App& cmd, double& timeout_seconds);
 // --games, --jobs and --agent of the commands that play many bot games.
 void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std::string>& agents,
                        double& timeout_seconds);
+
+// --no-metrics: skip the metrics of how games felt (docs/judging-a-rule.md).
+void add_no_metrics_flag(CLI::App& cmd, bool& no_metrics);
 
 // "SEAT=KIND" or "all=KIND" (repeatable) -> the agent kind of every seat
 // (default random). Throws SetupError.

@@ -97,6 +97,12 @@ void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std
   add_agent_option(cmd, agents, timeout_seconds);
 }
 
+void add_no_metrics_flag(CLI::App& cmd, bool& no_metrics) {
+  cmd.add_flag("--no-metrics", no_metrics,
+               "skip the metrics of how games felt (lead changes, drama, downtime...: one rules.evaluate call per seat "
+               "and decision)");
+}
+
 std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players) {
   std::vector<std::string> kinds(players, "random");
   for (const auto& spec : specs) {

@@ -44,14 +44,21 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
                    [](const ExportedGame& a, const ExportedGame& b) { return a.index < b.index; });
   const bool with_side = std::any_of(games.begin(), games.end(), [](const auto& g) { return !g.side.empty(); });
   // The game's own statistics, a column each (only when some game gave them).
-  std::set<std::string> stat_names;
-  for (const auto& g : games)
+  std::set<std::string> stat_names, metric_names;
+  for (const auto& g : games) {
     for (const auto& [name, value] : g.outcome.stats) stat_names.insert(name);
+    for (const auto& [name, value] : g.outcome.metrics) metric_names.insert(name);
+  }
+  const auto cell = [](const analysis::GameStats& figures, const std::string& name) {
+    const auto it = figures.find(name);
+    return it == figures.end() ? std::string(",") : "," + nlohmann::json(it->second).dump();
+  };
   std::string text;
   if (is_csv(path)) {
     text = with_side ? "game,side,seed,winners,turns,end_reason,decisions,details"
                      : "game,seed,winners,turns,end_reason,decisions,details";
     for (const auto& name : stat_names) text += ",stats." + name;
+    for (const auto& name : metric_names) text += ",metrics." + name;
     text += "\n";
     for (const auto& g : games) {
       const auto& o = g.outcome;
@@ -60,10 +67,8 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
       text += fmt::format("{},{},{},{},{},{}", g.seed, fmt::join(seats_of(o.winners, players), " "), o.turns,
                           csv_field(o.reason.empty() ? analysis::kUnspecifiedReason : o.reason), o.decisions,
                           csv_field(o.details.is_null() || o.details.empty() ? "" : o.details.dump()));
-      for (const auto& name : stat_names) {
-        const auto it = o.stats.find(name);
-        text += it == o.stats.end() ? std::string(",") : "," + nlohmann::json(it->second).dump();
-      }
+      for (const auto& name : stat_names) text += cell(o.stats, name);
+      for (const auto& name : metric_names) text += cell(o.metrics, name);
       text += "\n";
     }
   } else {
@@ -78,6 +83,7 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
                             {"details", o.details.is_null() ? nlohmann::json::object() : o.details}};
       if (with_side) row["side"] = g.side;
       if (!o.stats.empty()) row["stats"] = o.stats;
+      if (!o.metrics.empty()) row["metrics"] = o.metrics;
       text += row.dump() + "\n";
     }
   }

@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   add(cli::add_compare);
   add(cli::add_sweep);
   add(cli::add_arena);
+  add(cli::add_report);
+  add(cli::add_skill);
   add(cli::add_merge);
   add(cli::add_test);
   add(cli::add_new);

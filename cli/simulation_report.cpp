@@ -148,6 +148,7 @@ nlohmann::json figures_json(const RunStatistics& s) {
     reasons.push_back({{"reason", reason}, {"games", games}, {"rate", interval_json(analysis::wilson_interval(games, s.games()))}});
   j["end_reasons"] = reasons;
   j["stats"] = stats_json(s.stats());
+  if (!s.metrics().empty()) j["metrics"] = stats_json(s.metrics());
   return j;
 }
 
@@ -245,9 +246,13 @@ void print_simulation(std::ostream& out, const RunDescription& d, const RunStati
   for (const auto& [reason, games] : s.end_reasons())
     out << fmt::format("  {}: {}  ({} games)\n", reason, range_percent(analysis::wilson_interval(games, s.games())),
                        games);
-  if (s.stats().empty()) return;  // the report of a game without statistics is as it was
-  out << "the game's statistics (game:finish stats):\n";
-  for (const auto& [name, tally] : s.stats()) out << fmt::format("  {}: {}\n", name, stat_text(tally));
+  if (!s.stats().empty()) {  // the report of a game without statistics is as it was
+    out << "the game's statistics (game:finish stats):\n";
+    for (const auto& [name, tally] : s.stats()) out << fmt::format("  {}: {}\n", name, stat_text(tally));
+  }
+  if (s.metrics().empty()) return;
+  out << "how the games felt (metrics, see docs/judging-a-rule.md):\n";
+  for (const auto& [name, tally] : s.metrics()) out << fmt::format("  {}: {}\n", name, stat_text(tally));
 }
 
 }  // namespace rulebook::cli

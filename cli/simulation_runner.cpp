@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "batch/game_tracer.hpp"
+#include "batch/kingmaking.hpp"
 #include "core/game_state.hpp"
 #include "play/match.hpp"
 #include "setup/setup_error.hpp"
@@ -19,7 +21,9 @@ namespace {
 // Counts the decisions an agent answers, passing everything through.
 class CountingAgent : public Agent {
  public:
-  explicit CountingAgent(std::unique_ptr<Agent> inner) : inner_(std::move(inner)) {}
+  // `tracer`: where the worker keeps the tracer of the game being played (null: none).
+  CountingAgent(std::unique_ptr<Agent> inner, batch::GameTracer* const* tracer)
+      : inner_(std::move(inner)), tracer_(tracer) {}
   std::string kind() const override { return inner_->kind(); }
   void begin_game(uint64_t stream_seed, Seat seat) override {
     decisions_ = 0;
@@ -27,6 +31,7 @@ class CountingAgent : public Agent {
   }
   int choose(const Decision& d) override {
     ++decisions_;
+    if (*tracer_) (*tracer_)->before_decision(d.seat());
     return inner_->choose(d);
   }
   bool answers_at_once() const override { return inner_->answers_at_once(); }
@@ -40,6 +45,7 @@ class CountingAgent : public Agent {
 
  private:
   std::unique_ptr<Agent> inner_;
+  batch::GameTracer* const* tracer_;
   int64_t decisions_ = 0;
 };
 
@@ -64,12 +70,14 @@ class SimulationWorker {
  public:
   SimulationWorker(const RunPlan& plan, int worker, const GameRecorder& record)
       : plan_(plan), worker_(worker), record_(record), outcomes_(plan.sides.size()),
-        by_side_(!plan.side_agent_kinds.empty()), counters_(by_side_ ? plan.sides.size() : 1) {
+        by_side_(!plan.side_agent_kinds.empty()), counters_(by_side_ ? plan.sides.size() : 1),
+        tracers_(plan.metrics ? plan.sides.size() : 0) {
     std::vector<std::vector<Agent*>> agents(counters_.size());
     for (size_t set = 0; set < counters_.size(); ++set)
       for (int s = 0; s < plan.players; ++s) {
         auto counter = std::make_unique<CountingAgent>(
-            make_agent(agent_kinds(plan, set).at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}));
+            make_agent(agent_kinds(plan, set).at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}),
+            &tracing_);
         agents[set].push_back(counter.get());
         counters_[set].push_back(std::move(counter));
       }
@@ -78,13 +86,30 @@ class SimulationWorker {
       matches_.back()->set_agents(agents[by_side_ ? side : 0]);
       // Without --export only winners, turns and reason are read.
       matches_.back()->set_keep_details(plan.keep_details);
+      if (plan.kingmaking) {
+        matches_.back()->record_answers(true);
+        const std::vector<std::string> kinds = agent_kinds(plan, side);
+        const double timeout = plan.agent_timeout;
+        probes_.push_back(std::make_unique<batch::KingmakingProbe>(plan.sides[side], plan.limits, [kinds, timeout](Seat s) {
+          return make_agent(kinds.at(s.index()), std::cin, std::cerr, AgentSettings{timeout});
+        }));
+      }
     }
   }
 
   void play(const batch::BatchItem& game) {
     for (size_t side = 0; side < matches_.size(); ++side) {
+      if (!tracers_.empty()) {
+        tracing_ = &tracers_[side];
+        tracing_->begin(*matches_[side], plan_.players);
+      }
       const GameResult& r = matches_[side]->play(plan_.players, game.seed);
       analysis::GameOutcome& out = outcomes_[side];
+      if (tracing_) tracing_->finish(r, out.metrics);
+      tracing_ = nullptr;
+      if (!probes_.empty())
+        out.metrics["kingmaking"] =
+            probes_[side]->kingmaking(plan_.players, game.seed, matches_[side]->answers(), r.winners) ? 1 : 0;
       out.turns = r.turns;
       out.winners = 0;
       for (Seat w : r.winners) out.winners |= uint64_t{1} << w.value();
@@ -105,6 +130,9 @@ class SimulationWorker {
   bool by_side_;  // each side has its own agents
   std::vector<std::vector<std::unique_ptr<CountingAgent>>> counters_;  // per side, or one set for all
   std::vector<std::unique_ptr<Match>> matches_;
+  std::vector<batch::GameTracer> tracers_;  // one per side, with plan.metrics
+  batch::GameTracer* tracing_ = nullptr;     // the side being played's
+  std::vector<std::unique_ptr<batch::KingmakingProbe>> probes_;  // one per side, with plan.kingmaking
 };
 
 }  // namespace
@@ -121,7 +149,13 @@ batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record) {
   if (humans > 0 && batch::batch_jobs(batch_plan) > 1)
     throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
   for (size_t side = 0; side < plan.sides.size(); ++side)  // unknown kinds fail here, once
-    for (const auto& kind : agent_kinds(plan, side)) make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});
+    for (const auto& kind : agent_kinds(plan, side)) {
+      const auto agent = make_agent(kind, std::cin, std::cerr, AgentSettings{plan.agent_timeout});
+      if (plan.kingmaking && (agent->wants_game_access() || agent->wants_events() || kind == "human"))
+        throw SetupError(fmt::format("--kingmaking: error: agent '{}' searches its game or follows its events; "
+                                     "kingmaking plays alternatives with agents that answer from the decision alone "
+                                     "(random, first, scripted)", kind));
+    }
   std::atomic<int64_t> done{0};
   batch_plan.done = &done;
   // Each worker's state lives here, beyond its thread: a worker is made on its own thread.

@@ -32,6 +32,8 @@ struct RunPlan {
   int shards = 1;
   int jobs = 1;
   bool keep_details = false;  // each outcome carries game:finish's details (--export)
+  bool metrics = false;  // each outcome carries the metrics of how the game felt (batch/game_tracer.hpp)
+  bool kingmaking = false;  // and metrics.kingmaking, which plays on each alternative (batch/kingmaking.hpp)
   bool progress = false;  // a progress bar on stderr (the caller checks it is a terminal)
   const std::atomic<bool>* cancel = nullptr;  // set on Ctrl-C: stop at the next game
 };

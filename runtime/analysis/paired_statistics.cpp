@@ -15,6 +15,14 @@ int winner_count(uint64_t winners, int players) {
   for (int s = 0; s < players; ++s) n += (winners >> s) & 1 ? 1 : 0;
   return n;
 }
+
+// The per-game differences (with - base) of the figures both sides gave.
+void add_differences(StatTallies& into, const GameStats& base, const GameStats& with) {
+  for (const auto& [name, value] : base) {
+    const auto other = with.find(name);
+    if (other != with.end()) into[name].add(other->second - value);
+  }
+}
 }  // namespace
 
 void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int64_t index) {
@@ -29,10 +37,8 @@ void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int
     wins_[static_cast<size_t>(s)].add(w - b);
     advantage_[static_cast<size_t>(s)].add((players_ * w - with_winners) - (players_ * b - base_winners));
   }
-  for (const auto& [name, value] : base.stats) {
-    const auto other = with.stats.find(name);
-    if (other != with.stats.end()) stat_differences_[name].add(other->second - value);
-  }
+  add_differences(stat_differences_, base.stats, with.stats);
+  add_differences(metric_differences_, base.metrics, with.metrics);
 }
 
 void PairedStatistics::merge(const PairedStatistics& other) {
@@ -47,11 +53,15 @@ void PairedStatistics::merge(const PairedStatistics& other) {
   }
   winners_.insert(winners_.end(), other.winners_.begin(), other.winners_.end());
   merge_stats(stat_differences_, other.stat_differences_);
+  merge_stats(metric_differences_, other.metric_differences_);
 }
 
-Difference PairedStatistics::stat(const std::string& name) const {
-  const auto it = stat_differences_.find(name);
-  if (it == stat_differences_.end()) return {};
+Difference PairedStatistics::stat(const std::string& name) const { return tally_difference(stat_differences_, name); }
+Difference PairedStatistics::metric(const std::string& name) const { return tally_difference(metric_differences_, name); }
+
+Difference PairedStatistics::tally_difference(const StatTallies& differences, const std::string& name) {
+  const auto it = differences.find(name);
+  if (it == differences.end()) return {};
   double sum = 0, sum_squares = 0;
   it->second.sums(sum, sum_squares);
   return paired_mean_difference(it->second.count(), sum, sum_squares, it->second.nonzero());

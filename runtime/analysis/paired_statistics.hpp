@@ -41,6 +41,9 @@ class PairedStatistics {
   Difference stat(const std::string& name) const;
   // The statistics some game of both sides gave, by name: per-game differences.
   const StatTallies& stat_differences() const { return stat_differences_; }
+  // A metric of how the game felt (game_metrics.hpp), with - base, likewise.
+  Difference metric(const std::string& name) const;
+  const StatTallies& metric_differences() const { return metric_differences_; }
   // Skill: the mean win rate of `seats` (whose agents differ between the
   // sides) with the "with" agents minus with the "base" agents.
   Difference win_rate_of(const std::vector<int>& seats) const;
@@ -67,6 +70,7 @@ class PairedStatistics {
     uint64_t base, with;
   };
   static Difference rate(const Figure& f);
+  static Difference tally_difference(const StatTallies& differences, const std::string& name);
   std::vector<Winners> sorted_winners() const;
 
   int players_ = 0;
@@ -75,6 +79,7 @@ class PairedStatistics {
   std::vector<Figure> advantage_;  // scaled by players_ to stay integer
   std::vector<Winners> winners_;   // each game's, for unfairness and skill
   StatTallies stat_differences_;   // by name: with - base, per game
+  StatTallies metric_differences_;  // likewise
 };
 
 }  // namespace rulebook::analysis

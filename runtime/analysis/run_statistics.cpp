@@ -62,6 +62,7 @@ void RunStatistics::add(const GameOutcome& game) {
   ++turns_histogram_[game.turns];
   ++end_reasons_[game.reason.empty() ? kUnspecifiedReason : game.reason];
   add_stats(stats_, game.stats);
+  add_stats(metrics_, game.metrics);
 }
 
 void RunStatistics::merge(const RunStatistics& other) {
@@ -78,6 +79,7 @@ void RunStatistics::merge(const RunStatistics& other) {
   for (const auto& [turns, games] : other.turns_histogram_) turns_histogram_[turns] += games;
   for (const auto& [reason, games] : other.end_reasons_) end_reasons_[reason] += games;
   merge_stats(stats_, other.stats_);
+  merge_stats(metrics_, other.metrics_);
 }
 
 double RunStatistics::fair_win_rate() const {
@@ -167,6 +169,7 @@ nlohmann::json RunStatistics::to_json() const {
           {"end_reasons", end_reasons_}};
   // Only when some game gave statistics: a part without them is what older versions wrote and read.
   if (!stats_.empty()) j["stats"] = stats_to_json(stats_);
+  if (!metrics_.empty()) j["metrics"] = stats_to_json(metrics_);
   return j;
 }
 
@@ -202,6 +205,7 @@ RunStatistics RunStatistics::from_json(const nlohmann::json& j) {
     s.end_reasons_[reason] = games.get<int64_t>();
   }
   if (j.contains("stats")) s.stats_ = stats_from_json(j.at("stats"));  // optional: older parts have none
+  if (j.contains("metrics")) s.metrics_ = stats_from_json(j.at("metrics"));
   if (const std::string problem = s.contradiction(); !problem.empty())
     throw std::invalid_argument("statistics contradict themselves: " + problem);
   return s;
@@ -256,6 +260,8 @@ std::string RunStatistics::contradiction() const {
   if (ended != games_) return "'end_reasons' counts " + text(ended) + " games, not " + text(games_);
   for (const auto& [name, tally] : stats_)
     if (tally.count() > games_) return "stats." + name + " counts " + text(tally.count()) + " of " + text(games_) + " games";
+  for (const auto& [name, tally] : metrics_)
+    if (tally.count() > games_) return "metrics." + name + " counts " + text(tally.count()) + " of " + text(games_) + " games";
   return "";
 }
 
@@ -263,7 +269,8 @@ bool RunStatistics::operator==(const RunStatistics& o) const {
   return players_ == o.players_ && games_ == o.games_ && wins_ == o.wins_ && shared_wins_ == o.shared_wins_ &&
          games_by_winner_count_ == o.games_by_winner_count_ &&
          no_winner_ == o.no_winner_ && turns_ == o.turns_ && decisions_ == o.decisions_ &&
-         turns_histogram_ == o.turns_histogram_ && end_reasons_ == o.end_reasons_ && stats_ == o.stats_;
+         turns_histogram_ == o.turns_histogram_ && end_reasons_ == o.end_reasons_ && stats_ == o.stats_ &&
+         metrics_ == o.metrics_;
 }
 
 }  // namespace rulebook::analysis

@@ -24,6 +24,7 @@ struct GameOutcome {
   std::string reason;         // game:finish's reason ("" = not said)
   nlohmann::json details;     // game:finish's details, when asked for (--export); else null
   GameStats stats;            // game:finish's stats (none: the rules gave none)
+  GameStats metrics;          // how the game felt (game_metrics.hpp); none when not measured
 };
 
 // The reason tallied for games whose rules gave none.
@@ -82,6 +83,8 @@ class RunStatistics {
   const std::map<std::string, int64_t>& end_reasons() const { return end_reasons_; }
   // The game's own statistics by name; a statistic counts only the games that gave it.
   const StatTallies& stats() const { return stats_; }
+  // The metrics of how games felt (game_metrics.hpp), tallied as stats are.
+  const StatTallies& metrics() const { return metrics_; }
 
   Interval win_rate(int seat) const { return wilson_interval(wins_.at(seat), games_); }
   Interval shared_win_rate() const { return wilson_interval(shared_wins_, games_); }
@@ -129,6 +132,7 @@ class RunStatistics {
   std::map<int64_t, int64_t> turns_histogram_;
   std::map<std::string, int64_t> end_reasons_;
   StatTallies stats_;
+  StatTallies metrics_;
 };
 
 }  // namespace rulebook::analysis

@@ -74,6 +74,33 @@ class ReadOnlyCall {
   bool ended_ = false;
 };
 
+// Whether an agent asks while the game's thread waits in game:choose: a
+// rule function then runs on that thread (a protected call inside it).
+bool asked_inside(const GameRunImpl& g) {
+  return g.phase == RunPhase::Running && g.co && lua_status(g.co) == LUA_OK;
+}
+
+// Calls rules.<function_ref>(game, seat) on L (the game's thread when
+// `inside`, else the state), leaving the error handler at `handler` and
+// one result above it; returns the call's status.
+int call_seat_function(EngineImpl& e, GameRunImpl& g, lua_State* L, bool inside, int function_ref, Seat seat,
+                       int& handler) {
+  lua_checkstack(L, 4);
+  lua_pushcfunction(L, sandbox_traceback);
+  handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, function_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
+  lua_pushinteger(L, seat.value());
+  if (!inside) return e.protected_run(2, 1, handler);
+  const bool capped = e.ctx.memory_capped;
+  e.ctx.memory_capped = true;
+  sandbox_begin_run(L);
+  const int status = lua_pcall(L, 2, 1, handler);
+  sandbox_end_run(L);
+  e.ctx.memory_capped = capped;
+  return status;
+}
+
 // "rules.lua: rules.describe(game, 1)": a rule function's call, in messages.
 std::string rule_call(const EngineImpl& e, const char* function, Seat seat) {
   return fmt::format("{}{}: rules.{}(game, {})", e.ctx.display_dir.empty() ? "" : e.ctx.display_dir + "/", e.def->script,
@@ -236,31 +263,14 @@ std::string description_error(const nlohmann::json& d) {
 nlohmann::json GameRunImpl::describe(Seat seat) const {
   EngineImpl& e = *engine;
   GameRunImpl& g = const_cast<GameRunImpl&>(*this);
-  // Asked by an agent while the game's thread waits in game:choose, it
-  // runs on that thread (a protected call inside it); else on the state.
-  const bool inside = phase == RunPhase::Running && co && lua_status(co) == LUA_OK;
+  const bool inside = asked_inside(g);
   lua_State* L = inside ? co : e.L;
   // Its own fixed stream, never the game's chance: describing the game
   // changes nothing in it, the same position reads the same.
   Rng scratch(Rng::mix(0x6465736372696265ull, static_cast<uint64_t>(seat.value())));
   ReadOnlyCall call(e, g, scratch, inside);
-  lua_checkstack(L, 4);
-  lua_pushcfunction(L, sandbox_traceback);
-  const int handler = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, e.describe_ref);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
-  lua_pushinteger(L, seat.value());
-  int status;
-  if (inside) {
-    const bool capped = e.ctx.memory_capped;
-    e.ctx.memory_capped = true;
-    sandbox_begin_run(L);
-    status = lua_pcall(L, 2, 1, handler);
-    sandbox_end_run(L);
-    e.ctx.memory_capped = capped;
-  } else {
-    status = e.protected_run(2, 1, handler);
-  }
+  int handler = 0;
+  const int status = call_seat_function(e, g, L, inside, e.describe_ref, seat, handler);
   call.end();
   const std::string where = rule_call(e, "describe", seat);
   if (status != LUA_OK) fail_rule_call(L, handler, where);
@@ -539,17 +549,16 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
   if (g.phase == RunPhase::Over && g.result.finished) return outcome_share(g.result, seat);
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
-  lua_State* L = e.L;
+  // Asked by an agent during the game (a simulation's metrics), it runs on
+  // the game's thread as rules.describe does.
+  const bool inside = asked_inside(g);
+  lua_State* L = inside ? g.co : e.L;
   // Its own fixed stream, never the game's chance nor its seed (a bot's
   // fork must not learn it): the same position always gets the same value.
   Rng scratch(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(seat.value())));
-  ReadOnlyCall call(e, g, scratch);
-  lua_pushcfunction(L, sandbox_traceback);
-  const int handler = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
-  lua_pushinteger(L, seat.value());
-  const int status = e.protected_run(2, 1, handler);
+  ReadOnlyCall call(e, g, scratch, inside);
+  int handler = 0;
+  const int status = call_seat_function(e, g, L, inside, e.evaluate_ref, seat, handler);
   call.end();
   const std::string where = rule_call(e, "evaluate", seat);
   if (status != LUA_OK) fail_rule_call(L, handler, where);

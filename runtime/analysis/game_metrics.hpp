@@ -1,0 +1,30 @@
+#pragma once
+// The per-game metrics of how a game feels (docs/judging-a-rule.md), by
+// name, computed from one game's trace: what `simulate`, `compare`,
+// `sweep` and `report` tally under metrics.NAME, as game:finish's stats are
+// tallied under stats.NAME (stat_tally.hpp). A metric a game cannot give
+// (drama without a sole winner) is left out of that game's.
+#include <string>
+#include <vector>
+
+#include "analysis/game_trace.hpp"
+#include "analysis/stat_tally.hpp"
+
+namespace rulebook::analysis {
+
+// Adds the trace's metrics to `into`.
+void add_trace_metrics(const GameTrace& trace, GameStats& into);
+
+// What a metric means, for the text, the page and the docs.
+struct MetricInfo {
+  const char* name;     // its name, or its family's ("downtime_seat" for downtime_seat0...)
+  const char* unit;     // "decisions", "share", "evaluation", "changes"
+  const char* words;    // one line for people
+  const char* source;   // where the idea comes from
+  int better;           // which way a designer usually hopes for: +1 more, -1 less, 0 neither
+};
+const std::vector<MetricInfo>& metric_catalogue();
+// The entry of `name` (a seat's metric finds its family); null if none.
+const MetricInfo* metric_info(const std::string& name);
+
+}  // namespace rulebook::analysis

@@ -1,0 +1,43 @@
+#pragma once
+// Follows a game as it is played and keeps its trace (analysis/game_trace.hpp)
+// for the metrics of how it felt (analysis/game_metrics.hpp): before each
+// decision, every seat's evaluation of the position -- the rules'
+// rules.evaluate where the game gives it, else the scores -- the turn and
+// the seats already out. Costs no search: one evaluate call per seat and
+// decision, nothing at all for a game without rules.evaluate (scores are
+// read from the state).
+#include <vector>
+
+#include "analysis/game_trace.hpp"
+#include "analysis/stat_tally.hpp"
+#include "play/match.hpp"
+
+namespace rulebook::batch {
+
+class GameTracer {
+ public:
+  // A new game on `match` (the tracer reads it; it must outlive the game).
+  void begin(Match& match, int players);
+  // `seat` is asked to decide (its agent calls this before answering).
+  void before_decision(Seat seat);
+  // The game is over: its final position, then the metrics into `into`.
+  // Lead metrics (lead_changes, drama, decisiveness) only when the
+  // evaluation ever told the seats apart: a game without rules.evaluate
+  // that keeps no scores has no leader to follow.
+  void finish(const GameResult& result, analysis::GameStats& into);
+  const analysis::GameTrace& trace() const { return trace_; }
+  bool active() const { return match_ != nullptr; }
+
+ private:
+  void values_now();  // fills values_ from the match
+  Match* match_ = nullptr;
+  bool evaluates_ = false;  // rules.evaluate, else scores
+  bool told_apart_ = false;
+  analysis::GameTrace trace_;
+  std::vector<double> values_;
+};
+
+// The seats out of the game (eliminated) as bits.
+uint64_t seats_out(const GameState& state);
+
+}  // namespace rulebook::batch
