@@ -6,8 +6,8 @@
 # result, the server's log replays. Then the lobby (`rulebook serve` with
 # no game): a table opened on its page, played to its end on the people's
 # pages, its log downloaded from the lobby's list replays; then two pages
-# decide sealed bids at once (play_together.mjs). Screenshots of the pages
-# land in OUT.
+# decide sealed bids at once (play_together.mjs); then the designer's report
+# page (open_report.mjs). Screenshots of the pages land in OUT.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -20,4 +20,7 @@ node tests/browser/play_hai_noon.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
 node tests/browser/play_from_lobby.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
 # Two browsers deciding at once (game:choose_together): sealed bids.
 node tests/browser/play_together.mjs "$RULEBOOK" "$OUT"
-echo "browser.sh: two whole Hai Noon games (one table opened from the lobby) and a game of sealed bids played in chromium in $(( $(date +%s) - start )) s"
+# The designer's report (rulebook report): opened from the disk, no network,
+# every figure equal to its JSON's, a screenshot kept (report.png).
+node tests/browser/open_report.mjs "$RULEBOOK" "$OUT"
+echo "browser.sh: two whole Hai Noon games (one table opened from the lobby) a game of sealed bids played and a report opened in chromium in $(( $(date +%s) - start )) s"

@@ -89,7 +89,7 @@ TEST_CASE("metrics: a winner fixed before the first decision", "[metrics][report
   CHECK(j["metrics"]["lead_changes"]["games"] == 50);
   auto text = run_rulebook("simulate " + dir + " --games 50");
   CHECK(text.out.find("how the games felt (metrics, see docs/judging-a-rule.md):") != std::string::npos);
-  CHECK(text.out.find("  decisiveness: mean 1 ") != std::string::npos);
+  CHECK(text.out.find("  decisiveness: mean 1.00 ± ") != std::string::npos);
   // --no-metrics: none, as before.
   CHECK_FALSE(json_of(run_rulebook("simulate " + dir + " --games 5 --json --no-metrics")).contains("metrics"));
 }
@@ -142,7 +142,7 @@ TEST_CASE("report: the page shows the JSON's figures, self-contained", "[report]
   CHECK(page.find("<svg") != std::string::npos);
   CHECK(page.find(j["verdict"].get<std::string>().substr(0, 20)) != std::string::npos);
   // Every figure on the page names its JSON value and shows it.
-  const std::regex shown(R"(<span data-json="([^"]+)" data-value="([^"]*)">([^<]*)</span>)");
+  const std::regex shown(R"re(<span data-json="([^"]+)" data-value="([^"]*)">([^<]*)</span>)re");
   int figures = 0;
   for (auto it = std::sregex_iterator(page.begin(), page.end(), shown); it != std::sregex_iterator(); ++it) {
     const std::string pointer = (*it)[1], value = (*it)[2];
