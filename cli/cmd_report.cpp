@@ -34,8 +34,8 @@ struct ReportOptions {
   int jobs = 1;
   std::vector<std::string> agents;
   std::string out, json;
-  int64_t skill_games = 0;
-  std::string budgets = "25,50,100,200,400";
+  int64_t skill_games = 40;
+  std::string budgets = "25,50,100,200";
   std::string searcher = "ismcts";
   std::string baseline = "random";
   bool kingmaking = false;

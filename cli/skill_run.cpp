@@ -96,7 +96,7 @@ std::string skill_sentence(const SkillPlan& plan, const std::vector<SkillPoint>&
   const double fair = 1.0 / plan.games.players;
   const auto gain = analysis::rate_gain(first, last);
   const int level = analysis::levels_off_at(curve);
-  std::string text = fmt::format("A {} agent wins {} with {} iterations and {} with {} against {} (fair {})",
+  std::string text = fmt::format("The {} agent wins {} with {} iterations and {} with {} against {} (fair {})",
                                  plan.searcher, analysis::percent(first.win_rate()), first.budget,
                                  analysis::percent(last.win_rate()), last.budget, plan.baseline,
                                  analysis::short_percent(fair));

@@ -20,7 +20,7 @@ mkdirSync(out, { recursive: true });
 const page_file = `${out}/report.html`, json_file = `${out}/report.json`;
 const started = Date.now();
 const made = spawnSync(rulebook, ["report", "pass-the-pandas", "--variant", "panda-monium", "--games", "2000", "--jobs", "2",
-                                  "--skill-games", "40", "--budgets", "25,50,100,200,400", "--out", page_file,
+                                  "--skill-games", "20", "--budgets", "10,20,40,80", "--out", page_file,
                                   "--json", json_file], { encoding: "utf8" });
 if (made.status !== 0) fail(`rulebook report exited with ${made.status}:\n${made.stderr}`);
 const seconds = (Date.now() - started) / 1000;
