@@ -7,20 +7,32 @@
 
 namespace rulebook::analysis {
 
-void add_trace_metrics(const GameTrace& trace, GameStats& into) {
-  const int changes = lead_changes(trace);
-  into["lead_changes"] = changes;
-  if (trace.turns() > 0) into["lead_changes_per_10_turns"] = 10.0 * changes / trace.turns();
-  if (const double d = drama(trace); d >= 0) into["drama"] = d;
-  if (const double d = decisiveness(trace); d >= 0) into["decisiveness"] = d;
+namespace {
+// "downtime_seat3", made once per seat and name (no string built per game).
+const std::string& seat_name(const char* family, int seat) {
+  static thread_local std::vector<std::string> names[2];
+  auto& made = names[family[8] == '_' ? 1 : 0];  // "downtime" or "downtime_p90"
+  while (static_cast<int>(made.size()) <= seat)
+    made.push_back(std::string(family) + "_seat" + std::to_string(made.size()));
+  return made[static_cast<size_t>(seat)];
+}
+}  // namespace
+
+void add_trace_metrics(const GameTrace& trace, GameStats& into, bool with_lead) {
+  if (with_lead) {
+    const int changes = lead_changes(trace);
+    into["lead_changes"] = changes;
+    if (trace.turns() > 0) into["lead_changes_per_10_turns"] = 10.0 * changes / trace.turns();
+    if (const double d = drama(trace); d >= 0) into["drama"] = d;
+    if (const double d = decisiveness(trace); d >= 0) into["decisiveness"] = d;
+  }
   std::vector<int> all;
   for (int seat = 0; seat < trace.players(); ++seat) {
     std::vector<int> mine = waits(trace, seat);
     if (mine.empty()) continue;
-    const std::string suffix = "_seat" + std::to_string(seat);
-    into["downtime" + suffix] = std::accumulate(mine.begin(), mine.end(), 0.0) / static_cast<double>(mine.size());
+    into[seat_name("downtime", seat)] = std::accumulate(mine.begin(), mine.end(), 0.0) / static_cast<double>(mine.size());
     all.insert(all.end(), mine.begin(), mine.end());
-    into["downtime_p90" + suffix] = nearest_rank(mine, 0.9);
+    into[seat_name("downtime_p90", seat)] = nearest_rank(mine, 0.9);
   }
   if (!all.empty()) {
     into["downtime"] = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());

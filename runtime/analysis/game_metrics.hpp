@@ -12,8 +12,9 @@
 
 namespace rulebook::analysis {
 
-// Adds the trace's metrics to `into`.
-void add_trace_metrics(const GameTrace& trace, GameStats& into);
+// Adds the trace's metrics to `into`; without `with_lead` (the evaluation
+// never told the seats apart) only those that need no leader.
+void add_trace_metrics(const GameTrace& trace, GameStats& into, bool with_lead = true);
 
 // What a metric means, for the text, the page and the docs.
 struct MetricInfo {

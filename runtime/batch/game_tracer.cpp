@@ -23,7 +23,8 @@ void GameTracer::values_now() {
   const GameState& state = match_->state();
   for (Seat s : Seat::all(trace_.players()))
     values_[s.index()] = evaluates_ ? match_->evaluation(s).value_or(0.0) : state.player(s).score;
-  for (double v : values_) told_apart_ = told_apart_ || v != values_[0];
+  if (!told_apart_)
+    for (double v : values_) told_apart_ = told_apart_ || v != values_[0];
 }
 
 void GameTracer::before_decision(Seat seat) {
@@ -45,9 +46,7 @@ void GameTracer::finish(const GameResult& result, analysis::GameStats& into) {
   trace_.add(-1, result.turns, values_, seats_out(match_->state()));
   trace_.finish(winners, result.turns);
   into.clear();
-  analysis::add_trace_metrics(trace_, into);
-  if (!told_apart_ && !evaluates_)
-    for (const char* lead : {"lead_changes", "lead_changes_per_10_turns", "drama", "decisiveness"}) into.erase(lead);
+  analysis::add_trace_metrics(trace_, into, told_apart_ || evaluates_);
 }
 
 }  // namespace rulebook::batch
