@@ -132,3 +132,35 @@ TEST_CASE("every bundled game evaluates every seat within [0, 1] all game long",
     CHECK(lo < hi);  // it tells positions apart
   }
 }
+
+namespace {
+
+// An agent that asks the game's evaluation of every seat as it decides (what
+// the metrics of simulate do), then answers 0.
+struct AskingAgent : Agent {
+  Match* match = nullptr;
+  std::vector<double> seen;
+  std::string kind() const override { return "asking"; }
+  int choose(const Decision&) override {
+    for (Seat s : Seat::all(2)) seen.push_back(*match->evaluation(s));
+    return 0;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("rules.evaluate may be asked while an agent decides, and the game goes on unharmed", "[evaluation]") {
+  test::TempGame game(kYaml, rules_with("function rules.evaluate(game, seat) return seat == 0 and game.state.v or 0.75 end"));
+  Match match(load_game(game.dir()));
+  AskingAgent asking;
+  asking.match = &match;
+  RandomAgent other;
+  match.set_agent(Seat{0}, &asking);
+  match.set_agent(Seat{1}, &other);
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    asking.seen.clear();
+    const GameResult& r = match.play(2, seed);
+    CHECK(r.winners == std::vector<Seat>{Seat{0}});
+    CHECK(asking.seen == std::vector<double>{0.25, 0.75});
+  }
+}
