@@ -101,7 +101,10 @@ TEST_CASE("export: --export writes one row per game, CSV or JSON lines", "[judgi
   CHECK(turns == static_cast<int64_t>(j["turns"]["mean"]["estimate"].get<double>() * 25 + 0.5));
   REQUIRE(run_rulebook("simulate " + game + " --games 5 --export " + dir + "/g.csv").exit_code == 0);
   const std::string csv = read_text(dir + "/g.csv");
-  CHECK(csv.rfind("game,seed,winners,turns,end_reason,decisions,details\n0,", 0) == 0);
+  // The metrics of how the games felt follow, a column each (none with --no-metrics).
+  CHECK(csv.rfind("game,seed,winners,turns,end_reason,decisions,details,metrics.", 0) == 0);
+  REQUIRE(run_rulebook("simulate " + game + " --games 5 --no-metrics --export " + dir + "/n.csv").exit_code == 0);
+  CHECK(read_text(dir + "/n.csv").rfind("game,seed,winners,turns,end_reason,decisions,details\n0,", 0) == 0);
   CHECK(csv.find("\"{\"\"call\"\":") != std::string::npos);  // details quoted as RFC 4180 says
   REQUIRE(run_rulebook("compare " + game + " --games 5 --with '' --export " + dir + "/c.csv").exit_code == 0);
   CHECK(read_text(dir + "/c.csv").find("0,base,") != std::string::npos);
