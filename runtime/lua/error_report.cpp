@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/folder_boundary.hpp"
 #include "core/game_definition.hpp"
 #include "core/suggest.hpp"
 #include "lua/engine_impl.hpp"
@@ -142,6 +143,8 @@ std::string explain_script_error(lua_State* L, const std::string& text) {
   std::string file = shown;
   if (!ctx->display_dir.empty() && shown.rfind(ctx->display_dir + "/", 0) == 0)
     file = ctx->game_dir + shown.substr(ctx->display_dir.size());
+  // A script's message may name any file: only a script of the game's folder is shown.
+  if (ext == 4 && !ctx->game_dir.empty() && !inside_folder(ctx->game_dir, file)) return first + rest;
   std::string line = source_line(file, number);
   if (line.find_first_not_of(" \t") == std::string::npos) return first + rest;
   std::replace(line.begin(), line.end(), '\t', ' ');  // so the caret lines up

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/folder_boundary.hpp"
 #include "core/input_file.hpp"
 #include "lua/sandbox_internal.hpp"
 
@@ -154,6 +155,16 @@ int safe_require(lua_State* L) {
   const char* rel = lua_pushfstring(L, "%s.lua", lua_tostring(L, -1));  // 4
   const char* display = ctx->display_dir.empty() ? rel : lua_pushfstring(L, "%s/%s", ctx->display_dir.c_str(), rel);
   const char* path = lua_pushfstring(L, "%s/%s", ctx->game_dir.c_str(), rel);
+  // A symbolic link out of the game folder reaches nothing (no C++ object
+  // is alive when luaL_error unwinds).
+  bool inside = false;
+  try {
+    inside = inside_folder(ctx->game_dir, path);
+  } catch (...) {
+  }
+  if (!inside)
+    return luaL_error(L, "module '%s' is outside the game folder (%s is a symbolic link out of it): a game's files stay in its folder",
+                      name, display);
   if (!load_file(L, path, display))
     return luaL_error(L, "module '%s' not found in the game folder: %s", name, lua_tostring(L, -1));
   lua_pushvalue(L, 1);

@@ -12,6 +12,8 @@
 #include "core/suggest.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
+#include "table/lobby_settings.hpp"
+#include "table/public_words.hpp"
 
 namespace rulebook {
 namespace {
@@ -54,12 +56,10 @@ std::string utc_now() {
 }
 
 // A setup error names the server's folders and the command line's option;
-// a request knows neither.
+// a request knows neither (public_words.hpp cuts every path).
 std::string in_request_words(std::string message, const LobbyGame& game) {
   if (message.rfind("--set", 0) == 0) message.replace(0, 5, "set");
-  const std::string dir = game.definition->dir;
-  for (size_t at; !dir.empty() && (at = message.find(dir)) != std::string::npos;) message.replace(at, dir.size(), game.name);
-  return message;
+  return public_words(message, game.definition->dir);
 }
 
 std::vector<std::string> string_list(const json& request, const char* field) {
@@ -188,9 +188,8 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
     if (std::find(offered.begin(), offered.end(), v) == offered.end())
       throw malformed(fmt::format("{} has no variant '{}'{} (it has: {})", game.name, v, did_you_mean(v, offered),
                                   joined(offered)));
-  const std::vector<std::string> sets = string_list(request, "set");
-  for (const std::string& s : sets)
-    if (s.find('=') == std::string::npos) throw malformed(fmt::format("set: expected PATH=VALUE, got '{}'", s));
+  // Options only, never a path or another key (lobby_settings.hpp).
+  const std::vector<std::string> sets = checked_option_sets(string_list(request, "set"), game);
 
   TableConfig c;
   c.id = id;
@@ -267,9 +266,16 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   return c;
 }
 
-std::shared_ptr<Table> Lobby::create(const std::string& request) {
-  const json parsed = json::parse(request, nullptr, false);
+json Lobby::parse_request(const std::string& request) {
+  json parsed = json::parse(request, nullptr, false);
   if (parsed.is_discarded()) throw malformed(fmt::format("the request is not JSON: send {}", kRequestShape));
+  return parsed;
+}
+
+TableConfig Lobby::check(const std::string& request) const { return table_config(parse_request(request), ""); }
+
+std::shared_ptr<Table> Lobby::create(const std::string& request) {
+  const json parsed = parse_request(request);
   auto full = [this] {
     return LobbyError(Why::full, fmt::format("the lobby is full: {} tables are playing (at most {}); try again when one ends",
                                              tables_.size(), config_.max_tables));
@@ -349,7 +355,7 @@ json Lobby::held_json(const Held& held) {
   if (table.over()) {
     const std::string error = table.error();
     if (error.empty()) out["result"] = table.result().value("summary", "");
-    else out["error"] = error;
+    else out["error"] = table.public_error();
   }
   return out;
 }

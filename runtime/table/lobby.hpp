@@ -86,7 +86,7 @@ class Lobby {
   nlohmann::json games_json() const;
 
   // Creates a table from a request and starts it:
-  //   {"game": NAME, "players": N, "variants": [NAME...], "set": ["PATH=VALUE"...],
+  //   {"game": NAME, "players": N, "variants": [NAME...], "set": ["options.NAME=VALUE"...],
   //    "agents": {"SEAT": KIND, "all": KIND}, "seed": S, "names": [NAME...]}
   // Only "game" is required; seats not given to a bot are people's (KIND
   // "human"), and one seat at least must be. A bot is a kind of the agent
@@ -94,6 +94,13 @@ class Lobby {
   // nothing that reads the server's files or runs its programs. Throws
   // LobbyError (malformed or full).
   std::shared_ptr<Table> create(const std::string& request);
+  // What create checks before it starts anything: the table a request
+  // describes (its definition loaded, no Lua run, no id), or LobbyError.
+  // What a network client may ask is only what the lobby's page offers:
+  // a game of the catalogue, its players, variants it offers by name,
+  // values of its options (lobby_settings.hpp), seats by kind, names, a
+  // seed; never a path, a file or a program.
+  TableConfig check(const std::string& request) const;
 
   // The table of this id; null when there is none (never was, or cleaned up).
   std::shared_ptr<Table> find(const std::string& id) const;
@@ -134,6 +141,7 @@ class Lobby {
 
   Clock::time_point now() const;
   const LobbyGame& game_named(const std::string& name) const;
+  static nlohmann::json parse_request(const std::string& request);
   TableConfig table_config(const nlohmann::json& request, const std::string& id) const;
   static nlohmann::json held_json(const Held& held);
   // Makes room for one more table (lock held); false when every table held is playing.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "table/public_words.hpp"
 #include "table/table_core.hpp"
 
 namespace rulebook {
@@ -299,6 +300,8 @@ std::string Table::error() const {
   std::lock_guard lock(core_->mutex);
   return core_->error;
 }
+
+std::string Table::public_error() const { return public_words(error(), core_->config.definition->dir); }
 
 nlohmann::json Table::result() const {
   std::lock_guard lock(core_->mutex);

@@ -160,8 +160,12 @@ class Table {
   // Finished or abandoned: nothing more will be played (a started game's
   // end message is out).
   bool over() const;
-  // After the end: "" when the game finished, else what stopped it.
+  // After the end: "" when the game finished, else what stopped it, whole
+  // (for the operator: a script error's source line, traceback and paths).
   std::string error() const;
+  // The same as a network client may read it (public_words.hpp): what
+  // pages, the end message and the lobby's lists show.
+  std::string public_error() const;
   // The end message's result object (null until the end).
   nlohmann::json result() const;
   // The game's log (JSON text; empty until the end, or when it never began).

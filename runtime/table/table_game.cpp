@@ -10,6 +10,7 @@
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
 #include "play/match.hpp"
+#include "table/public_words.hpp"
 #include "table/table_core.hpp"
 
 namespace rulebook {
@@ -274,7 +275,7 @@ void TableCore::play() {
   }
   {
     std::lock_guard lock(mutex);
-    if (!error.empty()) end["error"] = error;
+    if (!error.empty()) end["error"] = public_words(error, config.definition->dir);  // pages are network clients
     result = end.value("result", json(nullptr));
   }
   for (auto& s : streams) {
