@@ -128,6 +128,9 @@ TEST_CASE("lobby over HTTP: bad requests are 4xx errors in our words and open no
   check_error(post_table(client, {{"game", "hai-noon"}, {"players", 1}}), 400, "hai-noon takes 2 to 4 players, not 1");
   check_error(post_table(client, {{"game", "hai-noon"}, {"variants", {"tiny"}}}), 400, "hai-noon has no variant 'tiny'");
   check_error(post_table(client, {{"game", "hai-noon"}, {"set", {"options.nope=1"}}}), 400, "unknown key 'nope'");
+  // Nothing a network client sends names a file of the server's: no script, no path, no key but an option.
+  for (const char* set : {"script=../coin-race/rules.lua", "script=../../tests/data/x.lua", "players.max=9", "components=[]"})
+    check_error(post_table(client, {{"game", "hai-noon"}, {"set", {set}}}), 400, "the lobby sets only the game's options");
   check_error(post_table(client, {{"game", "hai-noon"}, {"agents", {{"0", "exec:sh"}}}}), 400, "the lobby does not seat 'exec' bots");
   check_error(post_table(client, {{"game", "hai-noon"}, {"agents", {{"0", "wizard"}}}}), 400, "no agent kind 'wizard'");
   check_error(client.Post("/api/tables", std::string(100 * 1024, ' '), "application/json"), 413, "too large");

@@ -319,6 +319,37 @@ TEST_CASE("sandbox: require cannot reach a file next to the game folder", "[sand
   CHECK(t.play(3).finished);
 }
 
+TEST_CASE("sandbox: require does not follow a symbolic link out of the game folder", "[sandbox][security]") {
+  // A secret and a file that is no Lua, next to the game folder, reached
+  // through links inside it; a link that stays inside still loads.
+  TempGame game(probe_script(R"(
+  local function try(name)
+    local ok, err = pcall(require, name)
+    return {ok, tostring(err)}
+  end
+  d.secret = try("secret")
+  d.notes = try("lib.notes")
+  d.inside = try("alias")
+)"), {{"real.lua", "return 'inside'\n"}, {"lib/.keep", ""}});
+  const fs::path next_to = fs::path(game.dir()).parent_path() / (fs::path(game.dir()).filename().string() + "-outside");
+  fs::create_directories(next_to);
+  { std::ofstream(next_to / "secret.lua") << "return 'TOP-SECRET'\n"; }
+  { std::ofstream(next_to / "notes.txt") << "password: hunter2\n"; }
+  fs::create_symlink(next_to / "secret.lua", fs::path(game.dir()) / "secret.lua");
+  fs::create_symlink(next_to / "notes.txt", fs::path(game.dir()) / "lib" / "notes.lua");
+  fs::create_symlink("real.lua", fs::path(game.dir()) / "alias.lua");
+  Table t(game);
+  const json d = t.play(3).details;
+  fs::remove_all(next_to);
+  for (const char* key : {"secret", "notes"}) {
+    INFO(key << ": " << d.at(key).dump());
+    CHECK(d.at(key)[0] == false);
+    CHECK_THAT(d.at(key)[1].get<std::string>(), Catch::Contains("is outside the game folder"));
+    CHECK_THAT(d.at(key)[1].get<std::string>(), !Catch::Contains("TOP-SECRET") && !Catch::Contains("hunter2"));
+  }
+  CHECK(d.at("inside") == json::array({true, "inside"}));
+}
+
 TEST_CASE("sandbox: undeclared globals", "[sandbox]") {
   expect_contained("  counter = 1", {"rules.lua:4:", "attempt to assign to global 'counter'"});
   expect_contained("  local x = missing_value + 1", {"rules.lua:4:", "attempt to read undeclared global 'missing_value'"});
