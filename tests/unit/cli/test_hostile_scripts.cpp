@@ -301,12 +301,22 @@ TEST_CASE("hostile: rule scripts are read up to the input-file limit", "[hostile
   CHECK(r.max_rss_kib < (kCapMiB + kOverheadMiB) * 1024L);
 
   test::TempGame module(kYaml, rules_with_play("  require('endless')"));
+  test::TempGame huge(kYaml, rules_with_play("  require('huge')"));
+  huge.write("huge.lua", "");
+  std::filesystem::resize_file(huge.dir() + "/huge.lua", 17u << 20);
+  const Run h = play(huge.dir());
+  INFO(h.output);
+  CHECK(h.exit_code == 1);
+  CHECK_THAT(h.output, Catch::Contains("rules.lua:4:"));
+  CHECK_THAT(h.output, Catch::Contains("huge.lua: file is larger than 16 MiB"));
+  // An endless device is out of the game folder: a link to it is refused before it is read.
   std::filesystem::create_symlink("/dev/zero", module.dir() + "/endless.lua");
   const Run m = play(module.dir());
   INFO(m.output);
   CHECK(m.exit_code == 1);
   CHECK_THAT(m.output, Catch::Contains("rules.lua:4:"));
-  CHECK_THAT(m.output, Catch::Contains("endless.lua: file is larger than 16 MiB"));
+  CHECK_THAT(m.output, Catch::Contains("module 'endless' is outside the game folder"));
+  CHECK(m.seconds < 60.0);
 }
 
 TEST_CASE("hostile: a rules table whose lookups raise or loop is refused while loading", "[hostile]") {
