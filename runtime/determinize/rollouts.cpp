@@ -247,7 +247,8 @@ double Determinizer::look_ahead(int option, Seat seat) {
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return 1.0 / players_;
-  } catch (const std::exception&) {  // a failing evaluation tells nothing apart
+  } catch (const ScriptError& e) {  // a broken rules.evaluate: the search ends the game with it
+    note_broken_evaluation(e);
     return 1.0 / players_;
   }
 }
@@ -256,20 +257,18 @@ std::vector<double> Determinizer::rewards() {
   std::vector<double> r(static_cast<size_t>(players_), 0.0);
   const GameResult& result = active_->result();
   if (!result.finished && !result.stopped) {
-    // Cut off: the game's own estimate (rules.evaluate), 1/n without one.
-    for (Seat s : Seat::all(players_)) {
-      double v = 1.0 / players_;
-      if (has_evaluate_ != 0) {
-        try {
-          const std::optional<double> e = active_->evaluation(s);
-          has_evaluate_ = e ? 1 : 0;
-          if (e) v = *e;
-        } catch (const ScriptLimitError& e) {
-          note_over_limit(e);
-        } catch (const std::exception&) {  // a failing evaluation scores nothing apart
-        }
-      }
-      r[s.index()] = v;
+    // Cut off: the game's own estimate (rules.evaluate, every seat in one
+    // call under one budget), 1/n without one.
+    std::fill(r.begin(), r.end(), 1.0 / players_);
+    if (has_evaluate_ == 0) return r;
+    try {
+      const std::optional<std::vector<double>> e = active_->evaluations();
+      has_evaluate_ = e ? 1 : 0;
+      if (e) r = *e;
+    } catch (const ScriptLimitError& e) {
+      note_over_limit(e);
+    } catch (const ScriptError& e) {
+      note_broken_evaluation(e);
     }
     return r;
   }
@@ -277,6 +276,10 @@ std::vector<double> Determinizer::rewards() {
   for (Seat w : winners)
     if (!w.is_none() && w.value() < players_) r[w.index()] = 1.0 / static_cast<double>(winners.size());
   return r;
+}
+
+void Determinizer::note_broken_evaluation(const ScriptError& e) {
+  if (broken_evaluation_.empty()) broken_evaluation_ = e.what();
 }
 
 void Determinizer::note_over_limit(const ScriptLimitError& e) {
