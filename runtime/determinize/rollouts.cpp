@@ -74,6 +74,7 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   r.cursor = r.switch_at;
   r.handed_over = false;
   r.rejected = false;
+  r.cut_off = false;
   r.identities = &identities;
   r.faces = faces_;
   identities_ = &identities;
@@ -85,15 +86,14 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   try {
     const int index = m.decide_pending(seat_, [&](const Decision& d) {
       r.hand_over(d);
-      return policy.choose(d, m.state());
+      return r.policy_choose(d);
     });
     m.answer(seat_, index);
     return Outcome::Finished;
   } catch (const SearchCutoff&) {
     return Outcome::Cutoff;
-  } catch (const AgentFailure& e) {
-    if (std::string(e.what()).find("cut off") != std::string::npos) return Outcome::Cutoff;
-    return Outcome::Failed;
+  } catch (const AgentFailure&) {
+    return r.cut_off ? Outcome::Cutoff : Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return Outcome::Failed;
@@ -125,6 +125,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
+  r.cut_off = false;
   r.identities = at_start ? nullptr : &identities;
   if (checked) {
     observer_->marking = false;
@@ -140,9 +141,9 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
     if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
   } catch (const SearchCutoff&) {
     outcome = Outcome::Cutoff;
-  } catch (const AgentFailure& e) {
+  } catch (const AgentFailure&) {
     if (r.rejected) outcome = Outcome::Rejected;
-    else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
+    else if (r.cut_off) outcome = Outcome::Cutoff;
     else outcome = Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -210,6 +211,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
+  r.cut_off = false;
   r.identities = oracle_ ? nullptr : identities_;
   r.faces = faces_;
   bool cut = false;
@@ -220,7 +222,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
       const int index = ahead_->decide_pending(seat_, [&](const Decision& d) {
         r.hand_over(d);
         if (r.cursor < r.log->size()) return (*r.log)[r.cursor++].index;
-        return policy.choose(d, ahead_->state());
+        return r.policy_choose(d);
       });
       ahead_->answer(seat_, index);
     } else {
@@ -229,8 +231,8 @@ double Determinizer::look_ahead(int option, Seat seat) {
       ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
       ahead_->start(players_, seed_, names_);
     }
-  } catch (const AgentFailure& e) {
-    if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
+  } catch (const AgentFailure&) {
+    if (r.rejected || !r.cut_off) return 1.0 / players_;
     cut = true;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);

@@ -38,6 +38,12 @@ LuaHeap::~LuaHeap() {
 }
 
 char* LuaHeap::acquire(size_t size, bool page) {
+  // Kept empty pages go back before the limit refuses (never those a
+  // snapshot may need).
+  while (!pinned_ && !empty_.empty() && footprint_ + size > limit_) {
+    release_page(empty_.back());
+    empty_.pop_back();
+  }
   if (footprint_ + size > limit_ || footprint_ + size < footprint_) {
     refused_ = true;
     return nullptr;
@@ -62,11 +68,15 @@ char* LuaHeap::acquire(size_t size, bool page) {
 
 void LuaHeap::list(Page* p) {
   Page*& head = rooms_[p->cls];
+  Page* const was = head;
   p->prev = nullptr;
   p->next = head;
   if (head) head->prev = p;
   head = p;
   p->listed = true;
+  // The class's head kept although empty (give) is not the page it takes
+  // from next any more: it serves any class now.
+  if (was && was->live == 0) page_emptied(was);
 }
 
 void LuaHeap::unlist(Page* p) {
@@ -105,6 +115,10 @@ void LuaHeap::page_emptied(Page* p) {
     empty_.push_back(p);
     return;
   }
+  release_page(p);
+}
+
+void LuaHeap::release_page(Page* p) {
   // Back to the system. Unpinned, the order of pages_ no longer matters.
   Page* last = pages_.back();
   pages_[p->index] = last;

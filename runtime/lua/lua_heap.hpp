@@ -82,7 +82,10 @@ class LuaHeap {
     auto* b = static_cast<FreeBlock*>(ptr);
     b->next = p->free;
     p->free = b;
-    if (--p->live == 0) page_emptied(p);
+    // The page its class takes from next stays, even empty: a block taken
+    // and freed again and again would otherwise empty and refill it each
+    // time (at most one such page a class).
+    if (--p->live == 0 && p != rooms_[p->cls]) page_emptied(p);
     else if (!p->listed) list(p);
   }
 
@@ -135,7 +138,11 @@ class LuaHeap {
   static_assert(sizeof(Page) <= kHeader, "a page's header must fit its reserved bytes");
   static constexpr size_t kGranule = 16;
   static constexpr size_t kSmallest = 256;  // the last 16-byte class
-  static constexpr size_t kKeptEmpty = 4;    // empty pages an unpinned heap keeps for the next
+  // Empty pages an unpinned heap keeps for the next (4 MiB): giving a page
+  // back and mapping it again after every collection costs system calls
+  // and page faults. They count in footprint(), and go back to the system
+  // before the limit refuses a take.
+  static constexpr size_t kKeptEmpty = 64;
 
   static int class_of(size_t n) {
     if (n <= kSmallest) return static_cast<int>((n + kGranule - 1) / kGranule) - 1;
@@ -156,6 +163,7 @@ class LuaHeap {
   void* take_large(size_t n);
   void give_large(void* p);
   void page_emptied(Page* p);
+  void release_page(Page* p);
   void list(Page* p);
   void unlist(Page* p);
   // Memory of `size` bytes (a page when `page`): a spare, else the

@@ -18,13 +18,26 @@ namespace {
 void refuse(LuaContext* ctx, void* ptr, size_t osize, size_t nsize) {
   // Lua collects all garbage at once and asks again (an emergency
   // collection): if that succeeds, the script never saw this refusal, and
-  // the abort goes with it (see limited_alloc).
+  // the abort goes with it (settle_refusal).
   ctx->refused = LuaContext::Refusal{ptr, osize, nsize, true};
   if (ctx->abort != Abort::None) return;
   ctx->abort = Abort::Memory;
   ctx->refused.raised_abort = true;
   ctx->abort_message = (ctx->running ? script_position(ctx->running) : std::string()) +
                        "script exceeded its memory cap of " + std::to_string(ctx->max_memory / (1024 * 1024)) + " MiB";
+}
+
+// The first allocation after a refusal: when it is Lua's second try of the
+// refused one and succeeds, the emergency collection made room, nothing
+// failed, and the abort the refusal raised would end a game that ends
+// well: it is withdrawn.
+void settle_refusal(LuaContext* ctx, void* ptr, size_t osize, size_t nsize, bool taken) {
+  const LuaContext::Refusal& r = ctx->refused;
+  if (taken && r.raised_abort && r.ptr == ptr && r.osize == osize && r.nsize == nsize && ctx->abort == Abort::Memory) {
+    ctx->abort = Abort::None;
+    ctx->abort_message.clear();
+  }
+  ctx->refused = LuaContext::Refusal{};
 }
 
 void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
@@ -40,18 +53,10 @@ void* limited_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   // more than it takes.
   heap.set_limit(ctx->memory_capped && (!ptr || nsize > old) ? ctx->max_memory : SIZE_MAX);
   void* p = heap.take(nsize);
-  const LuaContext::Refusal refused = ctx->refused;
-  ctx->refused = LuaContext::Refusal{};
+  if (ctx->refused.pending) settle_refusal(ctx, ptr, osize, nsize, p != nullptr);
   if (!p) {
     if (heap.refused()) refuse(ctx, ptr, osize, nsize);
     return nullptr;
-  }
-  if (refused.pending && refused.raised_abort && refused.ptr == ptr && refused.osize == osize &&
-      refused.nsize == nsize && ctx->abort == Abort::Memory) {
-    // Lua's emergency collection made room and this is its second try:
-    // nothing failed, and a stale abort would end a game that ends well.
-    ctx->abort = Abort::None;
-    ctx->abort_message.clear();
   }
   if (ptr) {
     std::memcpy(p, ptr, std::min(old, nsize));
