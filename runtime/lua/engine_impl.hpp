@@ -69,7 +69,7 @@ struct EngineImpl {
   // naming the first change.
   void check_guarded();
   // Throws ScriptError when a metatable given during the game got a
-  // `__mode` or `__gc` field afterwards (sandbox_late_weak_metatable).
+  // `__mode` field afterwards (sandbox_late_weak_metatable).
   void check_metatables();
   // lua_pcall on L under the budget and the cap.
   int protected_run(int nargs, int nresults, int handler);

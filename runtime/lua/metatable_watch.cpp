@@ -1,5 +1,7 @@
 // Metatables given by setmetatable during a game, watched for a `__mode`
-// or `__gc` field added afterwards. setmetatable refuses a metatable that
+// field added afterwards (a `__gc` added afterwards makes no finalizer in
+// Lua 5.4: the object was not marked for finalization when it got the
+// metatable). setmetatable refuses a metatable that
 // has one (bounded_library.cpp), but a field can be set on the metatable
 // later, and a weak table makes the game depend on when the collector ran
 // (a search that saves a checkpoint collects, a simulation's reused state
@@ -55,29 +57,25 @@ std::string sandbox_late_weak_metatable(lua_State* L) {
   const int set = lua_gettop(L);
   // The first position in text order: the set's own order depends on
   // addresses, the message must not.
-  std::string first, field;
+  std::string first;
+  bool found = false;
   lua_pushnil(L);
   while (lua_next(L, set)) {
-    for (const char* name : {"__mode", "__gc"}) {
-      lua_pushstring(L, name);
-      const bool present = lua_rawget(L, -3) != LUA_TNIL;
-      lua_pop(L, 1);
-      if (!present) continue;
-      const std::string where = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
-      if (field.empty() || where < first) {
-        first = where;
-        field = name;
-      }
+    lua_pushliteral(L, "__mode");
+    const bool weak = lua_rawget(L, -3) != LUA_TNIL;
+    lua_pop(L, 1);
+    const std::string where = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+    if (weak && (!found || where < first)) {
+      first = where;
+      found = true;
     }
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  if (field.empty()) return "";
-  return first + "the metatable given to setmetatable here got a '" + field +
-         "' field afterwards; " +
-         (field == "__mode" ? "weak tables are not allowed in rule scripts (a weak table would make the game "
-                              "depend on when memory is collected)"
-                            : "finalizers are not allowed in rule scripts");
+  if (!found) return "";
+  return first +
+         "the metatable given to setmetatable here got a '__mode' field afterwards; weak tables are not allowed "
+         "in rule scripts (a weak table would make the game depend on when memory is collected)";
 }
 
 }  // namespace rulebook

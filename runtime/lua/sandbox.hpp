@@ -60,7 +60,7 @@ int sandbox_lock_upvalues(lua_State* L, int index);
 void sandbox_restore_upvalues(lua_State* L, int record_ref);
 void sandbox_restore_modules(lua_State* L);
 // Metatables given by setmetatable are watched for a `__mode` (weak table)
-// or `__gc` field added after it refused neither (metatable_watch.cpp):
+// field added after it refused one (metatable_watch.cpp):
 // forget those of the last game (when a game begins), and the first that
 // has one ("rules.lua:12: the metatable given to setmetatable here got a
 // '__mode' field afterwards; ..."), or "".
