@@ -295,7 +295,9 @@ class SearchAgent : public SeatSearchAgent {
       }
       if (outcome == Determinizer::Outcome::Failed) continue;
       drawn[t] = true;
-      it.backpropagate(det.rewards());
+      const std::vector<double> rewards = det.rewards();
+      if (give_up_if_over_limit(det, p_.kind)) break;  // the evaluation, this time
+      it.backpropagate(rewards);
       ++accepted;
     }
     stats_.iterations += accepted;

@@ -25,6 +25,7 @@ Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::st
 }
 
 bool SeatSearchAgent::give_up_if_over_limit(const Determinizer& det, const std::string& name) {
+  if (!det.broken_evaluation().empty()) throw ScriptError(det.broken_evaluation());
   if (gave_up_ || det.over_limit().empty()) return gave_up_;
   gave_up_ = true;
   search_warning(fmt::format("{} (seat {}): a simulated game ran over the rules' limits ({}); the bot stops "

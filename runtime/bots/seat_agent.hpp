@@ -44,7 +44,8 @@ class SeatSearchAgent : public Agent {
   bool searching() const { return !gave_up_; }
   // After a simulation on `det`: true, with a warning naming the limit and
   // the bot (`name`), when it ran over the rules' limits; from then on
-  // searching() is false for the rest of the game.
+  // searching() is false for the rest of the game. Throws ScriptError (the
+  // game ends with it) when rules.evaluate failed in that simulation.
   bool give_up_if_over_limit(const Determinizer& det, const std::string& name);
   // The choice of a bot that does not search: uniform from its stream.
   int random_choice(const Decision& d);

@@ -50,6 +50,7 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
   GameAccess::Beginning start = truth.beginning();
   const int components = definition_->component_count();
   over_limit_.clear();
+  broken_evaluation_.clear();
   seat_ = seat;
   players_ = start.players;
   seed_ = start.seed;

@@ -200,6 +200,11 @@ class Determinizer {
   // Such a game costs a whole budget, and a runaway script runs away in
   // every simulation that reaches it: the search agents stop searching.
   const std::string& over_limit() const { return over_limit_; }
+  // What rules.evaluate said the first time it failed since prepare() (an
+  // error, a value outside [0, 1], a decision or a change of the game
+  // inside it), else "": a bug of the rules, which the search reports by
+  // ending the game with it rather than scoring on without a word.
+  const std::string& broken_evaluation() const { return broken_evaluation_; }
   bool same_limits(const EngineLimits& l) const { return l == limits_; }
 
   // Generic simulations start from the seat's decision saved once per
@@ -278,7 +283,9 @@ class Determinizer {
   Seat seat_{0};
   HintStats hint_;
   std::string over_limit_;
+  std::string broken_evaluation_;
   void note_over_limit(const ScriptLimitError& e);
+  void note_broken_evaluation(const ScriptError& e);
   void hint_problem(const std::string& what, bool turn_off);
   // Replays the true answers on the definition's identities with `r` in
   // every seat, up to the seat's decision (no policy: it stops there).

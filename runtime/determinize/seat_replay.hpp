@@ -108,6 +108,10 @@ class Determinizer::Replayer : public Agent {
   size_t cursor = 0;
   bool handed_over = false;
   bool rejected = false;
+  // The policy cut the simulation off (SearchCutoff): the game then ends
+  // with an agent failure whose type the Lua error in between lost, so the
+  // cut is told by this flag, not by the failure's text.
+  bool cut_off = false;
   bool reached = false;  // the first replay: stops at the seat's decision
   bool pause = false;    // ... and pauses there (Agent::kPause) instead of ending the game
 
@@ -129,7 +133,7 @@ class Determinizer::Replayer : public Agent {
         return static_cast<int>(draws.below(static_cast<uint32_t>(d.count())));
       }
       group_open = false;
-      return policy->choose(d, *state);
+      return policy_choose(d);
     }
     if (observer->marking) observer->mark(*state);
     if (cursor < switch_at) {
@@ -162,7 +166,16 @@ class Determinizer::Replayer : public Agent {
     }
     hand_over(d);
     if (cursor < log->size()) return (*log)[cursor++].index;
-    return policy->choose(d, *state);
+    return policy_choose(d);
+  }
+
+  int policy_choose(const Decision& d) {
+    try {
+      return policy->choose(d, *state);
+    } catch (const SearchCutoff&) {
+      cut_off = true;
+      throw;
+    }
   }
 
   // From the seat's decision on, the search's policy plays: the rollout

@@ -283,6 +283,7 @@ int decision_choose(lua_State* L) {
   luaL_argcheck(L, count <= static_cast<lua_Unsigned>(std::numeric_limits<int>::max()), kOptions, "too many options");
   const int n = static_cast<int>(count);
   if (!said_private) f |= kAutoPrivacy;
+  refuse_inside_read_only_call(L, "game:choose");
   lua_pushinteger(L, f);  // kFlags
   const bool seats = (f & kSeatLabels) != 0;
   GameRunImpl& game = current_game(L);

@@ -221,6 +221,7 @@ void read_stats(lua_State* L, std::map<std::string, double>& out) {
 int game_finish(lua_State* L) {
   check_game(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
+  refuse_inside_read_only_call(L, "game:finish");  // before the result changes
   GameResult& r = current_game(L).result;
   r.winners.clear();
   r.losers.clear();

@@ -100,8 +100,9 @@ SeatMask check_seats_at(lua_State* L, int arg, int value) {
   return seat_list_mask(L, arg, value, list_length_at(L, arg, value), false);
 }
 
-SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each) {
+SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each, int copy_to) {
   const int players = state_of(L).player_count();
+  copy_to = copy_to ? lua_absindex(L, copy_to) : 0;
   SeatMask mask = 0;
   for (int i = 1; i <= n; ++i) {
     lua_geti(L, value, i);
@@ -109,7 +110,8 @@ SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each)
     const lua_Integer seat = lua_tointegerx(L, -1, &isnum);
     if (!isnum || seat < 0 || seat >= players)
       luaL_argerror(L, arg, lua_pushfstring(L, "item %d is not a seat in 0..%d", i, players - 1));
-    lua_pop(L, 1);
+    if (copy_to) lua_rawseti(L, copy_to, i);
+    else lua_pop(L, 1);
     if (once_each && (mask & seat_bit(static_cast<int>(seat))))
       luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is listed twice", seat));
     mask |= seat_bit(static_cast<int>(seat));

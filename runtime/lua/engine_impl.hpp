@@ -68,6 +68,9 @@ struct EngineImpl {
   // Puts back the module tables' fields a game changed; throws ScriptError
   // naming the first change.
   void check_guarded();
+  // Throws ScriptError when a metatable given during the game got a
+  // `__mode` field afterwards (sandbox_late_weak_metatable).
+  void check_metatables();
   // lua_pcall on L under the budget and the cap.
   int protected_run(int nargs, int nresults, int handler);
   // Loads `code` as a chunk with `game` as its first parameter; pushes it.
@@ -194,8 +197,10 @@ SeatMask check_seats(lua_State* L, int arg);
 SeatMask check_seats_at(lua_State* L, int arg, int value);
 // The first n items of the list at stack index `value`, each a seat, as a
 // mask (reported as argument `arg`); with `once_each`, a seat listed twice
-// is an error too.
-SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each);
+// is an error too. With `copy_to` (a stack index), each seat as read goes
+// to that table at its place (the list read once: metamethods may answer
+// differently the next time).
+SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each, int copy_to = 0);
 // Checks that the table at `arg` has no string key outside `allowed`
 // (a null-terminated list): "bad argument #3 to 'move' (unknown field
 // 'seenby'; fields: seen_by, position)".

@@ -181,11 +181,17 @@ void EngineImpl::load_rules() {
 }
 
 void EngineImpl::check_guarded() {
+  check_metatables();
   const std::string change = sandbox_restore_guarded(L);
   if (!change.empty())
     throw ScriptError(fmt::format("{}: the game changed the read-only {}; module tables and their "
                                   "fields cannot change during a game (keep game data in game.state)",
                                   def->script, change));
+}
+
+void EngineImpl::check_metatables() {
+  const std::string weak = sandbox_late_weak_metatable(L);
+  if (!weak.empty()) throw ScriptError(weak);
 }
 
 int EngineImpl::protected_run(int nargs, int nresults, int handler) {

@@ -141,6 +141,9 @@ class GameRun {
   // game). Throws ScriptError when evaluate fails, returns anything but a
   // number in [0, 1], or changes the game.
   std::optional<double> evaluation(Seat seat);
+  // rules.evaluate for every seat (or only `only`), in one call under one
+  // budget: the values by seat, as evaluation() gives them one by one.
+  std::optional<std::vector<double>> evaluations(Seat only = Seat::none());
   // The game's sampling hint for search bots: rules.deal_unseen(game, seat,
   // unseen) with `unseen` as component handles, on this run's state as it
   // stands (a search bot's determinized game, stopped at the seat's
