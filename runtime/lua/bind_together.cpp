@@ -107,7 +107,7 @@ void gather_options(lua_State* L) {
 int together_choose(lua_State* L) {
   check_game(L, 1);
   const SeatMask listed = check_seat_list(L);
-  const char* prompt = luaL_checkstring(L, 3);
+  const char* prompt = check_text(L, 3);
   luaL_argexpected(L, lua_type(L, kOptions) == LUA_TTABLE || lua_type(L, kOptions) == LUA_TFUNCTION, kOptions,
                    "table or function");
   bool said_private = false;

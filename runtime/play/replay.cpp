@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -60,6 +61,8 @@ std::string answer_text(const AnswerRecord& a) {
   return a.together ? fmt::format("[{}, {}, {}]", a.seat, a.index, a.together) : fmt::format("[{}, {}]", a.seat, a.index);
 }
 
+constexpr size_t kMaxLogSetupItems = 1000;
+
 ReplayReport failed(std::string message, size_t events = 0) {
   ReplayReport r;
   r.events = events;
@@ -85,6 +88,11 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
   } catch (const json::exception&) {
     throw SetupError("log: error: the log does not follow schemas/log.schema.json");
   }
+  // Lists no game writes so long: refused before any setup is loaded.
+  for (const auto& [field, size] : {std::pair<const char*, size_t>{"variants", spec.variants.size()},
+                                    {"sets", spec.sets.size()}, {"names", spec.names.size()}})
+    if (size > kMaxLogSetupItems)
+      return failed(fmt::format("{}: the log lists {}, more than the {} a log may", field, size, kMaxLogSetupItems));
   std::vector<AnswerRecord> answers;
   const json& logged_answers = log.at("answers");
   for (size_t i = 0; i < logged_answers.size(); ++i) {
