@@ -45,6 +45,7 @@ bool valid_utf8(std::string_view s) {
 }
 
 std::string to_valid_utf8(std::string_view s) {
+  if (valid_utf8(s)) return std::string(s);  // the usual case: one scan, one copy
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
