@@ -62,11 +62,12 @@ std::vector<std::string> expand_set(const std::string& spec) {
     // Counted in doubles and compared before any conversion: a tiny step
     // (or a span past the largest double) is a count no integer holds.
     const double steps = std::floor((to - from) / step + 1e-9);
-    if (!(steps < static_cast<double>(kMaxSetValues)))
-      throw SetupError(fmt::format("--set: error: '{}' has {} values, more than the {} a --set may sweep; "
-                                   "take a larger STEP",
-                                   spec, steps < 1e15 ? fmt::format("{}", static_cast<int64_t>(steps) + 1) : fmt::format("{:.3g}", steps),
-                                   kMaxSetValues));
+    if (!(steps < static_cast<double>(kMaxSetValues))) {
+      const std::string count = steps < 1e15 ? fmt::format("{} values, more than the {}", static_cast<int64_t>(steps) + 1,
+                                                           kMaxSetValues)
+                                             : fmt::format("more than the {} values", kMaxSetValues);
+      throw SetupError(fmt::format("--set: error: '{}' has {} a --set may sweep; take a larger STEP", spec, count));
+    }
     const auto count = static_cast<size_t>(steps) + 1;
     for (size_t i = 0; i < count; ++i) out.push_back(key + "=" + number_text(from + static_cast<double>(i) * step, integer));
     return out;

@@ -59,7 +59,7 @@ TEST_CASE("script text: invalid UTF-8 in narration, prompts, labels and results 
   CHECK(log["result"]["summary"] == "sum caf" + kFffd + " " + kFffd);
   CHECK(log["result"]["reason"] == "why caf" + kFffd + " " + kFffd);
   CHECK(has(log_text, "prompt caf" + kFffd));
-  CHECK(has(log_text, "table caf" + kFffd));
+  CHECK((has(log_text, "\"label caf" + kFffd) || has(log_text, "\"table caf" + kFffd)));  // the chosen option's
   CHECK(has(log_text, "ph" + kFffd));
   // The same game again writes the same bytes, and the log replays.
   REQUIRE(test::run_rulebook("play '" + game.dir() + "' --seed 4 --log " + dir + "/b.json").exit_code == 0);

@@ -44,7 +44,7 @@ TEST_CASE("sweep: a --set's value count is limited, counted without overflow", "
     return std::string("no error");
   };
   // 9e300 steps: no integer holds the count.
-  CHECK_THAT(error_of("K=1..10:1e-300"), Catch::Contains("more than the 1000 a --set may sweep"));
+  CHECK_THAT(error_of("K=1..10:1e-300"), Catch::Contains("has more than the 1000 values a --set may sweep"));
   CHECK_THAT(error_of("K=-1e308..1e308"), Catch::Contains("more than the 1000"));
   CHECK_THAT(error_of("K=1..1001"), Catch::Contains("has 1001 values, more than the 1000"));
   CHECK(expand_set("K=1..1000").size() == 1000);
