@@ -44,7 +44,7 @@ int run(const ReplayOptions& o) {
   }
   if (!o.quiet)
     std::cout << fmt::format("{}: replay OK, {} events match ({})\n", o.log, report.events,
-                             report.summary);
+                             terminal_text(report.summary, true));
   return kOk;
 }
 

@@ -58,7 +58,6 @@ TEST_CASE("script text: invalid UTF-8 in narration, prompts, labels and results 
   const json log = json::parse(log_text);
   CHECK(log["result"]["summary"] == "sum caf" + kFffd + " " + kFffd);
   CHECK(log["result"]["reason"] == "why caf" + kFffd + " " + kFffd);
-  CHECK(has(log_text, "prompt caf" + kFffd));
   CHECK((has(log_text, "\"label caf" + kFffd) || has(log_text, "\"table caf" + kFffd)));  // the chosen option's
   CHECK(has(log_text, "ph" + kFffd));
   // The same game again writes the same bytes, and the log replays.
