@@ -12,6 +12,7 @@
 #include "analysis/paired_statistics.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/commands.hpp"
+#include "core/safe_text.hpp"
 #include "cli/game_export.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/run_provenance.hpp"
@@ -228,6 +229,10 @@ int run(CompareOptions& o) {
         {"fairness", difference_json(fairness)}};
     nlohmann::json stats = nlohmann::json::object();
     for (const auto& name : stat_names(base, with)) {
+      if (paired.stat_too_large(name)) {
+        stats[name] = {{"games", paired.stat(name).games}, {"too_large", true}};
+        continue;
+      }
       stats[name] = difference_json(paired.stat(name));
       stats[name]["games"] = paired.stat(name).games;
     }
@@ -283,13 +288,15 @@ int run(CompareOptions& o) {
         return it == s.stats().end() ? std::string("-") : analysis::plus_minus(it->second.mean());
       };
       row(out, "stats." + name + " (mean)", mean(base), mean(with),
-          paired.stat(name).games > 0 ? cell_number(paired.stat(name)) : "");
+          paired.stat_too_large(name) ? "too large to subtract"
+          : paired.stat(name).games > 0 ? cell_number(paired.stat(name))
+                                        : "");
     }
     std::map<std::string, std::pair<int64_t, int64_t>> reasons;
     for (const auto& [r, n] : base.end_reasons()) reasons[r].first = n;
     for (const auto& [r, n] : with.end_reasons()) reasons[r].second = n;
     for (const auto& [r, n] : reasons)
-      row(out, "ended: " + r, cell_percent(analysis::wilson_interval(n.first, base.games())),
+      row(out, "ended: " + terminal_text(r, true), cell_percent(analysis::wilson_interval(n.first, base.games())),
           cell_percent(analysis::wilson_interval(n.second, with.games())), "");
     out << fmt::format("seat advantage, base: {}\n", analysis::seat_advantage_sentence(base));
     out << fmt::format("seat advantage, with: {}\n", analysis::seat_advantage_sentence(with));

@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/web_lobby.hpp"
 #include "cli/web_table.hpp"
+#include "core/safe_text.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
@@ -37,6 +38,10 @@ struct ServeOptions {
   double keep_minutes = 60;
   std::string logs_dir;
 };
+
+// A line for the operator's terminal: what a network client chose (a
+// player's name in a summary, a request's path) is shown, never obeyed.
+void operator_log(const std::string& line) { std::cerr << "serve: " << terminal_text(line, true) << std::endl; }
 
 std::atomic<int> g_signal{0};
 extern "C" void on_signal(int signal) { g_signal = signal; }
@@ -70,9 +75,9 @@ int run_lobby(const ServeOptions& o) {
   config.host = o.host;
   config.port = o.port;
   config.server = o.server;
-  config.report = [](const std::string& line) { std::cout << line << std::endl; };
+  config.report = [](const std::string& line) { std::cout << terminal_text(line, true) << std::endl; };
   // What an operator should know on standard error, as for one table.
-  config.log = [](const std::string& line) { std::cerr << "serve: " << line << std::endl; };
+  config.log = operator_log;
   WebLobby lobby(std::move(config));
   lobby.start();
   std::vector<std::string> names;
@@ -122,7 +127,7 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   WebTable table(std::move(config));
   // What an operator should know (caps reached, refusals once a minute) on
   // standard error; the links and the result stay on standard output.
-  table.set_log([](const std::string& line) { std::cerr << "serve: " << line << std::endl; });
+  table.set_log(operator_log);
   table.start();
 
   std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
@@ -144,8 +149,8 @@ int run(ServeOptions& o, const CLI::App& cmd) {
     if (table.wait_over(0.2) && !announced) {
       announced = true;
       ended = std::chrono::steady_clock::now();
-      if (table.error().empty()) std::cout << "The game is over: " << table.result().value("summary", "") << "\n";
-      else std::cerr << "error: " << table.error() << "\n";
+      if (table.error().empty()) std::cout << "The game is over: " << terminal_text(table.result().value("summary", ""), true) << "\n";
+      else std::cerr << "error: " << terminal_text(table.error()) << "\n";
       if (!o.log_file.empty()) std::cout << "Log written to " << o.log_file << "\n";
       std::cout.flush();
     }
@@ -155,7 +160,7 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   }
   table.stop();
   if (!announced) {  // stopped mid-game: the log keeps the game as far as it went
-    std::cerr << "error: " << (table.error().empty() ? "the table was stopped" : table.error()) << "\n";
+    std::cerr << "error: " << terminal_text(table.error().empty() ? "the table was stopped" : table.error()) << "\n";
     return kGameFailure;
   }
   return table.error().empty() ? kOk : kGameFailure;

@@ -39,6 +39,10 @@ void check_export_file(const std::string& path) {
     throw SetupError(fmt::format("--export: error: '{}' must end in .csv or .jsonl", path));
 }
 
+namespace {
+constexpr size_t kMaxExportStatColumns = 1000;
+}  // namespace
+
 void write_export(const std::string& path, std::vector<ExportedGame> games, int players) {
   std::stable_sort(games.begin(), games.end(),
                    [](const ExportedGame& a, const ExportedGame& b) { return a.index < b.index; });
@@ -49,6 +53,12 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
     for (const auto& [name, value] : g.outcome.stats) stat_names.insert(name);
   std::string text;
   if (is_csv(path)) {
+    // Each game gives at most 64; games that each name their own could make
+    // a CSV no spreadsheet opens.
+    if (stat_names.size() > kMaxExportStatColumns)
+      throw OutputError(fmt::format("--export: error: the games gave {} statistics by name, more than the {} columns "
+                                    "a CSV export takes; export to FILE.jsonl",
+                                    stat_names.size(), kMaxExportStatColumns));
     text = with_side ? "game,side,seed,winners,turns,end_reason,decisions,details"
                      : "game,seed,winners,turns,end_reason,decisions,details";
     for (const auto& name : stat_names) text += ",stats." + name;

@@ -9,6 +9,7 @@
 
 #include "analysis/verdict.hpp"
 #include "cli/run_provenance.hpp"
+#include "core/safe_text.hpp"
 
 namespace rulebook::cli {
 
@@ -243,7 +244,7 @@ void print_simulation(std::ostream& out, const RunDescription& d, const RunStati
                      analysis::plus_minus(s.decisions().mean()), s.decisions().standard_deviation());
   out << "how games ended:\n";
   for (const auto& [reason, games] : s.end_reasons())
-    out << fmt::format("  {}: {}  ({} games)\n", reason, range_percent(analysis::wilson_interval(games, s.games())),
+    out << fmt::format("  {}: {}  ({} games)\n", terminal_text(reason, true), range_percent(analysis::wilson_interval(games, s.games())),
                        games);
   if (s.stats().empty()) return;  // the report of a game without statistics is as it was
   out << "the game's statistics (game:finish stats):\n";

@@ -1,6 +1,7 @@
 #include "analysis/paired_statistics.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -31,7 +32,12 @@ void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int
   }
   for (const auto& [name, value] : base.stats) {
     const auto other = with.stats.find(name);
-    if (other != with.stats.end()) stat_differences_[name].add(other->second - value);
+    if (other == with.stats.end()) continue;
+    // Two finite values may differ by more than a double holds: counted,
+    // never added as an infinity (a tally's values are finite).
+    const double difference = other->second - value;
+    if (std::isfinite(difference)) stat_differences_[name].add(difference);
+    else ++stat_overflows_[name];
   }
 }
 
@@ -47,6 +53,7 @@ void PairedStatistics::merge(const PairedStatistics& other) {
   }
   winners_.insert(winners_.end(), other.winners_.begin(), other.winners_.end());
   merge_stats(stat_differences_, other.stat_differences_);
+  for (const auto& [name, games] : other.stat_overflows_) stat_overflows_[name] += games;
 }
 
 Difference PairedStatistics::stat(const std::string& name) const {
@@ -55,6 +62,13 @@ Difference PairedStatistics::stat(const std::string& name) const {
   double sum = 0, sum_squares = 0;
   it->second.sums(sum, sum_squares);
   return paired_mean_difference(it->second.count(), sum, sum_squares, it->second.nonzero());
+}
+
+bool PairedStatistics::stat_too_large(const std::string& name) const {
+  if (stat_overflows_.count(name)) return true;
+  const Difference d = stat(name);
+  return !std::isfinite(d.interval.estimate) || !std::isfinite(d.interval.low) || !std::isfinite(d.interval.high) ||
+         !std::isfinite(d.p_value);
 }
 
 Difference PairedStatistics::rate(const Figure& f) {

@@ -5,6 +5,7 @@
 // independent runs. Rates get the paired intervals of paired_intervals.hpp
 // (exact McNemar, Tango's score interval), means a paired t interval, and
 // unfairness a paired bootstrap over the games' winners.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,11 @@ class PairedStatistics {
   // A game's own statistic (game:finish stats), with - base, over the
   // games whose both sides gave it (games: 0 when none did).
   Difference stat(const std::string& name) const;
+  // Whether a statistic's values are too large for a paired difference:
+  // some game's two finite values differ by more than a double holds
+  // (1.7e308 and -1.7e308), or the differences' spread does. stat() then
+  // gives no meaningful interval; a report says so by the statistic's name.
+  bool stat_too_large(const std::string& name) const;
   // The statistics some game of both sides gave, by name: per-game differences.
   const StatTallies& stat_differences() const { return stat_differences_; }
   // Skill: the mean win rate of `seats` (whose agents differ between the
@@ -75,6 +81,9 @@ class PairedStatistics {
   std::vector<Figure> advantage_;  // scaled by players_ to stay integer
   std::vector<Winners> winners_;   // each game's, for unfairness and skill
   StatTallies stat_differences_;   // by name: with - base, per game
+  // By name: the games whose difference is past the largest double (kept
+  // out of stat_differences_, whose values are finite).
+  std::map<std::string, int64_t> stat_overflows_;
 };
 
 }  // namespace rulebook::analysis

@@ -135,7 +135,7 @@ int gather_from(lua_State* L, lua_Integer i) {
 int together_choose(lua_State* L) {
   check_game(L, 1);
   check_seat_list(L);
-  luaL_checkstring(L, 3);
+  check_text(L, 3);  // valid UTF-8 in its slot, where ask_together reads it
   luaL_argexpected(L, lua_type(L, kOptions) == LUA_TTABLE || lua_type(L, kOptions) == LUA_TFUNCTION, kOptions,
                    "table or function");
   bool said_private = false;

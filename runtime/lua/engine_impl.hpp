@@ -217,6 +217,13 @@ void push_component(lua_State* L, ComponentId id);
 void push_zone(lua_State* L, ZoneSlot slot);
 void push_board(lua_State* L, BoardId board);
 void check_game(lua_State* L, int arg);
+// Script text as the runtime takes it (core/safe_text.hpp): the string at
+// `index`, each ill-formed UTF-8 sequence replaced by U+FFFD -- in its stack
+// slot, so that every later read of the slot sees the same valid text.
+// text_at gives null for a value that is no string or number;
+// check_text raises luaL_checkstring's error.
+const char* text_at(lua_State* L, int index);
+const char* check_text(lua_State* L, int arg);
 void push_json(lua_State* L, const nlohmann::json& value);
 // Lua -> JSON, bounded (cycles, depth, number of values). to_json throws
 // ScriptError: for C++ callers only. Bindings use to_json_checked, which

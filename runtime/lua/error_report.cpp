@@ -8,6 +8,7 @@
 
 #include "core/folder_boundary.hpp"
 #include "core/game_definition.hpp"
+#include "core/safe_text.hpp"
 #include "core/suggest.hpp"
 #include "lua/engine_impl.hpp"
 #include "lua/sandbox.hpp"
@@ -85,7 +86,10 @@ int error_column(const std::string& message, const std::string& line) {
   return at == std::string::npos ? 1 : static_cast<int>(at) + 1;
 }
 
-std::string explain_script_error(lua_State* L, const std::string& text) {
+std::string explain_script_error(lua_State* L, const std::string& script_text) {
+  // A script's message is its own text: valid UTF-8 from here on, for it
+  // reaches JSON (a table's page, the lobby's list).
+  const std::string text = to_valid_utf8(script_text);
   const size_t first_end = std::min(text.find('\n'), text.size());
   std::string first = text.substr(0, first_end);
   const std::string rest = text.substr(first_end);

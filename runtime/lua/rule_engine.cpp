@@ -79,7 +79,7 @@ int guard_game_methods(lua_State* L) {
 
 int print_to_log(lua_State* L) {
   GameState* state = context(L)->state;
-  if (state && state->listening()) state->message(Seat::none(), lua_tostring(L, 1));
+  if (state && state->listening()) state->message(Seat::none(), text_at(L, 1));
   return 0;
 }
 

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "core/board_geometry.hpp"
 #include "core/game_state.hpp"
+#include "core/safe_text.hpp"
 #include "observation/event_view.hpp"
 
 namespace rulebook {
@@ -194,7 +196,30 @@ std::string describe_component(const GameState& state, ComponentId id, bool know
 
 Narrator::~Narrator() { flush(); }
 
-void Narrator::emit_line(const std::string& line) { out_ << line << '\n'; }
+void Narrator::emit_line(const std::string& line) {
+  if (!style_.escape_controls) {
+    out_ << line << '\n';
+    return;
+  }
+  // Text between the style's escapes is made safe; the escapes pass.
+  std::string_view rest = line;
+  for (;;) {
+    size_t cut = rest.size();
+    const std::string* mark = nullptr;
+    for (const std::string* m : {&style_.strong, &style_.faint, &style_.reset}) {
+      const size_t at = m->empty() ? std::string_view::npos : rest.find(*m);
+      if (at < cut) {
+        cut = at;
+        mark = m;
+      }
+    }
+    out_ << terminal_text(rest.substr(0, cut));
+    if (!mark) break;
+    out_ << *mark;
+    rest.remove_prefix(cut + mark->size());
+  }
+  out_ << '\n';
+}
 
 void Narrator::flush() {
   resolve();

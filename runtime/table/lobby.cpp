@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bots/agent_factory.hpp"
+#include "core/player_name.hpp"
 #include "core/suggest.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
@@ -218,6 +219,9 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   }
 
   const std::vector<std::string> names = string_list(request, "names");
+  for (size_t i = 0; i < names.size(); ++i)  // shown on the operator's terminal and every page
+    if (const std::string problem = player_name_problem(names[i]); !problem.empty())
+      throw malformed(fmt::format("\"names\": name {} {}", i + 1, problem));
   if (names.size() > static_cast<size_t>(players))
     throw malformed(fmt::format("{} names for {} players", names.size(), players));
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <httplib.h>
@@ -56,6 +57,29 @@ httplib::Result post_table(httplib::Client& client, const json& request) {
 std::string path_of(const std::string& link) {
   const auto scheme = link.find("://");
   return link.substr(link.find('/', scheme + 3));
+}
+
+// Answers the first option for each of `people` through their links until
+// the table's game is over; returns the answers the table took.
+int answer_until_over(httplib::Client& client, const json& created, Table& table, const std::vector<Seat>& people) {
+  const std::string id = created["table"];
+  int answers = 0;
+  for (int guard = 0; guard < 20000 && !table.over(); ++guard) {
+    bool answered = false;
+    for (Seat seat : people) {
+      const Table::Seen seen = table.seen(table.stream_of(table.token(seat)));
+      if (seen.decision == 0) continue;
+      const std::string link = created["links"][std::to_string(seat.value())];
+      const std::string token = link.substr(link.find("token=") + 6);
+      const auto r = client.Post("/t/" + id + "/api/answer?token=" + token,
+                                 json{{"choose", 0}, {"decision", seen.decision}}.dump(), "application/json");
+      REQUIRE(r);
+      if (r->status == 200) ++answers;
+      answered = true;
+    }
+    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return answers;
 }
 
 }  // namespace
@@ -152,22 +176,7 @@ TEST_CASE("lobby over HTTP: a game played at a lobby's table; its downloaded log
   const std::string id = created["table"];
   const auto table = server->lobby().find(id);
   REQUIRE(table);
-  int answers = 0;
-  for (int guard = 0; guard < 20000 && !table->over(); ++guard) {
-    bool answered = false;
-    for (Seat seat : {Seat{0}, Seat{2}}) {
-      const Table::Seen seen = table->seen(table->stream_of(table->token(seat)));
-      if (seen.decision == 0) continue;
-      const std::string link = created["links"][std::to_string(seat.value())];
-      const std::string token = link.substr(link.find("token=") + 6);
-      const auto r = client.Post("/t/" + id + "/api/answer?token=" + token,
-                                 json{{"choose", 0}, {"decision", seen.decision}}.dump(), "application/json");
-      REQUIRE(r);
-      if (r->status == 200) ++answers;
-      answered = true;
-    }
-    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const int answers = answer_until_over(client, created, *table, {Seat{0}, Seat{2}});
   REQUIRE(table->wait_over(30));
   CHECK(answers > 0);
   CHECK(table->state() == TableState::finished);
@@ -191,6 +200,27 @@ TEST_CASE("lobby over HTTP: a game played at a lobby's table; its downloaded log
   const json listed = body_of(client.Get("/api/tables"), 200);
   CHECK(listed[0]["state"] == "finished");
   CHECK(listed[0]["links"]["log"] == "http://127.0.0.1:" + std::to_string(server->port()) + "/t/" + id + "/log");
+}
+
+TEST_CASE("lobby over HTTP: the log of a table with search bots replays", "[serve][lobby][replay]") {
+  auto server = open_lobby();
+  httplib::Client client("127.0.0.1", server->port());
+  const json created = body_of(post_table(client, {{"game", "pass-the-pandas"}, {"players", 4}, {"seed", 12},
+                                                   {"agents", {{"1", "greedy"}, {"2", "mcts"}, {"3", "ismcts"}}}}), 201);
+  const auto table = server->lobby().find(created["table"]);
+  REQUIRE(table);
+  answer_until_over(client, created, *table, {Seat{0}});
+  REQUIRE(table->wait_over(60));
+  const auto log = client.Get("/t/" + created["table"].get<std::string>() + "/log");
+  REQUIRE(log);
+  REQUIRE(log->status == 200);
+  CHECK(json::parse(log->body)["agents"] == json{"human", "greedy", "mcts", "ismcts"});
+  const std::string file = rulebook::test::temp_folder("lobby-bots") + "/game.json";
+  rulebook::test::write_file(file, log->body);
+  const auto replay = rulebook::test::run_rulebook("replay '" + file + "'");
+  INFO(replay.out << replay.err);
+  CHECK(replay.exit_code == 0);
+  CHECK(replay.out.find("replay OK") != std::string::npos);
 }
 
 TEST_CASE("lobby over HTTP: a full lobby answers 503; an ended table makes room", "[serve][lobby]") {

@@ -258,6 +258,34 @@ TEST_CASE("logs of simultaneous decisions replay, and their marks are checked", 
   CHECK_THAT(r.message, Catch::Contains("simultaneous"));
 }
 
+TEST_CASE("a log whose simultaneous decisions carry wrong numbers does not replay", "[together][replay]") {
+  const test::TempGame game(kBidYaml, kBidLua);
+  auto def = load_game(game.dir());
+  Match match(def);
+  EventRecorder recorder;
+  match.add_sink(&recorder);
+  match.record_answers();
+  for (Seat s : Seat::all(2)) match.set_agent(s, std::make_unique<RandomAgent>());
+  const GameResult result = match.play(2, 5);
+  GameSpec spec{game.dir(), {}, {}, 2, 5, {}};
+  const json log = make_log(spec, match.state(), result, match.answers(), recorder.events(), {"random", "random"});
+  REQUIRE(log.at("answers").size() >= 4);
+  REQUIRE(replay_log(log).ok);
+
+  json one = log;  // the second decision's first answer renumbered
+  one["answers"][2][2] = 7;
+  const ReplayReport changed = replay_log(one);
+  CHECK_FALSE(changed.ok);
+  CHECK_THAT(changed.message, Catch::Contains("answer 3 differs") && Catch::Contains("[0, ") &&
+                                  Catch::Contains(", 7]") && Catch::Contains(", 2]"));
+
+  json shifted = log;  // every decision's number one too high
+  for (json& a : shifted["answers"]) a[2] = a[2].get<int>() + 1;
+  const ReplayReport all = replay_log(shifted);
+  CHECK_FALSE(all.ok);
+  CHECK_THAT(all.message, Catch::Contains("answer 1 differs"));
+}
+
 TEST_CASE("choose_together checks its arguments", "[together][errors]") {
   auto error_of = [](const std::string& body) {
     const test::TempGame game(kBidYaml, test::rules_lua(body + "\n  game:finish{}"));

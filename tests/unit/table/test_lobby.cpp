@@ -253,6 +253,19 @@ TEST_CASE("lobby: bad requests are refused in our words and create nothing", "[l
   CHECK(lobby.size() == 0);
 }
 
+TEST_CASE("lobby: a player's name from the network is short and has no control characters", "[lobby][text]") {
+  Lobby lobby(LobbyConfig{});
+  // An OSC title, a clear screen, CR + erase line: shown on the operator's terminal.
+  refused(lobby, R"({"game": "hai-noon", "names": ["\u001b]0;pwned\u0007"]})", "\"names\": name 1 holds a control character (U+001B)");
+  refused(lobby, R"({"game": "hai-noon", "names": ["Ann", "\u001b[2J"]})", "name 2 holds a control character (U+001B)");
+  refused(lobby, R"({"game": "hai-noon", "names": ["ok\r\u001b[2Kfake"]})", "name 1 holds a control character (U+000D)");
+  refused(lobby, R"({"game": "hai-noon", "names": ["\u009b31m"]})", "holds a control character (U+009B)");
+  refused(lobby, "{\"game\": \"hai-noon\", \"names\": [\"" + std::string(65, 'x') + "\"]}",
+          "name 1 is longer than 64 characters (65)");
+  CHECK(lobby.size() == 0);
+  CHECK_NOTHROW(lobby.create("{\"game\": \"hai-noon\", \"names\": [\"" + std::string(64, 'x') + "\", \"Zo\u00eb\"]}"));
+}
+
 TEST_CASE("lobby: a finished table's log replays; a playing one's is not ready", "[lobby]") {
   Lobby lobby(LobbyConfig{});
   auto table = played_game(lobby, 5);
