@@ -125,6 +125,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
+  r.stopped = false;
   r.identities = at_start ? nullptr : &identities;
   if (checked) {
     observer_->marking = false;
@@ -142,6 +143,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
     outcome = Outcome::Cutoff;
   } catch (const AgentFailure& e) {
     if (r.rejected) outcome = Outcome::Rejected;
+    else if (r.stopped) outcome = observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
     else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
     else outcome = Outcome::Failed;
   } catch (const ScriptLimitError& e) {
