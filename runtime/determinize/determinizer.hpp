@@ -42,6 +42,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/agent.hpp"
+#include "agents/game_cut_off.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
 
@@ -95,8 +96,8 @@ void set_search_warning_handler(std::function<void(const std::string&)> handler)
 // Hands a warning to that handler (nothing when there is none).
 void search_warning(const std::string& what);
 
-struct SearchCutoff : AgentFailure {
-  SearchCutoff() : AgentFailure("search rollout cut off") {}
+struct SearchCutoff : GameCutOff {
+  SearchCutoff() : GameCutOff("search rollout cut off") {}
 };
 
 // Answers the first decision with one option and cuts the game off at the
