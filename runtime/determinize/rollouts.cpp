@@ -74,7 +74,6 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   r.cursor = r.switch_at;
   r.handed_over = false;
   r.rejected = false;
-  r.cut_off = false;
   r.identities = &identities;
   r.faces = faces_;
   identities_ = &identities;
@@ -86,14 +85,14 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   try {
     const int index = m.decide_pending(seat_, [&](const Decision& d) {
       r.hand_over(d);
-      return r.policy_choose(d);
+      return policy.choose(d, m.state());
     });
     m.answer(seat_, index);
     return Outcome::Finished;
-  } catch (const SearchCutoff&) {
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
     return Outcome::Cutoff;
   } catch (const AgentFailure&) {
-    return r.cut_off ? Outcome::Cutoff : Outcome::Failed;
+    return Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return Outcome::Failed;
@@ -125,7 +124,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
-  r.cut_off = false;
+  r.stopped = false;
   r.identities = at_start ? nullptr : &identities;
   if (checked) {
     observer_->marking = false;
@@ -139,11 +138,11 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   try {
     sim_->start(players_, seed_, names_);
     if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
-  } catch (const SearchCutoff&) {
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
     outcome = Outcome::Cutoff;
   } catch (const AgentFailure&) {
     if (r.rejected) outcome = Outcome::Rejected;
-    else if (r.cut_off) outcome = Outcome::Cutoff;
+    else if (r.stopped) outcome = observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
     else outcome = Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -211,7 +210,6 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
-  r.cut_off = false;
   r.identities = oracle_ ? nullptr : identities_;
   r.faces = faces_;
   bool cut = false;
@@ -222,7 +220,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
       const int index = ahead_->decide_pending(seat_, [&](const Decision& d) {
         r.hand_over(d);
         if (r.cursor < r.log->size()) return (*r.log)[r.cursor++].index;
-        return r.policy_choose(d);
+        return policy.choose(d, ahead_->state());
       });
       ahead_->answer(seat_, index);
     } else {
@@ -231,9 +229,11 @@ double Determinizer::look_ahead(int option, Seat seat) {
       ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
       ahead_->start(players_, seed_, names_);
     }
-  } catch (const AgentFailure&) {
-    if (r.rejected || !r.cut_off) return 1.0 / players_;
+  } catch (const GameCutOff&) {
+    if (r.rejected) return 1.0 / players_;
     cut = true;
+  } catch (const AgentFailure&) {
+    return 1.0 / players_;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return 1.0 / players_;

@@ -13,6 +13,8 @@
 
 namespace rulebook {
 
+inline constexpr size_t kNoStop = static_cast<size_t>(-1);
+
 // What a determinization trades between components: each one's type and
 // face, its identity. A snapshot of them, and the permutation that gives
 // component i the identity component from[i] had in the snapshot.
@@ -108,12 +110,13 @@ class Determinizer::Replayer : public Agent {
   size_t cursor = 0;
   bool handed_over = false;
   bool rejected = false;
-  // The policy cut the simulation off (SearchCutoff): the game then ends
-  // with an agent failure whose type the Lua error in between lost, so the
-  // cut is told by this flag, not by the failure's text.
-  bool cut_off = false;
   bool reached = false;  // the first replay: stops at the seat's decision
   bool pause = false;    // ... and pauses there (Agent::kPause) instead of ending the game
+  // A checked replay of a sample's first redrawn answers: it stops where
+  // the answer at `stop_at` (in the log) is asked (stopped), what the seat
+  // was shown so far checked.
+  size_t stop_at = kNoStop;
+  bool stopped = false;
 
   std::string kind() const override { return "replay"; }
   // The search's policy answers at once too (its time is the search's).
@@ -133,9 +136,13 @@ class Determinizer::Replayer : public Agent {
         return static_cast<int>(draws.below(static_cast<uint32_t>(d.count())));
       }
       group_open = false;
-      return policy_choose(d);
+      return policy->choose(d, *state);
     }
     if (observer->marking) observer->mark(*state);
+    if (cursor == stop_at) {
+      stopped = true;
+      throw AgentFailure("determinization checked so far");
+    }
     if (cursor < switch_at) {
       const AnswerRecord& a = (*log)[cursor++];
       if (a.seat != d.seat() || a.index >= d.count()) reject();
@@ -166,16 +173,7 @@ class Determinizer::Replayer : public Agent {
     }
     hand_over(d);
     if (cursor < log->size()) return (*log)[cursor++].index;
-    return policy_choose(d);
-  }
-
-  int policy_choose(const Decision& d) {
-    try {
-      return policy->choose(d, *state);
-    } catch (const SearchCutoff&) {
-      cut_off = true;
-      throw;
-    }
+    return policy->choose(d, *state);
   }
 
   // From the seat's decision on, the search's policy plays: the rollout

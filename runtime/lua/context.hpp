@@ -63,6 +63,7 @@ struct LuaContext {
   // runs (game_run.cpp's ReadOnlyCall): asking a decision or finishing the
   // game there is refused with that name.
   const char* read_only_call = nullptr;
+  bool exception_cut_off = false;  // ... and it was a GameCutOff (agents/game_cut_off.hpp)
 };
 
 inline LuaContext* context(lua_State* L) { return *static_cast<LuaContext**>(lua_getextraspace(L)); }
