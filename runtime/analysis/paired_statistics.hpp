@@ -41,6 +41,10 @@ class PairedStatistics {
   Difference stat(const std::string& name) const;
   // The statistics some game of both sides gave, by name: per-game differences.
   const StatTallies& stat_differences() const { return stat_differences_; }
+  // A seat's return (game:finish returns), with - base, over the games
+  // whose both sides gave returns (games: 0 when none did).
+  Difference seat_return(int seat) const;
+  bool has_returns() const { return !return_differences_.empty(); }
   // Skill: the mean win rate of `seats` (whose agents differ between the
   // sides) with the "with" agents minus with the "base" agents.
   Difference win_rate_of(const std::vector<int>& seats) const;
@@ -75,6 +79,7 @@ class PairedStatistics {
   std::vector<Figure> advantage_;  // scaled by players_ to stay integer
   std::vector<Winners> winners_;   // each game's, for unfairness and skill
   StatTallies stat_differences_;   // by name: with - base, per game
+  std::vector<StatTally> return_differences_;  // by seat: with - base, per game (empty: none)
 };
 
 }  // namespace rulebook::analysis
