@@ -47,19 +47,25 @@ function rules.betting(game)
     bet[seat] = rules.act(game, seat, first ~= nil)
     if bet[seat] and first == nil then first = seat end
   end
-  for seat = 0, (first or 0) - 1 do bet[seat] = rules.act(game, seat, true) end
+  if first ~= nil then
+    for seat = 0, first - 1 do bet[seat] = rules.act(game, seat, true) end
+  end
   return bet, first
 end
 
 -- The winner: the highest card among those who bet, or among all when
--- nobody bet; and how the hand ended.
+-- nobody bet (OpenSpiel looks from the highest card down); and how the
+-- hand ended.
 function rules.winner(game, bet, first)
-  local best, count = nil, 0
-  for seat = 0, game:player_count() - 1 do
-    if first == nil or bet[seat] then
-      count = count + 1
-      if best == nil or rules.card_of(game, seat) > rules.card_of(game, best) then best = seat end
-    end
+  local n, holder, count = game:player_count(), {}, 0
+  for seat = 0, n - 1 do
+    holder[rules.card_of(game, seat)] = seat
+    if first == nil or bet[seat] then count = count + 1 end
+  end
+  local best
+  for card = n, 0, -1 do
+    local seat = holder[card]
+    if best == nil and seat ~= nil and (first == nil or bet[seat]) then best = seat end
   end
   if first == nil then return best, "all-passed" end
   if count == 1 then return best, "uncalled" end
