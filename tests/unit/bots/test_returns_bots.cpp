@@ -80,3 +80,21 @@ TEST_CASE("bots: mcts keeps exploring when returns are far from [0, 1]", "[retur
   for (uint64_t seed = 1; seed <= 5; ++seed) gamble += first_choice(lua, "ismcts:iterations=2000", seed);
   CHECK(gamble >= 4);
 }
+
+TEST_CASE("bots: others=random models the other seats as random players", "[returns][bots]") {
+  // 'dare' lets seat 1 punish (-3 for seat 0) or spare (+5): a searching
+  // opponent punishes, so daring is worth -3 and 'safe' (0) is better; a
+  // random one spares half the time, so daring is worth +1.
+  const std::string lua = "local rules = {}\nfunction rules.setup(game) end\nfunction rules.play(game)\n"
+                          "  local _, i = game:choose(0, 'pick', {'safe', 'dare'})\n"
+                          "  if i == 1 then return game:finish{winners = {}, returns = {0, 0}} end\n"
+                          "  local _, j = game:choose(1, 'answer', {'punish', 'spare'})\n"
+                          "  local r = j == 1 and -3 or 5\n"
+                          "  return game:finish{winners = {}, returns = {r, -r}}\nend\nreturn rules\n";
+  for (const std::string kind : {"ismcts", "mcts"})
+    for (uint64_t seed : {1, 2, 3}) {
+      INFO(kind << " seed " << seed);
+      CHECK(first_choice(lua, kind + ":iterations=500", seed) == 0);
+      CHECK(first_choice(lua, kind + ":iterations=500,others=random", seed) == 1);
+    }
+}
