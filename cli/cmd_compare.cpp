@@ -237,6 +237,15 @@ int run(CompareOptions& o) {
       stats[name]["games"] = paired.stat(name).games;
     }
     j["differences"]["stats"] = stats;
+    if (paired.has_returns()) {
+      nlohmann::json by_seat = nlohmann::json::array();
+      for (int s = 0; s < plan.players; ++s) {
+        auto r = difference_json(paired.seat_return(s));
+        r["seat"] = s;
+        by_seat.push_back(r);
+      }
+      j["differences"]["returns"] = {{"by_seat", by_seat}};
+    }
     j["differences"]["fairness"]["figure"] = "unfairness: root mean square seat advantage (negative: fairer)";
     if (!skill_seats.empty()) {
       j["differences"]["skill"] = difference_json(skill);
@@ -291,6 +300,12 @@ int run(CompareOptions& o) {
           paired.stat_too_large(name) ? "too large to subtract"
           : paired.stat(name).games > 0 ? cell_number(paired.stat(name))
                                         : "");
+    }
+    for (int s = 0; s < plan.players && paired.has_returns(); ++s) {
+      auto mean = [&](const RunStatistics& side) {
+        return side.returns().empty() ? std::string("-") : analysis::plus_minus(side.returns()[s].mean());
+      };
+      row(out, fmt::format("return seat {} (mean)", s), mean(base), mean(with), cell_number(paired.seat_return(s)));
     }
     std::map<std::string, std::pair<int64_t, int64_t>> reasons;
     for (const auto& [r, n] : base.end_reasons()) reasons[r].first = n;

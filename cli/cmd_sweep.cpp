@@ -54,7 +54,7 @@ struct SweepOptions {
 struct KeptGame {
   int32_t turns = 0;
   uint64_t winners = 0;
-  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr, {}}; }
+  GameOutcome outcome() const { return GameOutcome{turns, 0, winners, "", nullptr, {}, {}}; }
 };
 
 struct SettingRun {
@@ -264,6 +264,12 @@ int run(SweepOptions& o) {
         out << fmt::format("    {:<{}} {}\n", settings[k].description, width,
                            it == runs[k].statistics.stats().end() ? std::string("no game gave it") : stat_text(it->second));
       }
+    }
+    for (size_t k = 0; k < runs.size(); ++k) {
+      if (runs[k].statistics.returns().empty()) continue;
+      out << fmt::format("returns by seat, {} (game:finish returns), mean with its 95% interval:\n",
+                         settings[k].description);
+      print_returns(out, runs[k].statistics.returns());
     }
     out << fmt::format("fairest: {}: unfairness {} points\n", settings[fairest].description,
                        analysis::plus_minus(runs[fairest].statistics.unfairness(), 100));

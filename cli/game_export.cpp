@@ -51,6 +51,8 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
   std::set<std::string> stat_names;
   for (const auto& g : games)
     for (const auto& [name, value] : g.outcome.stats) stat_names.insert(name);
+  // Each seat's return, a column a seat (only when some game gave returns).
+  const bool with_returns = std::any_of(games.begin(), games.end(), [](const auto& g) { return !g.outcome.returns.empty(); });
   std::string text;
   if (is_csv(path)) {
     // Each game gives at most 64; games that each name their own could make
@@ -62,6 +64,7 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
     text = with_side ? "game,side,seed,winners,turns,end_reason,decisions,details"
                      : "game,seed,winners,turns,end_reason,decisions,details";
     for (const auto& name : stat_names) text += ",stats." + name;
+    for (int s = 0; with_returns && s < players; ++s) text += fmt::format(",returns.seat{}", s);
     text += "\n";
     for (const auto& g : games) {
       const auto& o = g.outcome;
@@ -74,6 +77,8 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
         const auto it = o.stats.find(name);
         text += it == o.stats.end() ? std::string(",") : "," + nlohmann::json(it->second).dump();
       }
+      for (int s = 0; with_returns && s < players; ++s)
+        text += o.returns.empty() ? std::string(",") : "," + nlohmann::json(o.returns[static_cast<size_t>(s)]).dump();
       text += "\n";
     }
   } else {
@@ -88,6 +93,7 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
                             {"details", o.details.is_null() ? nlohmann::json::object() : o.details}};
       if (with_side) row["side"] = g.side;
       if (!o.stats.empty()) row["stats"] = o.stats;
+      if (!o.returns.empty()) row["returns"] = o.returns;
       text += row.dump() + "\n";
     }
   }

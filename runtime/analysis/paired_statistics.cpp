@@ -39,6 +39,10 @@ void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int
     if (std::isfinite(difference)) stat_differences_[name].add(difference);
     else ++stat_overflows_[name];
   }
+  if (base.returns.size() == static_cast<size_t>(players_) && with.returns.size() == base.returns.size()) {
+    return_differences_.resize(base.returns.size());
+    for (size_t s = 0; s < base.returns.size(); ++s) return_differences_[s].add(with.returns[s] - base.returns[s]);
+  }
 }
 
 void PairedStatistics::merge(const PairedStatistics& other) {
@@ -54,14 +58,27 @@ void PairedStatistics::merge(const PairedStatistics& other) {
   winners_.insert(winners_.end(), other.winners_.begin(), other.winners_.end());
   merge_stats(stat_differences_, other.stat_differences_);
   for (const auto& [name, games] : other.stat_overflows_) stat_overflows_[name] += games;
+  if (!other.return_differences_.empty()) {
+    return_differences_.resize(static_cast<size_t>(players_));
+    for (size_t s = 0; s < return_differences_.size(); ++s) return_differences_[s].merge(other.return_differences_[s]);
+  }
 }
+
+namespace {
+Difference mean_difference(const StatTally& differences) {
+  double sum = 0, sum_squares = 0;
+  differences.sums(sum, sum_squares);
+  return paired_mean_difference(differences.count(), sum, sum_squares, differences.nonzero());
+}
+}  // namespace
 
 Difference PairedStatistics::stat(const std::string& name) const {
   const auto it = stat_differences_.find(name);
-  if (it == stat_differences_.end()) return {};
-  double sum = 0, sum_squares = 0;
-  it->second.sums(sum, sum_squares);
-  return paired_mean_difference(it->second.count(), sum, sum_squares, it->second.nonzero());
+  return it == stat_differences_.end() ? Difference{} : mean_difference(it->second);
+}
+
+Difference PairedStatistics::seat_return(int seat) const {
+  return return_differences_.empty() ? Difference{} : mean_difference(return_differences_.at(static_cast<size_t>(seat)));
 }
 
 bool PairedStatistics::stat_too_large(const std::string& name) const {

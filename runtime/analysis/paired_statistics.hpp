@@ -47,6 +47,10 @@ class PairedStatistics {
   bool stat_too_large(const std::string& name) const;
   // The statistics some game of both sides gave, by name: per-game differences.
   const StatTallies& stat_differences() const { return stat_differences_; }
+  // A seat's return (game:finish returns), with - base, over the games
+  // whose both sides gave returns (games: 0 when none did).
+  Difference seat_return(int seat) const;
+  bool has_returns() const { return !return_differences_.empty(); }
   // Skill: the mean win rate of `seats` (whose agents differ between the
   // sides) with the "with" agents minus with the "base" agents.
   Difference win_rate_of(const std::vector<int>& seats) const;
@@ -84,6 +88,7 @@ class PairedStatistics {
   // By name: the games whose difference is past the largest double (kept
   // out of stat_differences_, whose values are finite).
   std::map<std::string, int64_t> stat_overflows_;
+  std::vector<StatTally> return_differences_;  // by seat: with - base, per game (empty: none)
 };
 
 }  // namespace rulebook::analysis

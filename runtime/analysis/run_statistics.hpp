@@ -24,6 +24,7 @@ struct GameOutcome {
   std::string reason;         // game:finish's reason ("" = not said)
   nlohmann::json details;     // game:finish's details, when asked for (--export); else null
   GameStats stats;            // game:finish's stats (none: the rules gave none)
+  std::vector<double> returns;  // game:finish's returns, in seat order (empty: the rules gave none)
 };
 
 // The reason tallied for games whose rules gave none.
@@ -82,6 +83,10 @@ class RunStatistics {
   const std::map<std::string, int64_t>& end_reasons() const { return end_reasons_; }
   // The game's own statistics by name; a statistic counts only the games that gave it.
   const StatTallies& stats() const { return stats_; }
+  // Each seat's returns (game:finish returns), as exact histograms, so that
+  // parts merge to exactly one run's figures; empty when no game gave
+  // returns, else one per seat, counting only the games that gave them.
+  const std::vector<StatTally>& returns() const { return returns_; }
 
   Interval win_rate(int seat) const { return wilson_interval(wins_.at(seat), games_); }
   Interval shared_win_rate() const { return wilson_interval(shared_wins_, games_); }
@@ -129,6 +134,7 @@ class RunStatistics {
   std::map<int64_t, int64_t> turns_histogram_;
   std::map<std::string, int64_t> end_reasons_;
   StatTallies stats_;
+  std::vector<StatTally> returns_;
 };
 
 }  // namespace rulebook::analysis

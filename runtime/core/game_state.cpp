@@ -52,7 +52,10 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
     c = Component{};
     c.type = def_->component_type[id];
     c.face = def_->start_face(id);
-    if (!t.zone.empty()) {
+    // A count that follows the player count: the copies below the top
+    // in_play(players) stay out of the game.
+    const bool in_play = t.first_component + t.count - 1 - id < t.in_play(players);
+    if (!t.zone.empty() && in_play) {
       const int slot = start_slot_[static_cast<size_t>(c.type)];
       c.zone = slot;
       zones_[slot].push_back(ComponentId{id});

@@ -274,9 +274,8 @@ std::vector<double> Determinizer::rewards() {
     }
     return r;
   }
-  const auto& winners = result.winners;
-  for (Seat w : winners)
-    if (!w.is_none() && w.value() < players_) r[w.index()] = 1.0 / static_cast<double>(winners.size());
+  // The game's returns when it gives them, else each winner's share of the win.
+  for (Seat s : Seat::all(players_)) r[s.index()] = seat_payoff(result, s);
   return r;
 }
 

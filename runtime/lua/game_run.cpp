@@ -107,6 +107,11 @@ double outcome_share(const GameResult& result, Seat seat) {
   return 0.0;
 }
 
+double seat_payoff(const GameResult& result, Seat seat) {
+  if (!result.returns.empty()) return seat.index() < result.returns.size() ? result.returns[seat.index()] : 0.0;
+  return outcome_share(result, seat);
+}
+
 GameRunImpl::~GameRunImpl() {
   if (!engine || !engine->L) return;
   lua_State* L = engine->L;
@@ -584,7 +589,7 @@ std::optional<std::vector<double>> GameRun::evaluations(Seat only) {
   const int players = g.state->player_count();
   std::vector<double> values(static_cast<size_t>(players), 0.0);
   if (g.phase == RunPhase::Over && g.result.finished) {
-    for (Seat s : Seat::all(players)) values[s.index()] = outcome_share(g.result, s);
+    for (Seat s : Seat::all(players)) values[s.index()] = seat_payoff(g.result, s);
     return values;
   }
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;

@@ -1,6 +1,7 @@
 #include "play/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <filesystem>
 #include <optional>
@@ -341,6 +342,35 @@ void check_seats(const GameState& state, const char* what, const json& expected,
     failures.push_back(fmt::format("{}: expected {}, got {}", what, names_of(state, want), names_of(state, actual)));
 }
 
+// expect.returns: a list in seat order ([2, -1, -1]) or by player name
+// ({Ann: 2}); each must equal the game's return up to rounding (1e-9).
+void check_returns(const GameState& state, const json& expected, const std::vector<double>& actual,
+                   std::vector<std::string>& failures) {
+  if (actual.empty()) {
+    failures.push_back(fmt::format("returns: expected {}, but the game gave none", expected.dump()));
+    return;
+  }
+  auto check = [&](Seat seat, const json& wanted) {
+    const double want = wanted.get<double>(), got = actual[seat.index()];
+    if (std::fabs(want - got) > 1e-9 * std::max(1.0, std::fabs(want)))
+      failures.push_back(fmt::format("{}'s return: expected {}, got {}", state.player(seat).name, wanted.dump(),
+                                     json(got).dump()));
+  };
+  if (expected.is_array()) {
+    if (expected.size() != actual.size()) {
+      failures.push_back(fmt::format("returns: expected {} numbers, one a seat, got {}", actual.size(), expected.size()));
+      return;
+    }
+    for (Seat s : Seat::all(state.player_count())) check(s, expected[s.index()]);
+    return;
+  }
+  for (const auto& [who, wanted] : expected.items()) {
+    const Seat seat = seat_of(state, json(who));
+    if (seat.is_none() || seat.value() >= state.player_count()) failures.push_back(fmt::format("expect.returns: no player '{}'", who));
+    else check(seat, wanted);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> find_scenarios(const std::string& path) {
@@ -517,6 +547,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
         else if (it->second != wanted.get<double>())
           failures.push_back(fmt::format("stats.{}: expected {}, got {}", name, wanted.dump(), nlohmann::json(it->second).dump()));
       }
+    if (expect.contains("returns")) check_returns(state, expect.at("returns"), result.returns, failures);
     if (expect.contains("turns") && expect.at("turns").get<int>() != result.turns)
       failures.push_back(fmt::format("turns: expected {}, got {}", expect.at("turns").get<int>(), result.turns));
     if (expect.contains("zones")) {
