@@ -66,7 +66,7 @@ TEST_CASE("named squares: narration, labels, answers and Lua use the squares' na
   const std::string told = narrate(game);
   INFO(told);
   // The first square (cells() starts at the top-left, a2) is chosen.
-  CHECK(told.find("Ann chooses a2") != std::string::npos);
+  CHECK(told.find("Ann chooses: a2") != std::string::npos);
   CHECK(told.find("Pawn moves from a2 to b2") != std::string::npos);
   CHECK(told.find("(1,1)") == std::string::npos);
   CHECK(told.find("\"by_name\":\"a1\"") != std::string::npos);
@@ -91,7 +91,7 @@ TEST_CASE("named squares: a list of names, and a board without names as before",
   // Unnamed: cells are (x,y), square_name is nil and a name is no cell.
   const std::string told = narrate(plain);
   INFO(told);
-  CHECK(told.find("Ann chooses the board (1,1)") != std::string::npos);
+  CHECK(told.find("Ann chooses: the board (1,1)") != std::string::npos);
   CHECK(told.find("Pawn moves from (1,1) to (2,1)") != std::string::npos);
   CHECK(told.find("\"name_of\":\"none\"") != std::string::npos);
 }
