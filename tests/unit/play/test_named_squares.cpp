@@ -31,15 +31,19 @@ std::string yaml(const std::string& names) {
 const char* const kPlay = R"(
   local b = game:board("board")
   local d = {}
-  d.by_name = b:cell("a1") and b:cell("a1"):title() or "none"
-  d.xy = {b:xy("c2")}
   d.name_of = b:square_name(b:cell(2, 1)) or "none"
-  d.name_xy = b:square_name(3, 2) or "none"
-  d.unknown = b:cell("z9") == nil
-  d.step = b:step("a2", "east") == b:cell("b2")
+  if b:square_name(1, 1) then  -- a board without names takes no names
+    d.by_name = b:cell("a1"):title()
+    d.xy = {b:xy("c2")}
+    d.name_xy = b:square_name(3, 2)
+    d.unknown = b:cell("z9") == nil
+    d.step = b:step("a2", "east") == b:cell("b2")
+  else
+    d.refused = not pcall(b.cell, b, "a1")
+  end
   local square = game:choose(0, "Where?", b:cells())
   game:zone("box"):top():move(square)
-  b:step(square, "east"):move_all(square)
+  square:move_all(b:step(square, "east"))
   game:finish{details = d}
 )";
 
@@ -94,6 +98,7 @@ TEST_CASE("named squares: a list of names, and a board without names as before",
   CHECK(told.find("Ann chooses: the board (1,1)") != std::string::npos);
   CHECK(told.find("Pawn moves from (1,1) to (2,1)") != std::string::npos);
   CHECK(told.find("\"name_of\":\"none\"") != std::string::npos);
+  CHECK(told.find("\"refused\":true") != std::string::npos);
 }
 
 TEST_CASE("named squares: names that do not fit the board are errors at their key", "[board][names]") {
@@ -107,9 +112,10 @@ TEST_CASE("named squares: names that do not fit the board are errors at their ke
     return std::string("no error");
   };
   CHECK_THAT(error_of(", column_names: [a, b], row_names: numbers"),
-             Catch::Contains("game.yaml:5:52: error: board 'board': column_names: 2 names for 3 squares (the board is 3 wide)"));
+             Catch::Contains("game.yaml:6:72: error: board 'board': column_names: 2 names for 3 squares (the board is 3 wide)"));
   CHECK_THAT(error_of(", column_names: letters"), Catch::Contains("names both its columns (column_names) and its rows"));
   CHECK_THAT(error_of(", column_names: [a, a1, b], row_names: [\"1\", \"11\"]"),
              Catch::Contains("two squares would have the same name"));
-  CHECK_THAT(error_of(", column_names: diagonal, row_names: numbers"), Catch::Contains("column_names"));
+  CHECK_THAT(error_of(", column_names: diagonal, row_names: numbers"),
+             Catch::Contains("game.yaml:6:72: error: value does not match any of the 2 alternatives"));
 }

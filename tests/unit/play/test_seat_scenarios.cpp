@@ -64,11 +64,11 @@ TEST_CASE("scenarios: narration_for checks what one seat was told, by name or se
                   "name: told\nshuffles: [{zone: deck, top: [king, guard]}]\nanswers: [1]\nexpect:\n"
                   "  narration_for:\n"
                   "    Ann: {contains: [\"Guard moves from the deck to Bob's hand\"], lacks: [King]}\n"
-                  "    1: {contains: [\"King moves from the deck to Ann's hand\"], lacks: [Guard]}\n"},
+                  "    \"1\": {contains: [\"King moves from the deck to Ann's hand\"], lacks: [Guard]}\n"},
                  {"scenarios/leaks.yaml",
                   "name: leaks\nshuffles: [{zone: deck, top: [king, guard]}]\nanswers: [1]\nexpect:\n"
                   "  narration_for:\n    Ann: {lacks: [Guard]}\n    Bob: {contains: [King moves to nowhere]}\n"},
-                 {"scenarios/nobody.yaml", "name: nobody\nanswers: [1]\nexpect:\n  narration_for: {Zed: {lacks: [x]}, 5: {lacks: [x]}}\n"}});
+                 {"scenarios/nobody.yaml", "name: nobody\nanswers: [1]\nexpect:\n  narration_for: {Zed: {lacks: [x]}, \"5\": {lacks: [x]}}\n"}});
   const ScenarioOutcome told = run(game, "told");
   INFO(all_failures(told) << told.narration);
   CHECK(told.passed);
@@ -92,7 +92,7 @@ TEST_CASE("scenarios: a forced shuffle may name particular copies, by face or by
                   "answers: [1]\nexpect:\n  state: {order: 'prize 3,prize 1,king,guard,prize 2,prize 4'}\n"},
                  {"scenarios/ids.yaml",
                   "name: ids\nshuffles: [{zone: deck, top: [{id: 5}, {id: 2}]}]\nanswers: [1]\n"
-                  "expect:\n  lua: ['game.state.order:sub(1, 16) == \"prize 4,prize 1,\"']\n"},
+                  "expect:\n  lua: ['game.state.order:sub(1, 16) == \"prize 1,prize 4,\"']\n"},
                  {"scenarios/missing.yaml",
                   "name: missing\nshuffles: [{zone: deck, top: [{face: \"3\"}, {face: \"3\"}, {type: king, id: 0}]}]\n"
                   "answers: [1]\nexpect: {}\n"}});
