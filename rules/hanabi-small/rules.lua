@@ -180,15 +180,18 @@ function rules.ended(game)
   if game.turns_to_play <= 0 then return "deck-played-out" end
 end
 
--- Everybody shares the score: every seat wins with a score above 0.
+-- Everybody shares the score: it is every seat's return, and every seat
+-- wins with a score above 0.
 function rules.finish(game, reason)
   local score = rules.score(game)
-  local winners = {}
-  if score > 0 then
-    for seat = 0, game:player_count() - 1 do winners[#winners + 1] = seat end
+  local winners, returns = {}, {}
+  for seat = 0, game:player_count() - 1 do
+    returns[seat + 1] = score
+    if score > 0 then winners[#winners + 1] = seat end
   end
   return game:finish{
     winners = winners,
+    returns = returns,
     reason = reason,
     summary = string.format("the fireworks score %d", score),
     stats = {score = score, fireworks = rules.fireworks(game)},
