@@ -379,6 +379,29 @@ void check_seats(const GameState& state, const char* what, const json& expected,
     failures.push_back(fmt::format("{}: expected {}, got {}", what, names_of(state, want), names_of(state, actual)));
 }
 
+// Each of `lines` is found in `text`, each after the one before (`log`).
+void check_lines_in_order(const std::string& text, const json& lines, const std::string& what,
+                          std::vector<std::string>& failures) {
+  size_t from = 0;
+  for (const auto& line : lines) {
+    const std::string wanted = line.get<std::string>();
+    const size_t at = text.find(wanted, from);
+    if (at == std::string::npos) {
+      failures.push_back(fmt::format("{}: \"{}\" not found{}", what, wanted, from ? " after the previous expected line" : ""));
+    } else {
+      from = at + wanted.size();
+    }
+  }
+}
+
+// None of `lines` is in `text` (`no_log`).
+void check_lines_absent(const std::string& text, const json& lines, const std::string& what, const char* why,
+                        std::vector<std::string>& failures) {
+  for (const auto& line : lines)
+    if (text.find(line.get<std::string>()) != std::string::npos)
+      failures.push_back(fmt::format("{}: \"{}\" should not appear{}", what, line.get<std::string>(), why));
+}
+
 // A seat by player name, or by seat number written as text (a YAML key).
 Seat seat_by_key(const GameState& state, const std::string& key) {
   const Seat named = seat_of(state, json(key));
@@ -401,20 +424,9 @@ void check_seat_narration(const GameState& state, const json& wanted, const std:
       continue;
     }
     const std::string text = told[seat.index()].str();
-    size_t from = 0;
-    for (const auto& line : checks.value("contains", json::array())) {
-      const std::string part = line.get<std::string>();
-      const size_t at = text.find(part, from);
-      if (at == std::string::npos)
-        failures.push_back(fmt::format("narration for {}: \"{}\" not found{}", key, part,
-                                       from ? " after the previous expected line" : ""));
-      else
-        from = at + part.size();
-    }
-    for (const auto& line : checks.value("lacks", json::array()))
-      if (text.find(line.get<std::string>()) != std::string::npos)
-        failures.push_back(fmt::format("narration for {}: \"{}\" should not appear (that seat was told it)", key,
-                                       line.get<std::string>()));
+    const std::string what = "narration for " + key;
+    if (checks.contains("contains")) check_lines_in_order(text, checks.at("contains"), what, failures);
+    if (checks.contains("lacks")) check_lines_absent(text, checks.at("lacks"), what, " (that seat was told it)", failures);
   }
 }
 
@@ -661,23 +673,9 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       }
     }
   }
-  if (expect.contains("log")) {
-    size_t from = 0;
-    for (const auto& line : expect.at("log")) {
-      const std::string wanted = line.get<std::string>();
-      const size_t at = out.narration.find(wanted, from);
-      if (at == std::string::npos) {
-        failures.push_back(fmt::format("log: \"{}\" not found{}", wanted, from ? " after the previous expected line" : ""));
-      } else {
-        from = at + wanted.size();
-      }
-    }
-  }
+  if (expect.contains("log")) check_lines_in_order(out.narration, expect.at("log"), "log", failures);
   if (per_seat) check_seat_narration(state, expect.at("narration_for"), seat_narration, failures);
-  if (expect.contains("no_log"))
-    for (const auto& line : expect.at("no_log"))
-      if (out.narration.find(line.get<std::string>()) != std::string::npos)
-        failures.push_back(fmt::format("log: \"{}\" should not appear", line.get<std::string>()));
+  if (expect.contains("no_log")) check_lines_absent(out.narration, expect.at("no_log"), "log", "", failures);
   out.passed = failures.empty();
   return out;
 }
