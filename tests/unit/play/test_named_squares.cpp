@@ -96,7 +96,7 @@ TEST_CASE("named squares: a list of names, and a board without names as before",
   const std::string told = narrate(plain);
   INFO(told);
   CHECK(told.find("Ann chooses: the board (1,1)") != std::string::npos);
-  CHECK(told.find("Pawn moves from (1,1) to (2,1)") != std::string::npos);
+  CHECK(told.find("Pawn moves from the board (1,1) to the board (2,1)") != std::string::npos);
   CHECK(told.find("\"name_of\":\"none\"") != std::string::npos);
   CHECK(told.find("\"refused\":true") != std::string::npos);
 }
