@@ -68,6 +68,8 @@ int run(const CheckOptions& o) {
                                report.checked_configs, report.configs, report.games);
     else
       std::cout << fmt::format("{} {}  ({} configurations, {} games)\n", verdict, path, report.configs, report.games);
+    for (const auto& v : report.skipped)
+      std::cout << fmt::format("  skipped: variant {} (its check.skip: {})\n", v.name, v.reason);
     for (const auto& f : report.failures) {
       std::string text = describe(f);
       for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");

@@ -65,6 +65,7 @@ struct VariantInfo {
   std::string source;
   std::string description;
   std::string script;  // absolute path of its Lua file, or empty
+  std::string check_skip;  // why `rulebook check` leaves it out (check: {skip: ...}), or empty
 };
 
 class GameDefinition {

@@ -8,6 +8,7 @@
 
 #include "core/folder_boundary.hpp"
 #include "core/input_file.hpp"
+#include "lua/line_coverage.hpp"
 #include "lua/sandbox_internal.hpp"
 
 namespace rulebook {
@@ -93,6 +94,12 @@ bool load_text(lua_State* L, const char* text, size_t size, const char* chunknam
 // an error runs (luaL_loadbufferx is protected).
 bool load_file(lua_State* L, const char* path, const char* display_name) {
   std::string error;
+  if (LineCoverage* coverage = context(L)->coverage) {
+    try {
+      coverage->files.insert(path);
+    } catch (const std::exception&) {  // only a record for mutation testing: never unwinds through Lua
+    }
+  }
   {
     const InputFile file = read_input_file(path);
     if (file.ok) {

@@ -105,6 +105,7 @@ std::string number_word(int n) {
 
 std::string cell_text(const GameState& s, int board, int cell) {
   const auto& g = s.definition().boards[board].geometry;
+  if (g.named()) return g.cell_name(cell);
   return fmt::format("({},{})", g.x(cell) + 1, g.y(cell) + 1);
 }
 
@@ -178,6 +179,11 @@ std::string with_article(const std::string& noun) {
 }
 
 std::string board_coordinates(const BoardDef& board) {
+  const BoardGeometry& g = board.geometry;
+  if (g.named())
+    return fmt::format("{}, {}x{}: a square is named by its column then its row, {} being the top-left corner and {} "
+                       "the bottom-right", board.title.empty() ? board.name : board.title, g.width(), g.height(),
+                       g.cell_name(0), g.cell_name(g.cell_count() - 1));
   return fmt::format("{}, {}x{}: a cell is written (column,row), (1,1) being the top-left corner",
                      board.title.empty() ? board.name : board.title, board.geometry.width(),
                      board.geometry.height());

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "setup/board_names.hpp"
 #include "setup/component_shapes.hpp"
 #include "setup/setup_error.hpp"
 
@@ -122,6 +123,9 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       board.title = str_or(b, "title", board.name);
       const int width = shapes.board_size(b, at, "width");  // width first: its error comes first
       board.geometry = BoardGeometry(width, shapes.board_size(b, at, "height"));
+      std::string names_at;
+      if (const std::string why = read_board_names(b, board.geometry, names_at); !why.empty())
+        fail(at + names_at, fmt::format("board '{}': {}", board.name, why));
       if (auto p = b.find("paths"); p != b.end()) {
         for (const auto& pj : *p) {
           BoardPath path;

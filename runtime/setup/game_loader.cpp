@@ -113,6 +113,7 @@ VariantInfo read_variant(const std::string& game_dir, const std::string& spec, S
   info.title = v.at("title").get<std::string>();
   info.source = v.at("source").get<std::string>();
   info.description = v.value("description", "");
+  if (v.contains("check") && v.at("check").contains("skip")) info.check_skip = v.at("check").at("skip").get<std::string>();
   if (v.contains("script")) {
     fs::path script = path.parent_path() / v.at("script").get<std::string>();
     if (!inside_folder(boundary, script.string()))

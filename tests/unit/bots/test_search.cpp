@@ -186,6 +186,9 @@ TEST_CASE("determinizations agree with what the seat saw and hide nothing else",
     // decision: its game of rounds lasts.
     LoadOptions options;
     if (game == "liars-dice") options.variants = {"lose-a-die"};
+    // Hanabi (small) ends at its first misplay (one life): with the
+    // rulebook's three lives it lasts to seat 0's fourth decision.
+    if (game == "hanabi-small") options.sets = {"options.life_tokens=3"};
     auto def = load_game(game, options);
     const int players = std::min(def->max_players, std::max(def->min_players, 3));
     // Seat 0 plays 3 decisions at random, then the determinizer is asked.

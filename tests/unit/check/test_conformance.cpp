@@ -86,6 +86,26 @@ TEST_CASE("conformance: a hand made public fails the view check", "[conformance]
   CHECK(f.reproduce == "rulebook play " + game.dir() + " --players 2 --variant leak-public-hand --seed 1 --view 0");
 }
 
+TEST_CASE("conformance: a variant that says check.skip is left out, and the report says so", "[conformance][skip]") {
+  // The leak of the test above, marked as a teaching example.
+  const test::DefectiveGame game("hai-noon", "leak-public-hand");
+  game.write("variants/leak-public-hand.yaml",
+             "name: leak-public-hand\ntitle: A leak\nsource: a test\nscript: leak_public_hand.lua\n"
+             "check: {skip: a teaching example of a leak}\n");
+  const auto configs = conformance_configs(game.dir());
+  CHECK(configs.size() == 3);  // 2 to 4 players, no variant
+  for (const auto& c : configs) CHECK(c.variants.empty());
+  ConformanceOptions options;
+  options.games = 1;
+  const ConformanceReport r = check_conformance(game.dir(), options);
+  CHECK(r.ok());
+  REQUIRE(r.skipped.size() == 1);
+  CHECK(r.skipped[0].name == "leak-public-hand");
+  CHECK(r.skipped[0].reason == "a teaching example of a leak");
+  CHECK(to_json(r).at("skipped_variants") ==
+        nlohmann::json::parse(R"([{"variant": "leak-public-hand", "reason": "a teaching example of a leak"}])"));
+}
+
 TEST_CASE("conformance: a private decision shown fails the decision check", "[conformance]") {
   const test::DefectiveGame game("hai-noon", "leak-private-decision");
   ConformanceOptions options;
