@@ -19,6 +19,10 @@ TableConfig table_config(const WebTableConfig& c) {
   t.kinds = c.kinds;
   t.agent_settings = c.agent_settings;
   t.before_wait = c.before_wait;
+  t.id = c.id;
+  t.tokens = c.tokens;
+  t.journal = c.journal;
+  t.resume = c.resume;
   if (!c.log_file.empty()) {
     const std::string path = c.log_file;
     t.save_log = [path](const std::string& log) { write_file("--log", path, log); };

@@ -28,6 +28,11 @@ struct WebTableConfig {
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)
   http::ServerLimits server;       // the HTTP server's threads and caps (serve's --max-per-address)
+  // A table kept (--state-dir) or brought back: see TableConfig.
+  std::string id;
+  std::vector<std::string> tokens;
+  std::shared_ptr<TableJournal> journal;
+  TableResume resume;
   // Tests only: see TableConfig::before_wait.
   std::function<void(Seat seat)> before_wait;
 };

@@ -421,7 +421,12 @@ function narrate(lines) {
 
 function receive(m) {
   switch (m.type) {
-    case "table": table.hello = m; break;
+    case "table":
+      // The table's first message again: the server restarted and brought
+      // the table back, and the stream starts over. Start the page over.
+      if (table.hello) { if (table.source) table.source.close(); location.reload(); return; }
+      table.hello = m;
+      break;
     case "hello": table.names = m.players; break;
     case "view":
       noteChanges(table.view, m.view);
