@@ -39,6 +39,7 @@ struct ServeOptions {
   double keep_minutes = 60;
   std::string logs_dir;
   std::string state_dir;  // --state-dir: tables kept there survive the server
+  bool hot_seat = false;  // --hot-seat: one page for every person's seat
 };
 
 std::atomic<int> g_signal{0};
@@ -128,14 +129,16 @@ int run_lobby(const ServeOptions& o) {
     if (t.value("state", "") == "playing" || t.value("state", "") == "created")
       unfinished.push_back(fmt::format("{} ({})", t.value("table", ""), t.value("game", "")));
   lobby.stop();
-  report_stopped(unfinished, o.state_dir, fmt::format("rulebook serve --state-dir {}", o.state_dir));
+  std::string again = fmt::format("rulebook serve --state-dir {}", o.state_dir);
+  if (lobby.port() != 8080) again += fmt::format(" --port {}", lobby.port());
+  report_stopped(unfinished, o.state_dir, again);
   return kOk;
 }
 
 int run(ServeOptions& o, const CLI::App& cmd) {
   if (o.game.game.empty()) {
     // What sets up one game belongs to a table's request in a lobby.
-    for (const char* option : {"--players", "--seed", "--variant", "--set", "--agent", "--name", "--log", "--linger"})
+    for (const char* option : {"--players", "--seed", "--variant", "--set", "--agent", "--name", "--log", "--linger", "--hot-seat"})
       if (cmd.count(option) > 0)
         throw SetupError(fmt::format("{}: error: a lobby's tables are set up on its page; give GAME to serve one game", option));
     return run_lobby(o);
@@ -207,9 +210,11 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
                            o.host, table.port());
   for (Seat s : Seat::all(players)) {
-    if (kinds[s.index()] == "human") std::cout << fmt::format("  seat {}: {}\n", s, table.link(s));
-    else std::cout << fmt::format("  seat {}: {} bot\n", s, kinds[s.index()]);
+    if (kinds[s.index()] != "human") std::cout << fmt::format("  seat {}: {} bot\n", s, kinds[s.index()]);
+    else if (!o.hot_seat) std::cout << fmt::format("  seat {}: {}\n", s, table.link(s));
   }
+  if (o.hot_seat)
+    std::cout << fmt::format("  every person's seat at one screen (pass the device between turns): {}\n", table.hot_seat_link());
   std::cout << fmt::format("  spectators: {}\n", table.link(Seat::none()));
   if (saved)
     std::cout << fmt::format("Brought back from {}: the game goes on where it stood ({} decisions answered).\n",
@@ -240,7 +245,7 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   table.stop();
   if (!announced) {  // stopped mid-game by Ctrl-C or SIGTERM: the operator's wish, not a failure
     std::string again = fmt::format("rulebook serve {} --state-dir {}", o.game.game, o.state_dir);
-    if (o.port != 8080) again += fmt::format(" --port {}", o.port);
+    if (table.port() != 8080) again += fmt::format(" --port {}", table.port());
     report_stopped({fmt::format("{} ({})", def->title, o.game.game)}, o.state_dir, again);
     return kOk;
   }
@@ -285,6 +290,9 @@ Runner add_serve(CLI::App& app) {
   cmd->add_option("--keep-minutes", o->keep_minutes, "lobby: drop an ended table (its pages, its log) MINUTES after its end")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--hot-seat", o->hot_seat,
+               "one page for every person's seat at one screen: between seats it shows \"pass to NAME\" and hides the "
+               "last seat's secrets until the next player taps");
   cmd->add_option("--state-dir", o->state_dir,
                   "keep every table in DIR as it is played (its setup and each answer, synced before the answer is "
                   "accepted); started again on DIR, serve brings back the tables that had not ended, with the same "

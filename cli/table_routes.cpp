@@ -137,4 +137,14 @@ Response undo(Table& table, const Request& request) {
   return reply(table.undo(table.stream_of(request.param("token"))), {{"ok", true}});
 }
 
+std::string hot_seat_page(const Table& table) {
+  std::string seats;
+  for (Seat s : Seat::all(table.config().spec.players)) {
+    const std::string token = table.token(s);
+    if (token.empty()) continue;
+    seats += fmt::format("{}{}:{}", seats.empty() ? "" : ",", s.value(), token);
+  }
+  return "play?seats=" + seats;
+}
+
 }  // namespace rulebook::cli::table_routes

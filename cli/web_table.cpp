@@ -100,6 +100,11 @@ std::string WebTable::link(Seat seat) const {
   return fmt::format("http://{}:{}/play?token={}", host, port_, token(seat));
 }
 
+std::string WebTable::hot_seat_link() const {
+  const std::string watch = link(Seat::none());
+  return watch.substr(0, watch.size() - std::string("watch").size()) + table_routes::hot_seat_page(impl_->table);
+}
+
 bool WebTable::wait_over(double seconds) const { return impl_->table.wait_over(seconds); }
 bool WebTable::over() const { return impl_->table.over(); }
 std::string WebTable::error() const { return impl_->table.error(); }

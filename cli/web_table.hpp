@@ -56,6 +56,8 @@ class WebTable {
   std::string token(Seat seat) const;
   // The link a seat's player opens, or the spectators' link (seat none).
   std::string link(Seat seat) const;
+  // The link of one page for every person's seat at one screen (--hot-seat).
+  std::string hot_seat_link() const;
 
   // Waits until the game is over (true) or `seconds` passed (false).
   bool wait_over(double seconds) const;
