@@ -45,11 +45,15 @@ struct ServeOptions {
 std::atomic<int> g_signal{0};
 extern "C" void on_signal(int signal) { g_signal = signal; }
 
-// Stops at Ctrl-C (or SIGTERM).
-void wait_for_signal() {
+// Ctrl-C (or SIGTERM) stops the server: caught from before the links are
+// printed, so that whoever reads them may stop it at once.
+void catch_stop_signals() {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);  // a page closed mid-write is the server's business, not a crash
+}
+
+void wait_for_signal() {
   while (g_signal == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
 }
 
@@ -110,6 +114,7 @@ int run_lobby(const ServeOptions& o) {
   std::vector<TableStore::SetAside> set_aside;
   const auto back = lobby.lobby().bring_back(set_aside);
   report_set_aside(set_aside);
+  catch_stop_signals();
   lobby.start();
   std::vector<std::string> names;
   for (const LobbyGame& g : lobby.lobby().games()) names.push_back(g.name);
@@ -205,6 +210,7 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   // What an operator should know (caps reached, refusals once a minute) on
   // standard error; the links and the result stay on standard output.
   table.set_log([](const std::string& line) { std::cerr << "serve: " << line << std::endl; });
+  catch_stop_signals();
   table.start();
 
   std::cout << fmt::format("{} for {} players (seed {}) at http://{}:{}/\n", def->title, players, o.game.seed,
@@ -224,9 +230,6 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   std::cout << "Each seat's link is its secret: give it to that player only. Ctrl-C stops the table.\n";
   std::cout.flush();
 
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  std::signal(SIGPIPE, SIG_IGN);
   bool announced = false;
   auto ended = std::chrono::steady_clock::time_point{};
   while (g_signal == 0) {

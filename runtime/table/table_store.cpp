@@ -342,9 +342,15 @@ void TableStore::keep(TableConfig& config, const std::string& game, const std::s
   config.journal = std::make_shared<FileJournal>(dir_, path, setup);
 }
 
-void TableStore::forget(const std::string& id) {
+void TableStore::forget(const std::string& id) noexcept {
   std::lock_guard lock(mutex_);
-  if (::unlink(path_of(id).c_str()) == 0) sync_dir(dir_);
+  if (::unlink(path_of(id).c_str()) != 0) return;  // gone already (the game's end removed it)
+  try {
+    sync_dir(dir_);
+  } catch (const std::exception&) {
+    // The file is gone from the folder; a crash before the folder reaches
+    // the disk brings the table back once more, and the sweep forgets it again.
+  }
 }
 
 std::vector<std::string> TableStore::kept() const {

@@ -48,7 +48,7 @@ class TableStore {
   // `config` gets its journal (config.id must be set). Throws std::runtime_error.
   void keep(TableConfig& config, const std::string& game, const std::string& created);
   // Forgets a table that will not be played on (stopped for idleness): its file goes.
-  void forget(const std::string& id);
+  void forget(const std::string& id) noexcept;
   // The ids of the tables kept now.
   std::vector<std::string> kept() const;
 

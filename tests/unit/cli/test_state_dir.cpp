@@ -30,6 +30,9 @@ namespace {
 class Server {
  public:
   Server(const std::vector<std::string>& args, const std::string& dir) : out_(dir + "/out"), err_(dir + "/err") {
+    // Never read a previous server's output as this one's.
+    fs::remove(out_);
+    fs::remove(err_);
     pid_ = fork();
     REQUIRE(pid_ >= 0);
     if (pid_ == 0) {
@@ -53,7 +56,7 @@ class Server {
   }
   // Waits until standard output holds `text` (false: the server exited first, or 60 s passed).
   bool wait_for(const std::string& text) {
-    for (int i = 0; i < 600; ++i) {
+    for (int i = 0; i < 600 && pid_ > 0; ++i) {
       if (out().find(text) != std::string::npos) return true;
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
@@ -72,6 +75,7 @@ class Server {
   }
   // Sends `signal`, waits; returns the exit code (128 + signal when killed by it).
   int end_with(int signal) {
+    REQUIRE(pid_ > 0);  // still running (kill(-1) would signal every process)
     kill(pid_, signal);
     int status = 0;
     waitpid(pid_, &status, 0);
