@@ -149,6 +149,7 @@ void play(httplib::Client& client, const std::vector<SeatLink>& seats, int count
   for (int answered = 0; answered < count;) {
     bool any = false, ended = false;
     for (const SeatLink& seat : seats) {
+      if (answered == count) break;
       const json messages = messages_of(client, seat);
       ended = ended || over(messages);
       if (auto open = open_decision(messages)) {
