@@ -6,8 +6,12 @@
 # result, the server's log replays. Then the lobby (`rulebook serve` with
 # no game): a table opened on its page, played to its end on the people's
 # pages, its log downloaded from the lobby's list replays; then two pages
-# decide sealed bids at once (play_together.mjs). Screenshots of the pages
-# land in OUT.
+# decide sealed bids at once (play_together.mjs). Then every bundled game's
+# table on a phone (phone.mjs: 390 x 844, touch: no sideways scroll, the
+# decision's buttons inside the screen and at least 44 px high, a tap
+# answers), and a game of Goofspiel at one screen (hot_seat.mjs: --hot-seat,
+# "pass the device", no seat's secrets between seats). Screenshots of the
+# pages land in OUT.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -20,4 +24,7 @@ node tests/browser/play_hai_noon.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
 node tests/browser/play_from_lobby.mjs "$RULEBOOK" "$OUT" "${SEED:-7}"
 # Two browsers deciding at once (game:choose_together): sealed bids.
 node tests/browser/play_together.mjs "$RULEBOOK" "$OUT"
-echo "browser.sh: two whole Hai Noon games (one table opened from the lobby) and a game of sealed bids played in chromium in $(( $(date +%s) - start )) s"
+# Every bundled game's table on a phone; two people at one phone.
+node tests/browser/phone.mjs "$RULEBOOK" "$OUT"
+node tests/browser/hot_seat.mjs "$RULEBOOK" "$OUT"
+echo "browser.sh: two whole Hai Noon games (one table opened from the lobby), a game of sealed bids, every game on a phone and a hot-seat game played in chromium in $(( $(date +%s) - start )) s"

@@ -295,8 +295,11 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
     stop_each(dropped);
   }
   std::string id = random_id();
-  auto table = std::make_shared<Table>(table_config(parsed, id));
+  TableConfig table_setup = table_config(parsed, id);
   const std::string game = parsed.at("game").get<std::string>();
+  const std::string created = utc_now();
+  if (config_.store) config_.store->keep(table_setup, game, created);
+  auto table = std::make_shared<Table>(std::move(table_setup));
   std::vector<std::shared_ptr<Table>> dropped;  // destroyed after the lock is let go
   {
     std::lock_guard lock(mutex_);
@@ -306,7 +309,7 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
     Held held;
     held.table = table;
     held.game = game;
-    held.created = utc_now();
+    held.created = created;
     held.order = ++created_;
     held.active = now();
     tables_.emplace(id, std::move(held));
@@ -314,6 +317,47 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
   stop_each(dropped);
   table->start();
   return table;
+}
+
+std::vector<std::shared_ptr<Table>> Lobby::bring_back(std::vector<TableStore::SetAside>& set_aside) {
+  std::vector<std::shared_ptr<Table>> back;
+  if (!config_.store) return back;
+  const std::vector<std::string> bots = seatable_bots();
+  for (TableStore::Saved& saved : config_.store->load(config_.limits, set_aside)) {
+    const auto offered = std::find_if(games_.begin(), games_.end(), [&](const LobbyGame& g) { return g.name == saved.game; });
+    if (offered == games_.end() || offered->source != saved.config.spec.game) {
+      set_aside.push_back(config_.store->set_aside(saved.config.id, fmt::format("this lobby does not offer its game '{}'", saved.game)));
+      continue;
+    }
+    // What a request may seat, and no more: the file is not trusted to run programs.
+    const auto unseatable = std::find_if(saved.config.kinds.begin(), saved.config.kinds.end(), [&](const std::string& kind) {
+      return kind != "human" && std::find(bots.begin(), bots.end(), kind) == bots.end();
+    });
+    if (unseatable != saved.config.kinds.end()) {
+      set_aside.push_back(config_.store->set_aside(saved.config.id, fmt::format("this lobby does not seat '{}'", *unseatable)));
+      continue;
+    }
+    const std::string id = saved.config.id;
+    saved.config.agent_settings = config_.agent_settings;
+    if (config_.save_log) {
+      auto save = config_.save_log;
+      saved.config.save_log = [save, id](const std::string& log) { save(id, log); };
+    }
+    auto table = std::make_shared<Table>(std::move(saved.config));
+    {
+      std::lock_guard lock(mutex_);
+      Held held;
+      held.table = table;
+      held.game = saved.game;
+      held.created = saved.created;
+      held.order = ++created_;
+      held.active = now();
+      tables_.emplace(id, std::move(held));
+    }
+    table->start();
+    back.push_back(table);
+  }
+  return back;
 }
 
 // The ended table that ended first goes (lock held).
@@ -438,6 +482,11 @@ Lobby::Swept Lobby::sweep() {
   // table's time to go counts from now.
   stop_each(dropped);
   stop_each(idle);
+  // Nothing of them is to come back after a restart.
+  if (config_.store) {
+    for (const std::string& id : swept.ended) config_.store->forget(id);
+    for (const auto& table : idle) config_.store->forget(table->id());
+  }
   std::lock_guard lock(mutex_);
   for (const auto& table : idle) {
     swept.stopped.push_back(table->id());

@@ -25,6 +25,7 @@
 
 #include "core/game_definition.hpp"
 #include "table/table.hpp"
+#include "table/table_store.hpp"
 
 namespace rulebook {
 
@@ -48,6 +49,9 @@ struct LobbyConfig {
   // ends (the server may keep it on disk); what it throws becomes the
   // table's error.
   std::function<void(const std::string& id, const std::string& log)> save_log;
+  // Where tables are kept as they are played (--state-dir); null: nowhere.
+  // A table ended or stopped for idleness is forgotten there.
+  std::shared_ptr<TableStore> store;
 };
 
 // One game the lobby offers.
@@ -101,6 +105,10 @@ class Lobby {
   // values of its options (lobby_settings.hpp), seats by kind, names, a
   // seed; never a path, a file or a program.
   TableConfig check(const std::string& request) const;
+  // Brings back and starts every table the store kept (at the decision it
+  // stood at, under its id and tokens). What cannot come back is set aside
+  // and listed in `set_aside`. Returns the tables brought back.
+  std::vector<std::shared_ptr<Table>> bring_back(std::vector<TableStore::SetAside>& set_aside);
 
   // The table of this id; null when there is none (never was, or cleaned up).
   std::shared_ptr<Table> find(const std::string& id) const;

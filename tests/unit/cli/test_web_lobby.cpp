@@ -103,7 +103,7 @@ TEST_CASE("lobby over HTTP: its page, the catalogue and a table opened with a li
   const std::string id = created["table"];
   CHECK(id.size() == 16);
   const json& links = created["links"];
-  CHECK(links.size() == 3);  // seats 0 and 1, and the spectators: the bot's seat has none
+  CHECK(links.size() == 4);  // seats 0 and 1, the spectators and the hot seat: the bot's seat has none
   const std::string base = "http://127.0.0.1:" + std::to_string(server->port()) + "/t/" + id + "/";
   CHECK(links["0"].get<std::string>().rfind(base + "play?token=", 0) == 0);
   CHECK(links["1"].get<std::string>().rfind(base + "play?token=", 0) == 0);
@@ -113,6 +113,8 @@ TEST_CASE("lobby over HTTP: its page, the catalogue and a table opened with a li
   const auto table = server->lobby().find(id);
   REQUIRE(table);
   CHECK(links["0"] == base + "play?token=" + table->token(Seat{0}));
+  // One page for both people at one screen (pass the device): both tokens, the bot's seat none.
+  CHECK(links["hot_seat"] == base + "play?seats=0:" + table->token(Seat{0}) + ",1:" + table->token(Seat{1}));
 
   // The table's page and assets under its prefix; its streams by token.
   const auto play = client.Get(path_of(links["0"]));
@@ -238,6 +240,10 @@ TEST_CASE("serve: a lobby or one game, each with its own options", "[serve][lobb
   CHECK(game_option.exit_code == 2);
   CHECK(game_option.err.find("--players: error: a lobby's tables are set up on its page; give GAME to serve one game") !=
         std::string::npos);
+  // A lobby's people choose one screen on its page (the hot_seat link).
+  const auto hot_seat = rulebook::test::run_rulebook("serve --hot-seat --port 0");
+  CHECK(hot_seat.exit_code == 2);
+  CHECK(hot_seat.err.find("--hot-seat: error: a lobby's tables are set up on its page") != std::string::npos);
   const auto lobby_option = rulebook::test::run_rulebook("serve hai-noon --games-dir rules --port 0");
   CHECK(lobby_option.exit_code == 2);
   CHECK(lobby_option.err.find("--games-dir: error: only a lobby takes it (serve with no GAME)") != std::string::npos);

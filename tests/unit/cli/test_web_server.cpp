@@ -88,7 +88,7 @@ TEST_CASE("serve: 300 open spectator streams and 100 slowloris connections do no
     REQUIRE(spectators.back()->send_text("GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n"));
   }
   // All of them at once receive the stream's first message.
-  CHECK(read_until(spectators, [](const RawClient& c) { return c.received.find("id: 0\n") != std::string::npos; }));
+  CHECK(read_until(spectators, [](const RawClient& c) { return c.received.find("id: 0.") != std::string::npos; }));
 
   // 100 slowloris connections: a request line, then a header byte a second.
   std::vector<std::unique_ptr<RawClient>> slow;
@@ -124,7 +124,7 @@ TEST_CASE("serve: 300 open spectator streams and 100 slowloris connections do no
 
   // Every spectator saw the game move: the answers' messages reached all of them.
   const size_t messages = table->messages("").size();
-  const std::string last_id = "id: " + std::to_string(messages - 1) + "\n";
+  const std::string last_id = "id: " + std::to_string(messages - 1) + ".";
   CHECK(read_until(spectators, [&](const RawClient& c) { return c.received.find(last_id) != std::string::npos; }));
   for (const auto& c : spectators) CHECK_FALSE(c->ended);
 
