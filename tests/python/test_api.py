@@ -273,3 +273,28 @@ def test_seeds_reproduce_and_differ():
         runs.append((state.history(), state.returns()))
     assert runs[0] == runs[1]
     assert runs[0] != runs[2]
+
+
+def test_a_log_with_explicit_chance_replays_with_its_outcomes():
+    game = rulebook.load_game("liars-dice", players=2)
+    state = game.new_initial_state(seed=3, chance="explicit")
+    random_playout(state, random.Random(8))
+    log = json.loads(state.serialize())
+    assert log["chance"] and "result" in log
+
+    def replay(text):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write(text)
+        try:
+            return subprocess.run([BINARY, "replay", f.name], capture_output=True, text=True)
+        finally:
+            os.unlink(f.name)
+
+    assert replay(json.dumps(log)).returncode == 0
+    # Other outcomes are another game: the replay names the difference.
+    log["chance"] = [(o + 1) % 6 for o in log["chance"]]
+    out = replay(json.dumps(log))
+    assert out.returncode != 0
+    log["chance"] = log["chance"][:1]
+    out = replay(json.dumps(log))
+    assert out.returncode != 0 and "run out" in out.stdout + out.stderr
