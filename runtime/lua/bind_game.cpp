@@ -216,7 +216,27 @@ void read_stats(lua_State* L, std::map<std::string, double>& out) {
   }
 }
 
-// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}, stats = {...}}
+// Reads returns (stack top, a table) into `out`: exactly one finite number
+// for each seat, in seat order. Raises an argument error for anything else.
+void read_returns(lua_State* L, std::vector<double>& out) {
+  const int players = state_of(L).player_count();
+  const int n = list_length_at(L, 2, -1);
+  if (n != players)
+    luaL_argerror(L, 2, lua_pushfstring(L, "field 'returns' must hold a number for each of the %d seats, got %d",
+                                        players, n));
+  for (int i = 1; i <= n; ++i) {
+    lua_geti(L, -1, i);
+    const double value = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !std::isfinite(value))
+      luaL_argerror(L, 2, lua_pushfstring(L, "returns[%d] (seat %d) must be a finite number, got %s", i, i - 1,
+                                          lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1)));
+    out.push_back(value == 0 ? 0.0 : value);  // -0 and 0 are one return
+    lua_pop(L, 1);
+  }
+}
+
+// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}, stats = {...},
+//             returns = {...}}
 // ends the game at once, wherever the rules are.
 int game_finish(lua_State* L) {
   check_game(L, 1);
@@ -241,6 +261,13 @@ int game_finish(lua_State* L) {
   if (stats_type != LUA_TNIL && stats_type != LUA_TTABLE)
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'stats' must be a table, got %s", lua_typename(L, stats_type)));
   if (stats_type == LUA_TTABLE) read_stats(L, r.stats);
+  lua_pop(L, 1);
+  r.returns.clear();
+  const int returns_type = lua_getfield(L, 2, "returns");
+  if (returns_type != LUA_TNIL && returns_type != LUA_TTABLE)
+    luaL_argerror(L, 2, lua_pushfstring(L, "field 'returns' must be a list of numbers, got %s",
+                                        lua_typename(L, returns_type)));
+  if (returns_type == LUA_TTABLE) read_returns(L, r.returns);
   lua_pop(L, 1);
   r.finished = true;
   GameState& state = state_of(L);

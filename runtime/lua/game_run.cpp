@@ -103,6 +103,11 @@ double outcome_share(const GameResult& result, Seat seat) {
   return 0.0;
 }
 
+double seat_payoff(const GameResult& result, Seat seat) {
+  if (!result.returns.empty()) return seat.index() < result.returns.size() ? result.returns[seat.index()] : 0.0;
+  return outcome_share(result, seat);
+}
+
 GameRunImpl::~GameRunImpl() {
   if (!engine || !engine->L) return;
   lua_State* L = engine->L;
@@ -537,7 +542,7 @@ std::optional<double> GameRun::evaluation(Seat seat) {
   EngineImpl& e = *g.engine;
   if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to evaluate");
   if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
-  if (g.phase == RunPhase::Over && g.result.finished) return outcome_share(g.result, seat);
+  if (g.phase == RunPhase::Over && g.result.finished) return seat_payoff(g.result, seat);
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
   lua_State* L = e.L;
   // Its own fixed stream, never the game's chance nor its seed (a bot's

@@ -134,7 +134,8 @@ class GameRun {
   // game; returns its value as JSON. Throws ScriptError.
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
   // The game's estimate of `seat`'s share of the win, in [0, 1]: once the
-  // game is over, its outcome (outcome_share); before, rules.evaluate(game,
+  // game is over, its payoff (seat_payoff: its return when the rules gave
+  // returns, any scale; else outcome_share); before, rules.evaluate(game,
   // seat) when the rules define it, and nullopt when they do not. Runs in
   // the sandbox under the budget, on this run's state as it stands (a
   // search bot calls it on its determinized forks, never on the true
