@@ -273,7 +273,7 @@ std::vector<double> SpielState::returns() const {
   std::vector<double> out(players_, 0.0);
   if (where_ != Where::Terminal) return out;
   const GameResult& r = match_->result();
-  for (Seat s : Seat::all(players_)) out[s.index()] = outcome_share(r, s);
+  for (Seat s : Seat::all(players_)) out[s.index()] = seat_payoff(r, s);
   return out;
 }
 

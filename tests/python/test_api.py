@@ -298,3 +298,16 @@ def test_a_log_with_explicit_chance_replays_with_its_outcomes():
     log["chance"] = log["chance"][:1]
     out = replay(json.dumps(log))
     assert out.returncode != 0 and "run out" in out.stdout + out.stderr
+
+
+def test_returns_are_the_games_own_where_it_gives_them():
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, "chips")
+        write_game(folder, "local rules = {}\nfunction rules.setup(game) end\n"
+                           "function rules.play(game)\n  local bet = game:choose(0, 'Bet', {1, 2, 3})\n"
+                           "  game:finish{winners = {1}, returns = {-bet, bet * 1.5}}\nend\nreturn rules\n")
+        game = rulebook.load_game(folder)
+        state = game.new_initial_state()
+        state.apply_action(2)
+        assert state.returns() == [-3.0, 4.5]
+        assert json.loads(state.serialize())["result"]["returns"] == [-3, 4.5]

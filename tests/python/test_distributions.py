@@ -5,6 +5,7 @@ import csv
 import math
 import os
 import random
+import re
 import subprocess
 import tempfile
 from collections import Counter
@@ -116,7 +117,7 @@ def simulate_sample(name, games, seed):
         winners, lengths = Counter(), []
         with open(path) as f:
             for row in csv.DictReader(f):
-                winners[row["winners"].replace(" ", "") or "none"] += 1
+                winners[",".join(re.findall(r"\d+", row["winners"])) or "none"] += 1
                 lengths.append(int(row["decisions"]))
         return winners, lengths
 
