@@ -192,6 +192,11 @@ PYBIND11_MODULE(_rulebook, m) {
       .def(
           "__deepcopy__", [](const SpielState& s, py::dict) { return s.clone(); }, py::arg("memo"))
       .def("serialize", &SpielState::serialize, py::call_guard<py::gil_scoped_release>())
+      .def("resample_from_infostate", &SpielState::resample_from_infostate, py::arg("player"), py::arg("seed"),
+           py::call_guard<py::gil_scoped_release>(),
+           "A state the player cannot tell apart from this one, drawn by the bots' sampler from `seed` "
+           "(at a decision of that player, chance sampled).")
+      .def("is_resampled", &SpielState::is_resampled)
       .def("get_game", &SpielState::game)
       .def("chance_mode",
            [](const SpielState& s) { return s.chance_mode() == ChanceMode::Explicit ? "explicit" : "sampled"; })

@@ -1,9 +1,11 @@
 #include "spiel/spiel_state.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "determinize/determinizer.hpp"
 #include "lua/script_error.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
@@ -20,8 +22,9 @@ void SeatStreams::on_event(const GameState& state, const Event& event) {
   }
 }
 
-SpielState::SpielState(std::shared_ptr<SpielGame> game, uint64_t seed, ChanceMode chance, const std::vector<Step>& steps)
-    : game_(std::move(game)), players_(game_->num_players()), seed_(seed), chance_mode_(chance) {
+SpielState::SpielState(std::shared_ptr<SpielGame> game, uint64_t seed, ChanceMode chance, const std::vector<Step>& steps,
+                       std::shared_ptr<const World> world)
+    : game_(std::move(game)), players_(game_->num_players()), seed_(seed), chance_mode_(chance), world_(std::move(world)) {
   play_steps(steps);
 }
 
@@ -61,6 +64,7 @@ void SpielState::rebuild(EventSink* extra) {
     chance_ = std::make_unique<ExplicitChance>(chance_outcomes_so_far());
     match_->set_chance_override(chance_.get());
   }
+  if (world_ && !world_->start_identities.empty()) match_->set_start_identities(world_->start_identities);
   streams_.reset(players_);
   match_->add_sink(&streams_);
   if (extra) match_->add_sink(extra);
@@ -76,17 +80,43 @@ void SpielState::rebuild(EventSink* extra) {
       while (drawn < chance_->used()) ordered.push_back({Seat::none(), outcomes[drawn++], 0});
   };
   advance([&] { return match_->start(players_, seed_, spec.names); });
+  size_t answered = 0;
   for (const Step& s : steps_) {
     if (s.seat.is_none()) continue;  // played by the override as the rules draw
     note_draws();
     if (where_ != Where::Decision)
       throw std::logic_error("the game does not retrace its steps (rules that are not deterministic?)");
+    if (world_ && answered == world_->at) enter_world();
     ordered.push_back(s);
     advance([&] { return match_->answer(s.seat, s.action); });
+    ++answered;
   }
+  if (world_ && answered == world_->at) enter_world();
   note_draws();
   if (drawn != outcomes.size()) throw std::logic_error("the game does not draw every chance outcome given");
   steps_ = std::move(ordered);
+}
+
+void SpielState::enter_world() {
+  GameState& state = match_->state();
+  state.chance().reseed(world_->chance_seed, kChanceStream);
+  if (!world_->identities.empty()) {
+    // Component i takes the identity (type and face) component
+    // identities[i] has now, as the determinizer gives them.
+    std::vector<std::pair<int, int>> was;
+    was.reserve(static_cast<size_t>(state.component_count()));
+    for (ComponentId id : ComponentId::all(state.component_count()))
+      was.emplace_back(state.component(id).type, state.component(id).face);
+    for (ComponentId id : ComponentId::all(state.component_count())) {
+      Component& c = state.mutable_component(id);
+      std::tie(c.type, c.face) = was[static_cast<size_t>(world_->identities[id.index()])];
+    }
+  }
+  for (const auto& [id, draw] : world_->faces) {
+    Component& c = state.mutable_component(ComponentId{id});
+    const auto count = state.definition().types[static_cast<size_t>(c.type)].faces.size();
+    if (count > 0) c.face = static_cast<int>(draw % count);
+  }
 }
 
 int SpielState::current_player() const {
@@ -303,8 +333,8 @@ std::string SpielState::to_string() const {
 }
 
 std::unique_ptr<SpielState> SpielState::clone() const {
-  if (chance_mode_ == ChanceMode::Explicit || where_ != Where::Decision)
-    return std::make_unique<SpielState>(game_, seed_, chance_mode_, steps_);
+  if (chance_mode_ == ChanceMode::Explicit || where_ != Where::Decision || world_)
+    return std::make_unique<SpielState>(game_, seed_, chance_mode_, steps_, world_);
   // Sampled chance, at a decision: the match's own fork (a replay that
   // builds no labels), and what each seat was told so far copied over.
   auto copy = std::make_unique<SpielState>(game_, seed_, chance_mode_, Forked{});
@@ -336,7 +366,69 @@ void SpielState::play_steps(const std::vector<Step>& steps) {
   }
 }
 
+namespace {
+
+// Stops the sampler's world where the seat decides: it got there, checked.
+class StopAtTheDecision : public SimulationPolicy {
+ public:
+  int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
+};
+
+}  // namespace
+
+std::unique_ptr<SpielState> SpielState::resample_from_infostate(int player, uint64_t seed) const {
+  check_player(player);
+  if (player == kChancePlayer) throw SpielUsageError("the chance player has no information state to resample");
+  if (chance_mode_ == ChanceMode::Explicit)
+    throw SpielUsageError("resample_from_infostate samples states with chance drawn from a seed (chance=\"sampled\")");
+  if (world_) throw SpielUsageError("resample the game's own state, not a resampled one");
+  const auto deciding = deciding_players();
+  if (deciding.size() != 1 || deciding.front() != player)
+    throw SpielUsageError(fmt::format("resample_from_infostate({}) samples at a decision of player {} alone, as the bots do",
+                                      player, player));
+  const Seat seat{player};
+  std::vector<json> observed;
+  for (size_t from = 0, to; (to = streams_.of(seat).find('\n', from)) != std::string::npos; from = to + 1)
+    observed.push_back(json::parse(streams_.of(seat).substr(from, to - from)));
+  std::vector<std::string> labels;
+  {
+    std::lock_guard<std::mutex> lock(game_->engine_lock());
+    labels = match_->pending(seat).labels;
+  }
+  // The bots' sampler, on engines of its own: it replays the game for the
+  // seat from how it began and the answers given, and draws what the seat
+  // never observed from `seed`'s stream alone.
+  Determinizer sampler(game_->definition_ptr(), game_->engine().limits());
+  sampler.prepare(*match_, seat, observed, labels);
+  Rng rng;
+  rng.reseed(seed, kAgentStream);
+  constexpr int kDraws = 1000;
+  for (int draw = 0; draw < kDraws; ++draw) {
+    const Sample sample = sampler.sample(rng);
+    const uint64_t chance_seed = rng.next();
+    StopAtTheDecision stop;
+    const auto outcome = sampler.simulate(sample, chance_seed, stop);
+    if (outcome == Determinizer::Outcome::Rejected) continue;  // it showed the seat something else: draw again
+    if (outcome != Determinizer::Outcome::Cutoff)
+      throw std::runtime_error(fmt::format("the sampler's world did not reach player {}'s decision", player));
+    auto world = std::make_shared<World>();
+    world->start_identities = sample.dealt;
+    if (sample.dealt.empty()) world->identities = sample.identities;
+    world->faces = sample.faces;
+    world->chance_seed = chance_seed;
+    std::vector<Step> steps;
+    for (const Step& s : steps_)
+      if (!s.seat.is_none()) steps.push_back(s);
+    world->at = steps.size();
+    for (const auto& [at, index] : sample.answers) steps.at(at).action = index;
+    return std::make_unique<SpielState>(game_, seed_, chance_mode_, steps, std::move(world));
+  }
+  throw std::runtime_error(fmt::format("no state player {} cannot tell apart turned up in {} draws", player, kDraws));
+}
+
 std::string SpielState::serialize() const {
+  if (world_)
+    throw SpielUsageError("a resampled state is no game's log (what the player never saw was exchanged mid-game)");
   // The events from the start, which the state does not keep: one more replay.
   SpielState& self = const_cast<SpielState&>(*this);
   EventRecorder everything;

@@ -38,8 +38,23 @@ class SpielState {
     int together = 0;  // the simultaneous decision's number, for the log
   };
 
-  // A new game, played through `steps` (a clone's, a log's).
-  SpielState(std::shared_ptr<SpielGame> game, uint64_t seed, ChanceMode chance, const std::vector<Step>& steps = {});
+  // A world the bots' sampler drew (resample_from_infostate): the game's
+  // seed and the steps up to a seat's decision (other seats' private
+  // answers redrawn), where, as in a determinization, the identities the
+  // seat never observed are exchanged, dice it did not see take fresh
+  // faces and chance is reseeded; the steps after it follow.
+  struct World {
+    std::vector<int> start_identities;  // the game's hint's deal, from the start (empty: none)
+    std::vector<int> identities;        // exchanged at the decision (empty: none)
+    std::vector<std::pair<int, uint64_t>> faces;
+    uint64_t chance_seed = 0;
+    size_t at = 0;  // how many seats' answers come before the decision
+  };
+
+  // A new game, played through `steps` (a clone's, a log's); in `world`
+  // when given.
+  SpielState(std::shared_ptr<SpielGame> game, uint64_t seed, ChanceMode chance, const std::vector<Step>& steps = {},
+             std::shared_ptr<const World> world = nullptr);
   // A state about to receive a fork of another (clone()).
   struct Forked {};
   SpielState(std::shared_ptr<SpielGame> game, uint64_t seed, ChanceMode chance, Forked)
@@ -100,6 +115,12 @@ class SpielState {
 
   // An independent copy at the same position.
   std::unique_ptr<SpielState> clone() const;
+  // A state `player` cannot tell apart from this one, drawn by the sampler
+  // the bots use (determinize/determinizer.hpp) from a stream seeded with
+  // `seed`: what the player never observed is resampled, never read from
+  // this state. At a decision of that player, with sampled chance.
+  std::unique_ptr<SpielState> resample_from_infostate(int player, uint64_t seed) const;
+  bool is_resampled() const { return world_ != nullptr; }
   // The replay log of the game so far ("chance": the outcomes, when chance
   // is explicit); SpielGame::deserialize_state reads it back.
   std::string serialize() const;
@@ -123,6 +144,8 @@ class SpielState {
   int option_count(Seat seat) const;
   void check_player(int player) const;
   std::vector<int> chance_outcomes_so_far() const;
+  // At the world's decision: identities exchanged, faces redrawn, chance reseeded.
+  void enter_world();
 
   std::shared_ptr<SpielGame> game_;
   int players_;
@@ -134,6 +157,7 @@ class SpielState {
   SeatStreams streams_;
   Where where_ = Where::Decision;
   int togethers_ = 0;  // simultaneous decisions answered so far
+  std::shared_ptr<const World> world_;
 };
 
 }  // namespace rulebook::spiel
