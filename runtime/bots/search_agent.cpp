@@ -264,7 +264,7 @@ class SearchAgent : public SeatSearchAgent {
     std::vector<bool> drawn(static_cast<size_t>(trees), false);
     const std::vector<int> oracle = p_.oracle ? truth().true_identities() : std::vector<int>{};
 
-    long accepted = 0, tries = 0;
+    long accepted = 0, tries = 0, rejected = 0;
     const long max_tries = 20L * p_.iterations + 200;
     while (accepted < p_.iterations && tries < max_tries) {
       if (p_.seconds > 0 && accepted > 0 &&
@@ -291,6 +291,7 @@ class SearchAgent : public SeatSearchAgent {
       if (give_up_if_over_limit(det, p_.kind)) break;
       if (outcome == Determinizer::Outcome::Rejected) {
         ++stats_.rejections;
+        ++rejected;
         continue;
       }
       if (outcome == Determinizer::Outcome::Failed) continue;
@@ -310,7 +311,7 @@ class SearchAgent : public SeatSearchAgent {
           if (root_keys[i] == e.key) visits[i] += e.visits;
     if (accepted == 0) {  // no determinization agreed with what the seat saw
       ++stats_.fallbacks;
-      return random_choice(d);
+      return rejected > 0 ? no_world_found(d, p_.kind) : random_choice(d);
     }
     size_t best = 0;
     for (size_t i = 1; i < visits.size(); ++i)

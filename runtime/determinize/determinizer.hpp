@@ -15,8 +15,8 @@
 // unobserved again (the shuffle's order is redrawn with them), whatever it
 // saw of them before. Dice rolled where the seat could not see them take
 // fresh faces there,
-// and the other seats' private answers that are no component, unless a
-// replay shows they were given away, are redrawn among their options
+// and the other seats' private answers that are no component are redrawn
+// among their options, a draw the seat would have seen otherwise rejected
 // (docs/architecture.md, "Every kind of secret").
 //
 // The replay is checked once per decision (prepare): it must show the seat
@@ -33,6 +33,7 @@
 // true game.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/agent.hpp"
+#include "agents/game_cut_off.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
 
@@ -72,10 +74,11 @@ struct Sample {
   // at the seat's decision, whatever the true roll was.
   std::vector<std::pair<int, uint64_t>> faces;
   // Other seats' private answers that are no component (a number, a word,
-  // a position) and that nothing the seat saw since pinned down: each
-  // replaced by an option drawn uniformly among those the decision offered
-  // (answer index in the true game's log, new option). The replay is then
-  // checked from the start: kept only if it shows the seat what it saw.
+  // a position): each replaced by an option drawn uniformly among those the
+  // decision offered (answer index in the true game's log, new option),
+  // whatever the seat saw of it since. The replay is then checked from the
+  // start: the sample is rejected (and the search draws another) unless it
+  // shows the seat what it saw; a draw is never put back to the true answer.
   std::vector<std::pair<size_t, int>> answers;
 };
 
@@ -93,8 +96,8 @@ void set_search_warning_handler(std::function<void(const std::string&)> handler)
 // Hands a warning to that handler (nothing when there is none).
 void search_warning(const std::string& what);
 
-struct SearchCutoff : AgentFailure {
-  SearchCutoff() : AgentFailure("search rollout cut off") {}
+struct SearchCutoff : GameCutOff {
+  SearchCutoff() : GameCutOff("search rollout cut off") {}
 };
 
 // Answers the first decision with one option and cuts the game off at the
@@ -134,10 +137,10 @@ class Determinizer {
   // faces of dice rolled out of the seat's sight, or private answers.
   bool resamples() const { return !unobserved_.empty() || !free_answers_.empty(); }
   // The answers sample() redraws (indices in the true log, with how many
-  // options each decision offered), and those a replay showed the seat
-  // (pinned: another answer there shows it something else).
+  // options each decision offered): every other seat's private answer that
+  // is no component, whatever the seat saw of it since (a draw it saw
+  // otherwise is rejected, never put back to the true answer).
   const std::vector<std::pair<size_t, int>>& free_answers() const { return free_answers_; }
-  long pinned_answers() const { return pinned_answers_; }
   // Start identities for one determinization (Match::set_start_identities),
   // drawn from `rng`: a function of the definition and the unobserved set
   // only, never of the true identities.
@@ -231,7 +234,6 @@ class Determinizer {
   std::vector<int> unobserved_;
   std::vector<int> rolled_unseen_;          // dice whose face the seat never saw since their roll
   std::vector<std::pair<size_t, int>> free_answers_;  // (answer index, options) redrawn
-  long pinned_answers_ = 0;
   const std::vector<AnswerRecord>* truth_log_ = nullptr;
   std::vector<AnswerRecord> sampled_log_;   // the true answers with a sample's private ones redrawn
   const std::vector<std::pair<int, uint64_t>>* faces_ = nullptr;  // the simulation's redrawn faces
@@ -292,8 +294,16 @@ class Determinizer {
   // Points `r` at the seat's decision: the true answers up to it, no
   // marking, no redrawn faces (the replays of prepare() and the saves).
   void aim_at_decision(Replayer& r) const;
-  // Which of the candidates' private answers a replay pins down.
+  // The candidates' private answers, all redrawn (free_answers()).
   void find_free_answers(const std::vector<std::pair<size_t, int>>& candidates);
+  // The redrawn answers of one sample (Sample::answers), drawn from `rng`.
+  std::vector<std::pair<size_t, int>> draw_answers(Rng& rng);
+  // The options of free answer number prefix.size() that agree with what
+  // the seat saw until the next free answer is asked, the earlier ones
+  // answered `prefix`: checked replays, kept for the decision.
+  const std::vector<int>& agreeing_options(const std::vector<int>& prefix);
+  std::map<std::vector<int>, std::vector<int>> agreeing_;
+  static constexpr size_t kAgreeingCacheLimit = 100000;
 };
 
 // A search agent's determinizer at each of its decisions: the one in

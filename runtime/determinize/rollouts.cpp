@@ -89,10 +89,9 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
     });
     m.answer(seat_, index);
     return Outcome::Finished;
-  } catch (const SearchCutoff&) {
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
     return Outcome::Cutoff;
-  } catch (const AgentFailure& e) {
-    if (std::string(e.what()).find("cut off") != std::string::npos) return Outcome::Cutoff;
+  } catch (const AgentFailure&) {
     return Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -125,6 +124,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
+  r.stopped = false;
   r.identities = at_start ? nullptr : &identities;
   if (checked) {
     observer_->marking = false;
@@ -138,11 +138,11 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   try {
     sim_->start(players_, seed_, names_);
     if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
-  } catch (const SearchCutoff&) {
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
     outcome = Outcome::Cutoff;
-  } catch (const AgentFailure& e) {
+  } catch (const AgentFailure&) {
     if (r.rejected) outcome = Outcome::Rejected;
-    else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
+    else if (r.stopped) outcome = observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
     else outcome = Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -229,9 +229,11 @@ double Determinizer::look_ahead(int option, Seat seat) {
       ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
       ahead_->start(players_, seed_, names_);
     }
-  } catch (const AgentFailure& e) {
-    if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
+  } catch (const GameCutOff&) {
+    if (r.rejected) return 1.0 / players_;
     cut = true;
+  } catch (const AgentFailure&) {
+    return 1.0 / players_;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return 1.0 / players_;

@@ -51,6 +51,7 @@ struct LuaContext {
   GameState* state = nullptr;  // the current game's state
   Rng* random = nullptr;       // math.random's stream
   std::string exception_message;  // kept here while a C++ exception becomes a Lua error
+  bool exception_cut_off = false;  // ... and it was a GameCutOff (agents/game_cut_off.hpp)
 };
 
 inline LuaContext* context(lua_State* L) { return *static_cast<LuaContext**>(lua_getextraspace(L)); }

@@ -12,6 +12,7 @@
 
 #include "agents/agent.hpp"
 #include "agents/decision.hpp"
+#include "agents/game_cut_off.hpp"
 #include "core/event_tee.hpp"
 #include "core/game_definition.hpp"
 #include "core/game_state.hpp"
@@ -232,8 +233,12 @@ void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
 template <typename Fn>
 int catch_exceptions(lua_State* L, Abort why, Fn&& fn) {
   LuaContext& ctx = *context(L);
+  ctx.exception_cut_off = false;
   try {
     return fn();
+  } catch (const GameCutOff& e) {
+    ctx.exception_message = e.what();
+    ctx.exception_cut_off = true;
   } catch (const std::exception& e) {
     ctx.exception_message = e.what();
   } catch (...) {

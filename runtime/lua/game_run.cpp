@@ -182,6 +182,7 @@ bool GameRunImpl::resume(int nargs) {
     return false;
   }
   sandbox_restore_guarded(L);  // the script's own error is the one to report
+  if (why == Abort::Agent && ctx.exception_cut_off) throw GameCutOff(ctx.abort_message);
   if (why == Abort::Agent) throw AgentFailure(ctx.abort_message);
   std::string message = lua_tostring(co, -1) ? lua_tostring(co, -1) : "error object is not a string";
   if (why == Abort::Budget || why == Abort::Memory) message = ctx.abort_message;

@@ -269,6 +269,9 @@ TEST_CASE("greedy and the search bots choose at fixed seeds as they always did",
   // unseen cards out by their places, not by the ids the true shuffle put
   // there, so it no longer depends on the true deck order (two worlds the
   // seat cannot tell apart give the bots the same samples).
+  // Hai Noon recorded anew (issue 38): the other seats' private answers
+  // (the harpoon question) are redrawn in every sample, among the options
+  // that agree with what the seat saw, never kept at the true answer.
   struct Pinned {
     std::string game;
     int players;
@@ -276,7 +279,8 @@ TEST_CASE("greedy and the search bots choose at fixed seeds as they always did",
   };
   const std::vector<Pinned> pinned{
       {"hai-noon", 4, {{0, 11}, {1, 0}, {2, 1}, {2, 2}, {3, 1}, {0, 0}, {1, 5}, {1, 1}, {2, 1}, {2, 1}, {3, 2}, {3, 6}, {0, 2}, {0, 1}, {1, 1},
-                      {2, 0}, {2, 2}, {3, 0}, {3, 1}, {3, 11}, {0, 2}, {0, 4}, {1, 1}, {1, 0}, {2, 0}, {2, 1}, {3, 0}, {3, 1}, {0, 1}, {1, 1}}},
+                      {2, 0}, {2, 2}, {3, 0}, {3, 1}, {3, 11}, {0, 2}, {0, 4}, {1, 0}, {1, 3}, {2, 0}, {2, 1}, {3, 0}, {3, 1}, {0, 2}, {0, 7},
+                      {3, 0}, {1, 2}}},
       {"pass-the-pandas", 3, {{0, 1}, {0, 0}, {0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 1}, {2, 0}, {1, 1}, {1, 1}, {0, 1}, {2, 0}, {2, 0}, {2, 1}}},
   };
   for (const auto& p : pinned) {
