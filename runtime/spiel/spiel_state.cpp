@@ -387,9 +387,13 @@ std::unique_ptr<SpielState> SpielState::resample_from_infostate(int player, uint
     throw SpielUsageError(fmt::format("resample_from_infostate({}) samples at a decision of player {} alone, as the bots do",
                                       player, player));
   const Seat seat{player};
+  // What the seat's agent would have received: its redacted events, but
+  // the game's start, which comes before agents listen.
   std::vector<json> observed;
-  for (size_t from = 0, to; (to = streams_.of(seat).find('\n', from)) != std::string::npos; from = to + 1)
-    observed.push_back(json::parse(streams_.of(seat).substr(from, to - from)));
+  for (size_t from = 0, to; (to = streams_.of(seat).find('\n', from)) != std::string::npos; from = to + 1) {
+    json event = json::parse(streams_.of(seat).substr(from, to - from));
+    if (event.value("type", "") != "game_start") observed.push_back(std::move(event));
+  }
   std::vector<std::string> labels;
   {
     std::lock_guard<std::mutex> lock(game_->engine_lock());
