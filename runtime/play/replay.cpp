@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "observation/event_recorder.hpp"
+#include "play/explicit_chance.hpp"
 #include "play/log_file.hpp"
 #include "play/match.hpp"
 #include "setup/game_loader.hpp"
@@ -124,7 +125,21 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
     if (log.at("names") != names)
       return failed(fmt::format("names differ:\n  log:    {}\n  replay: {}", log.at("names").dump(), names.dump()));
   }
+  // A game whose chance was explicit (the Python module's) carries its
+  // outcomes: they are played instead of the seed's draws.
+  std::unique_ptr<ExplicitChance> chance;
+  if (log.contains("chance")) {
+    std::vector<int> outcomes;
+    const json& logged = log.at("chance");
+    for (size_t i = 0; i < logged.size(); ++i) {
+      const auto outcome = small_int(logged[i]);
+      if (!outcome) return failed(fmt::format("chance outcome {} is {}, which no draw has", i + 1, logged[i].dump()));
+      outcomes.push_back(*outcome);
+    }
+    chance = std::make_unique<ExplicitChance>(std::move(outcomes));
+  }
   Match match(def, limits);
+  if (chance) match.set_chance_override(chance.get());
   EventRecorder recorder;
   match.add_sink(&recorder);
   if (watcher) match.add_sink(watcher);
@@ -135,8 +150,12 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
   try {
     result = match.play(spec.players, spec.seed, spec.names);
   } catch (const std::exception& e) {
+    if (chance && chance->stopped())
+      return failed(fmt::format("the log's {} chance outcomes run out: the game draws again", chance->used()));
     return failed(fmt::format("the replay failed: {}", e.what()));
   }
+  if (chance && chance->used() != log.at("chance").size())
+    return failed(fmt::format("the game drew {} chance outcomes, the log has {}", chance->used(), log.at("chance").size()));
   const auto& expected = log.at("events");
   const auto& got = recorder.events();
   const size_t n = std::min(expected.size(), got.size());
