@@ -42,7 +42,7 @@ std::string title_of(const std::string& name) {
   return title;
 }
 
-void write_file(const fs::path& path, const std::string& text) {
+void write_new_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw SetupError(fmt::format("{}: error: cannot write file", path.string()));
@@ -267,19 +267,19 @@ int run_new(const NewOptions& o) {
     text = std::regex_replace(text, std::regex("^name:.*$", std::regex::multiline), "name: " + name,
                               std::regex_constants::format_first_only);
     if (text.find("yaml-language-server:") == std::string::npos) text = modeline("game.schema.json") + text;
-    write_file(game_file, text);
+    write_new_file(game_file, text);
     fs::create_directories(dir / "variants");
     fs::create_directories(dir / "scenarios");
   } else {
     fs::create_directories(dir / "variants", ec);
     fs::create_directories(dir / "scenarios", ec);
     if (ec) throw SetupError(fmt::format("{}: error: cannot create the folder: {}", o.path, ec.message()));
-    write_file(dir / "game.yaml", game_yaml(name));
-    write_file(dir / "rules.lua", kRulesLua);
-    write_file(dir / "README.md", readme(name));
-    write_file(dir / "scenarios" / "first-heads-wins.yaml", scenario(name));
+    write_new_file(dir / "game.yaml", game_yaml(name));
+    write_new_file(dir / "rules.lua", kRulesLua);
+    write_new_file(dir / "README.md", readme(name));
+    write_new_file(dir / "scenarios" / "first-heads-wins.yaml", scenario(name));
   }
-  if (!fs::exists(dir / ".luarc.json")) write_file(dir / ".luarc.json", luarc());
+  if (!fs::exists(dir / ".luarc.json")) write_new_file(dir / ".luarc.json", luarc());
 
   std::cout << fmt::format("Created game '{}' in {}/{}\n", name, dir.string(),
                            o.from.empty() ? "" : fmt::format(" (a copy of {})", o.from));
@@ -319,11 +319,11 @@ description: >
 #     target: 5
 overlay: {}
 )~";
-  write_file(file, text);
+  write_new_file(file, text);
   if (o.script) {
     const fs::path lua = variants / (o.name + ".lua");
     if (!fs::exists(lua, ec))
-      write_file(lua, R"~(-- Receives the rules table and replaces the functions this variant changes.
+      write_new_file(lua, R"~(-- Receives the rules table and replaces the functions this variant changes.
 ---@type Rules
 local rules = ...
 

@@ -103,6 +103,20 @@ function rules.play(game)
   return rules.finish(game, rules.betting(game))
 end
 
+-- A seat's share of the win as it stands, from what it knows: once dealt,
+-- the chance that its card is the highest of the n dealt from the n + 1
+-- (the others' cards drawn from the n it does not hold); 1/n before.
+-- Search bots score a cut-off rollout with it; it says nothing of chips.
+function rules.evaluate(game, seat)
+  local n = game:player_count()
+  if game.hands[seat]:count() == 0 then return 1 / n end
+  local lower = rules.card_of(game, seat)  -- cards 0..n: this many are lower
+  -- C(lower, n - 1) / C(n, n - 1): all n - 1 others hold lower cards.
+  local ways = 1
+  for k = 0, n - 2 do ways = ways * (lower - k) / (k + 1) end
+  return math.max(ways, 0) / n
+end
+
 -- How the hand stands, for a seat: its own card.
 function rules.describe(game, seat)
   local lines = {}

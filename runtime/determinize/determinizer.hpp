@@ -48,6 +48,29 @@
 
 namespace rulebook {
 
+// What a determinization trades between components: each one's type and
+// face, its identity. A snapshot of them, and the permutation that gives
+// component i the identity component from[i] had in the snapshot (the
+// determinizer's samples, and the worlds the Python door resamples).
+using IdentitySnapshot = std::vector<std::pair<int, int>>;
+
+inline IdentitySnapshot identities_of(const GameState& state) {
+  IdentitySnapshot was;
+  was.reserve(static_cast<size_t>(state.component_count()));
+  for (ComponentId id : ComponentId::all(state.component_count()))
+    was.emplace_back(state.component(id).type, state.component(id).face);
+  return was;
+}
+
+inline void give_identities(GameState& state, const IdentitySnapshot& was, const std::vector<int>& from) {
+  for (ComponentId id : ComponentId::all(state.component_count())) {
+    const auto& [type, face] = was[static_cast<size_t>(from[id.index()])];
+    Component& c = state.mutable_component(id);
+    c.type = type;
+    c.face = face;
+  }
+}
+
 // What plays the simulated game's decisions after the replay: the tree
 // policy and the rollout. Throw SearchCutoff to stop the game there (it is
 // then scored with the game's evaluation).

@@ -15,29 +15,6 @@ namespace rulebook {
 
 inline constexpr size_t kNoStop = static_cast<size_t>(-1);
 
-// What a determinization trades between components: each one's type and
-// face, its identity. A snapshot of them, and the permutation that gives
-// component i the identity component from[i] had in the snapshot.
-using IdentitySnapshot = std::vector<std::pair<int, int>>;
-
-inline IdentitySnapshot identities_of(const GameState& state) {
-  IdentitySnapshot was;
-  was.reserve(static_cast<size_t>(state.component_count()));
-  for (ComponentId id : ComponentId::all(state.component_count()))
-    was.emplace_back(state.component(id).type, state.component(id).face);
-  return was;
-}
-
-inline void give_identities(GameState& state, const IdentitySnapshot& was, const std::vector<int>& from) {
-  for (ComponentId id : ComponentId::all(state.component_count())) {
-    const auto& [type, face] = was[static_cast<size_t>(from[id.index()])];
-    Component& c = state.mutable_component(id);
-    c.type = type;
-    c.face = face;
-  }
-}
-
-
 // The event sink of the simulated game while it replays the true one: it
 // either notes every component the seat can see (the first replay of a
 // decision), or compares what the seat is shown with what it saw.

@@ -1,7 +1,6 @@
 #include "spiel/spiel_state.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -100,18 +99,9 @@ void SpielState::rebuild(EventSink* extra) {
 void SpielState::enter_world() {
   GameState& state = match_->state();
   state.chance().reseed(world_->chance_seed, kChanceStream);
-  if (!world_->identities.empty()) {
-    // Component i takes the identity (type and face) component
-    // identities[i] has now, as the determinizer gives them.
-    std::vector<std::pair<int, int>> was;
-    was.reserve(static_cast<size_t>(state.component_count()));
-    for (ComponentId id : ComponentId::all(state.component_count()))
-      was.emplace_back(state.component(id).type, state.component(id).face);
-    for (ComponentId id : ComponentId::all(state.component_count())) {
-      Component& c = state.mutable_component(id);
-      std::tie(c.type, c.face) = was[static_cast<size_t>(world_->identities[id.index()])];
-    }
-  }
+  // Component i takes the identity component identities[i] has now, as the
+  // determinizer gives them.
+  if (!world_->identities.empty()) give_identities(state, identities_of(state), world_->identities);
   for (const auto& [id, draw] : world_->faces) {
     Component& c = state.mutable_component(ComponentId{id});
     const auto count = state.definition().types[static_cast<size_t>(c.type)].faces.size();

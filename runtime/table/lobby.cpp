@@ -26,7 +26,6 @@ using Why = LobbyError::Why;
 const char* const kRequestFields[] = {"game", "players", "variants", "set", "agents", "seed", "names"};
 const char* const kRequestShape = R"({"game": NAME, "players": N, "variants": [...], "set": [...], "agents": {"SEAT": KIND}})";
 
-LobbyError malformed(const std::string& message) { return LobbyError(Why::malformed, message); }
 
 std::string joined(const std::vector<std::string>& names) {
   return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
@@ -67,9 +66,9 @@ std::vector<std::string> string_list(const json& request, const char* field) {
   std::vector<std::string> out;
   if (!request.contains(field)) return out;
   const json& list = request.at(field);
-  if (!list.is_array()) throw malformed(fmt::format("\"{}\" must be a list of strings", field));
+  if (!list.is_array()) throw LobbyError::malformed_request(fmt::format("\"{}\" must be a list of strings", field));
   for (const json& item : list) {
-    if (!item.is_string()) throw malformed(fmt::format("\"{}\" must be a list of strings, got {}", field, item.dump()));
+    if (!item.is_string()) throw LobbyError::malformed_request(fmt::format("\"{}\" must be a list of strings, got {}", field, item.dump()));
     out.push_back(item.get<std::string>());
   }
   return out;
@@ -137,7 +136,7 @@ const LobbyGame& Lobby::game_named(const std::string& name) const {
     if (game.name == name) return game;
     names.push_back(game.name);
   }
-  throw malformed(fmt::format("no game '{}' here{} (this server has: {})", name, did_you_mean(name, names), joined(names)));
+  throw LobbyError::malformed_request(fmt::format("no game '{}' here{} (this server has: {})", name, did_you_mean(name, names), joined(names)));
 }
 
 json Lobby::games_json() const {
@@ -171,15 +170,15 @@ json Lobby::games_json() const {
 // ---- Creating a table ---------------------------------------------------
 
 TableConfig Lobby::table_config(const json& request, const std::string& id) const {
-  if (!request.is_object()) throw malformed(fmt::format("a table's request is a JSON object: {}", kRequestShape));
+  if (!request.is_object()) throw LobbyError::malformed_request(fmt::format("a table's request is a JSON object: {}", kRequestShape));
   for (const auto& [key, value] : request.items()) {
     const std::vector<std::string> fields(std::begin(kRequestFields), std::end(kRequestFields));
     if (std::find(fields.begin(), fields.end(), key) == fields.end())
-      throw malformed(fmt::format("unknown field \"{}\"{} (a table's request has: {})", key, did_you_mean(key, fields),
+      throw LobbyError::malformed_request(fmt::format("unknown field \"{}\"{} (a table's request has: {})", key, did_you_mean(key, fields),
                                   joined(fields)));
   }
   if (!request.contains("game") || !request.at("game").is_string())
-    throw malformed(fmt::format("which game? A table's request is {}", kRequestShape));
+    throw LobbyError::malformed_request(fmt::format("which game? A table's request is {}", kRequestShape));
   const LobbyGame& game = game_named(request.at("game").get<std::string>());
 
   const std::vector<std::string> variants = string_list(request, "variants");
@@ -187,7 +186,7 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   for (const VariantInfo& v : game.variants) offered.push_back(v.name);
   for (const std::string& v : variants)
     if (std::find(offered.begin(), offered.end(), v) == offered.end())
-      throw malformed(fmt::format("{} has no variant '{}'{} (it has: {})", game.name, v, did_you_mean(v, offered),
+      throw LobbyError::malformed_request(fmt::format("{} has no variant '{}'{} (it has: {})", game.name, v, did_you_mean(v, offered),
                                   joined(offered)));
   // Options only, never a path or another key (lobby_settings.hpp).
   const std::vector<std::string> sets = checked_option_sets(string_list(request, "set"), game);
@@ -197,52 +196,52 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   try {
     c.definition = variants.empty() && sets.empty() ? game.definition : load_game(game.source, LoadOptions{variants, sets});
   } catch (const SetupError& e) {
-    throw malformed(in_request_words(e.what(), game));
+    throw LobbyError::malformed_request(in_request_words(e.what(), game));
   }
   const GameDefinition& def = *c.definition;
 
   int players = def.default_players;
   if (request.contains("players")) {
     const json& p = request.at("players");
-    if (!p.is_number_integer()) throw malformed(fmt::format("\"players\" must be a whole number, got {}", p.dump()));
+    if (!p.is_number_integer()) throw LobbyError::malformed_request(fmt::format("\"players\" must be a whole number, got {}", p.dump()));
     const int64_t n = p.get<int64_t>();
     if (n < def.min_players || n > def.max_players)
-      throw malformed(fmt::format("{} takes {} to {} players, not {}", game.name, def.min_players, def.max_players, n));
+      throw LobbyError::malformed_request(fmt::format("{} takes {} to {} players, not {}", game.name, def.min_players, def.max_players, n));
     players = static_cast<int>(n);
   }
 
   uint64_t seed = std::random_device{}();
   if (request.contains("seed")) {
     const json& s = request.at("seed");
-    if (!s.is_number_unsigned()) throw malformed(fmt::format("\"seed\" must be a whole number from 0, got {}", s.dump()));
+    if (!s.is_number_unsigned()) throw LobbyError::malformed_request(fmt::format("\"seed\" must be a whole number from 0, got {}", s.dump()));
     seed = s.get<uint64_t>();
   }
 
   const std::vector<std::string> names = string_list(request, "names");
   for (size_t i = 0; i < names.size(); ++i)  // shown on the operator's terminal and every page
     if (const std::string problem = player_name_problem(names[i]); !problem.empty())
-      throw malformed(fmt::format("\"names\": name {} {}", i + 1, problem));
+      throw LobbyError::malformed_request(fmt::format("\"names\": name {} {}", i + 1, problem));
   if (names.size() > static_cast<size_t>(players))
-    throw malformed(fmt::format("{} names for {} players", names.size(), players));
+    throw LobbyError::malformed_request(fmt::format("{} names for {} players", names.size(), players));
 
   // Seats not given to a bot are people's; "all" first, then each seat.
   c.kinds.assign(static_cast<size_t>(players), "human");
   if (request.contains("agents")) {
     const json& agents = request.at("agents");
     if (!agents.is_object())
-      throw malformed(R"("agents" must be an object: {"SEAT": KIND}, seats numbered from 0, or {"all": KIND})");
+      throw LobbyError::malformed_request(R"("agents" must be an object: {"SEAT": KIND}, seats numbered from 0, or {"all": KIND})");
     std::vector<std::string> kinds = seatable_bots();
     kinds.insert(kinds.begin(), "human");
     auto check_kind = [&](const std::string& seat, const json& value) {
-      if (!value.is_string()) throw malformed(fmt::format("seat {}: a kind is a string ({}), got {}", seat, joined(kinds), value.dump()));
+      if (!value.is_string()) throw LobbyError::malformed_request(fmt::format("seat {}: a kind is a string ({}), got {}", seat, joined(kinds), value.dump()));
       const std::string kind = value.get<std::string>();
       if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return kind;
       const std::string base = kind.substr(0, kind.find(':'));
       if (std::find(kinds.begin(), kinds.end(), base) != kinds.end())
-        throw malformed(fmt::format("seat {}: the lobby seats a bot by its kind alone ({}), not '{}'", seat, joined(kinds), kind));
+        throw LobbyError::malformed_request(fmt::format("seat {}: the lobby seats a bot by its kind alone ({}), not '{}'", seat, joined(kinds), kind));
       if (builtin_agents().find(base))
-        throw malformed(fmt::format("seat {}: the lobby does not seat '{}' bots (it seats: {})", seat, base, joined(kinds)));
-      throw malformed(fmt::format("seat {}: no agent kind '{}'{} (the lobby seats: {})", seat, kind, did_you_mean(kind, kinds),
+        throw LobbyError::malformed_request(fmt::format("seat {}: the lobby does not seat '{}' bots (it seats: {})", seat, base, joined(kinds)));
+      throw LobbyError::malformed_request(fmt::format("seat {}: no agent kind '{}'{} (the lobby seats: {})", seat, kind, did_you_mean(kind, kinds),
                                   joined(kinds)));
     };
     if (agents.contains("all")) c.kinds.assign(static_cast<size_t>(players), check_kind("all", agents.at("all")));
@@ -251,7 +250,7 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
       const bool digits = !key.empty() && key.size() <= 2 && std::all_of(key.begin(), key.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
       const int seat = digits ? std::stoi(key) : -1;
       if (seat < 0 || seat >= players)
-        throw malformed(fmt::format("no seat '{}' at a table of {} players (seats are 0 to {}, or all)", key, players, players - 1));
+        throw LobbyError::malformed_request(fmt::format("no seat '{}' at a table of {} players (seats are 0 to {}, or all)", key, players, players - 1));
       c.kinds[static_cast<size_t>(seat)] = check_kind(key, value);
     }
   }
@@ -259,7 +258,7 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   // Bots alone would play on with nobody there, and a stopped table waits
   // for them to finish (rulebook simulate plays bots against bots).
   if (std::find(c.kinds.begin(), c.kinds.end(), "human") == c.kinds.end())
-    throw malformed("a table needs at least one person (\"human\"): bots alone are played by rulebook simulate");
+    throw LobbyError::malformed_request("a table needs at least one person (\"human\"): bots alone are played by rulebook simulate");
   c.spec = GameSpec{game.source, variants, sets, players, seed, names};
   c.limits = config_.limits;
   c.agent_settings = config_.agent_settings;
@@ -272,7 +271,7 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
 
 json Lobby::parse_request(const std::string& request) {
   json parsed = json::parse(request, nullptr, false);
-  if (parsed.is_discarded()) throw malformed(fmt::format("the request is not JSON: send {}", kRequestShape));
+  if (parsed.is_discarded()) throw LobbyError::malformed_request(fmt::format("the request is not JSON: send {}", kRequestShape));
   return parsed;
 }
 

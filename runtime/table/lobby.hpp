@@ -68,6 +68,8 @@ struct LobbyGame {
 struct LobbyError : std::runtime_error {
   enum class Why { malformed, missing, not_yet, full };
   LobbyError(Why why, const std::string& message) : std::runtime_error(message), why(why) {}
+  // A request the lobby cannot take as it is (HTTP 400).
+  static LobbyError malformed_request(const std::string& message) { return LobbyError(Why::malformed, message); }
   Why why;
 };
 

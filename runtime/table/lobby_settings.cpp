@@ -13,7 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-LobbyError malformed(const std::string& message) { return LobbyError(LobbyError::Why::malformed, message); }
 
 std::string shown(const std::string& text) { return text.size() > 60 ? text.substr(0, 57) + "..." : text; }
 
@@ -43,21 +42,21 @@ std::vector<std::string> checked_option_sets(const std::vector<std::string>& set
   std::vector<std::string> out, given;
   for (const std::string& s : sets) {
     const size_t eq = s.find('=');
-    if (eq == std::string::npos) throw malformed(fmt::format("set: expected PATH=VALUE, got '{}'", shown(s)));
+    if (eq == std::string::npos) throw LobbyError::malformed_request(fmt::format("set: expected PATH=VALUE, got '{}'", shown(s)));
     const std::string path = s.substr(0, eq), text = s.substr(eq + 1);
     static const std::string kOptions = "options.";
     if (path.rfind(kOptions, 0) != 0)
-      throw malformed(fmt::format("set: the lobby sets only the game's options (options.NAME=VALUE; {} has: {}), not '{}'",
+      throw LobbyError::malformed_request(fmt::format("set: the lobby sets only the game's options (options.NAME=VALUE; {} has: {}), not '{}'",
                                   game.name, offered, shown(path)));
     const std::string name = path.substr(kOptions.size());
     if (std::find(names.begin(), names.end(), name) == names.end())
-      throw malformed(fmt::format("set: error: unknown key '{}' (allowed: {}){}: the lobby sets only {}'s own options",
+      throw LobbyError::malformed_request(fmt::format("set: error: unknown key '{}' (allowed: {}){}: the lobby sets only {}'s own options",
                                   shown(name), offered, did_you_mean(name, names), game.name));
     if (std::find(given.begin(), given.end(), name) != given.end())
-      throw malformed(fmt::format("set: options.{} is given twice", name));
+      throw LobbyError::malformed_request(fmt::format("set: options.{} is given twice", name));
     given.push_back(name);
     if (text.size() > kMaxLobbyOptionBytes)
-      throw malformed(fmt::format("set: options.{} is {} bytes long, more than the lobby takes ({})", name, text.size(),
+      throw LobbyError::malformed_request(fmt::format("set: options.{} is {} bytes long, more than the lobby takes ({})", name, text.size(),
                                   kMaxLobbyOptionBytes));
     const json& default_value = options.at(name);
     json value;
@@ -67,10 +66,10 @@ std::vector<std::string> checked_option_sets(const std::vector<std::string>& set
       try {
         value = parse_yaml(text, "set").value;
       } catch (const SetupError& e) {
-        throw malformed(fmt::format("set: options.{}: {}", name, e.what()));
+        throw LobbyError::malformed_request(fmt::format("set: options.{}: {}", name, e.what()));
       }
       if (!same_kind(value, default_value) || (value.is_number_float() && !std::isfinite(value.get<double>())))
-        throw malformed(fmt::format("set: options.{} takes {}, not '{}'", name, kind_phrase(default_value), shown(text)));
+        throw LobbyError::malformed_request(fmt::format("set: options.{} takes {}, not '{}'", name, kind_phrase(default_value), shown(text)));
     }
     out.push_back(fmt::format("options.{}={}", name, value.dump(-1, ' ', false, json::error_handler_t::replace)));
   }

@@ -199,14 +199,14 @@ TEST_CASE("serve --state-dir: a lobby killed mid-game comes back with every tabl
     const json hai = create(client, {{"game", "hai-noon"}, {"players", 2}, {"seed", 3}, {"agents", {{"1", "random"}}}});
     // Goofspiel: both seats bid at once (game:choose_together).
     const json goof = create(client, {{"game", "goofspiel"}, {"players", 2}, {"seed", 4}});
-    const json pandas = create(client, {{"game", "pass-the-pandas"}, {"players", 3}, {"seed", 5}, {"agents", {{"1", "random"}, {"2", "random"}}}});
+    const json pandas = create(client, {{"game", "pass-the-pandas"}, {"players", 3}, {"seed", 26}, {"agents", {{"1", "random"}, {"2", "random"}}}});
     people["hai-noon"] = {seat_link(hai, 0)};
     people["goofspiel"] = {seat_link(goof, 0), seat_link(goof, 1)};
     people["pass-the-pandas"] = {seat_link(pandas, 0)};
     for (const auto& [game, seats] : people) ids[game] = seats[0].table;
     play(client, people["hai-noon"], 4);
     play(client, people["goofspiel"], 5);  // two rounds, and seat 0's bid (or seat 1's) of the third
-    play(client, people["pass-the-pandas"], 3);
+    play(client, people["pass-the-pandas"], 2);  // seed 26: seat 0 decides often (a game of seed 5 ended by its third)
     for (const auto& [game, seats] : people)
       for (size_t s = 0; s < seats.size(); ++s) {
         const json messages = messages_of(client, seats[s]);

@@ -126,7 +126,8 @@ TEST_CASE("every bundled game evaluates every seat within [0, 1] all game long",
         ++decisions;
         pending = match.answer(random.choose(Decision(match.pending())));
       }
-      for (Seat s : Seat::all(players)) CHECK(*match.evaluation(s) == outcome_share(match.result(), s));
+      // Over: what the seat earned (the game's returns, else its share of the win).
+      for (Seat s : Seat::all(players)) CHECK(*match.evaluation(s) == seat_payoff(match.result(), s));
     }
     CHECK(decisions > 0);
     CHECK(lo < hi);  // it tells positions apart
