@@ -117,11 +117,13 @@ function rules.evaluate(game, seat)
   return math.max(ways, 0) / n
 end
 
--- How the hand stands, for a seat: its own card.
+-- How the hand stands, for a seat: its own card. A reader who holds no
+-- hand (an onlooker, a web table's spectators) is told the deck only.
 function rules.describe(game, seat)
   local lines = {}
-  if seat ~= nil and game.hands[seat]:count() > 0 then
-    lines[#lines + 1] = {label = "your card", value = game.hands[seat]:top():face()}
+  local hand = seat ~= nil and game.hands[seat]
+  if hand and hand:count() > 0 then
+    lines[#lines + 1] = {label = "your card", value = hand:top():face()}
   end
   lines[#lines + 1] = {label = "cards in the deck", value = tostring(game.deck:count())}
   return lines
