@@ -238,7 +238,14 @@ int run(ServeOptions& o, const CLI::App& cmd) {
   bool announced = false;
   auto ended = std::chrono::steady_clock::time_point{};
   while (g_signal == 0) {
-    if (table.wait_over(0.2) && !announced) {
+    if (announced) {
+      // Over: the pages may still read the end until the linger runs out
+      // (or a signal). A wait that the game's end no longer interrupts.
+      if (o.linger >= 0 && std::chrono::steady_clock::now() - ended >= std::chrono::duration<double>(o.linger)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    if (table.wait_over(0.2)) {
       announced = true;
       ended = std::chrono::steady_clock::now();
       if (table.error().empty()) std::cout << "The game is over: " << terminal_text(table.result().value("summary", ""), true) << "\n";
@@ -246,9 +253,6 @@ int run(ServeOptions& o, const CLI::App& cmd) {
       if (!o.log_file.empty()) std::cout << "Log written to " << o.log_file << "\n";
       std::cout.flush();
     }
-    if (announced && o.linger >= 0 &&
-        std::chrono::steady_clock::now() - ended >= std::chrono::duration<double>(o.linger))
-      break;
   }
   table.stop();
   if (!announced) {  // stopped mid-game by Ctrl-C or SIGTERM: the operator's wish, not a failure

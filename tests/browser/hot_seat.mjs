@@ -101,3 +101,6 @@ try {
   await browser.close();
 }
 console.log("hot seat: 1 passed, 0 failed");
+// The server lingers on after the game; its output pipe would keep this
+// process alive (and "exit" would never come to stop it).
+server.kill("SIGTERM");
