@@ -7,7 +7,12 @@
 # no game): a table opened on its page, played to its end on the people's
 # pages, its log downloaded from the lobby's list replays; then two pages
 # decide sealed bids at once (play_together.mjs); then the designer's report
-# page (open_report.mjs). Screenshots of the pages land in OUT.
+# page (open_report.mjs). Then every bundled game's
+# table on a phone (phone.mjs: 390 x 844, touch: no sideways scroll, the
+# decision's buttons inside the screen and at least 44 px high, a tap
+# answers), and a game of Goofspiel at one screen (hot_seat.mjs: --hot-seat,
+# "pass the device", no seat's secrets between seats). Screenshots of the
+# pages land in OUT.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -23,4 +28,7 @@ node tests/browser/play_together.mjs "$RULEBOOK" "$OUT"
 # The designer's report (rulebook report): opened from the disk, no network,
 # every figure equal to its JSON's, a screenshot kept (report.png).
 node tests/browser/open_report.mjs "$RULEBOOK" "$OUT"
-echo "browser.sh: two whole Hai Noon games (one table opened from the lobby) a game of sealed bids played and a report opened in chromium in $(( $(date +%s) - start )) s"
+# Every bundled game's table on a phone; two people at one phone.
+node tests/browser/phone.mjs "$RULEBOOK" "$OUT"
+node tests/browser/hot_seat.mjs "$RULEBOOK" "$OUT"
+echo "browser.sh: two whole Hai Noon games (one table opened from the lobby), a game of sealed bids, a report, every game on a phone and a hot-seat game played in chromium in $(( $(date +%s) - start )) s"

@@ -12,7 +12,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DRULEBOOK_FUZZ=ON -DBUILD_TESTING=OFF "${launcher[@]}" >/dev/null
-targets=(yaml schema overlay replay lua)
+targets=(yaml schema overlay replay lua lobby_request http_head)
 nice cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -25,7 +25,8 @@ for t in "${targets[@]}"; do
   seeds=(tests/fuzz/corpus/"$t")
   case $t in
     yaml|schema|overlay) dict=yaml ;;
-    replay) dict=json ;;
+    replay|lobby_request) dict=json ;;
+    http_head) dict=http ;;
     lua) dict=lua ;;
   esac
   # Every bundled game's files are seeds too for the YAML-reading targets.

@@ -24,4 +24,14 @@ rulebook play pass-the-pandas --players 3 --seed 2026 | tail -3
 rulebook test /usr/share/rulebook/rules/hai-noon | tail -1
 rulebook new my-game >/dev/null && rulebook test my-game | tail -1
 [[ -f /usr/share/man/man1/rulebook.1.gz && -f /usr/share/bash-completion/completions/rulebook ]]
+# The Python module, from Debian's dist-packages with nothing set, finding
+# the bundled games in /usr/share/rulebook.
+env -u PYTHONPATH /usr/bin/python3 - <<'PY'
+import random, rulebook
+assert rulebook.__file__.startswith("/usr/lib/python3/dist-packages/rulebook/"), rulebook.__file__
+state = rulebook.load_game("hai-noon", players=2).new_initial_state(seed=3)
+while not state.is_terminal():
+    state.apply_action(random.Random(len(state.history())).choice(state.legal_actions()))
+print("import rulebook:", len(rulebook.list_games()), "games; a Hai Noon game returns", state.returns())
+PY
 echo "the installed package works"

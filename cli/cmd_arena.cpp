@@ -34,6 +34,21 @@ nlohmann::json interval_json(const analysis::Interval& i) {
   return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
 }
 
+// A mean return with its 95% interval (Student t) and standard deviation.
+nlohmann::json return_json(const analysis::StatTally& returns) {
+  const analysis::Interval mean = returns.mean();
+  return {{"games", returns.count()},
+          {"mean", mean.estimate},
+          {"low", mean.low},
+          {"high", mean.high},
+          {"sd", returns.standard_deviation()}};
+}
+
+std::string return_text(const analysis::StatTally& returns) {
+  const analysis::Interval mean = returns.mean();
+  return fmt::format("{:+.3f} ({:+.3f}..{:+.3f})", mean.estimate, mean.low, mean.high);
+}
+
 int exit_code(const ArenaResult& result) {
   return result.cancelled ? report_interrupted(result.games, result.planned_games) : kOk;
 }
@@ -74,7 +89,12 @@ int run(const ArenaOptions& o) {
   if (o.json) {
     nlohmann::json agents = nlohmann::json::array();
     for (const auto& a : result.agents) {
-      nlohmann::json by_seat = a.games_by_seat;
+      nlohmann::json by_seat = a.games_by_seat, seats = nlohmann::json::array();
+      for (size_t s = 0; s < a.by_seat.size(); ++s) {
+        const ArenaSeatResult& seat = a.by_seat[s];
+        seats.push_back({{"seat", s}, {"games", seat.games}, {"wins", seat.wins}, {"win_rate", interval_json(seat.win_rate)}});
+        if (result.has_returns) seats.back()["returns"] = return_json(seat.returns);
+      }
       agents.push_back({{"agent", a.spec},
                         {"label", a.label},
                         {"cheating", a.cheating},
@@ -86,7 +106,9 @@ int run(const ArenaOptions& o) {
                         {"mean_decision_seconds", a.mean_decision_seconds()},
                         {"iterations", a.iterations},
                         {"iterations_per_second", a.search_seconds > 0 ? a.iterations / a.search_seconds : 0.0},
-                        {"rating", interval_json(a.rating)}});
+                        {"rating", interval_json(a.rating)},
+                        {"seats", seats}});
+      if (result.has_returns) agents.back()["returns"] = return_json(a.returns);
     }
     nlohmann::json out = {{"game", def->name},
                           {"title", def->title},
@@ -131,6 +153,22 @@ int run(const ArenaOptions& o) {
     std::cout << fmt::format("{:<{}}  {:>6}  {:>6}  {:<24}  {:<20}  {:>12.3f}\n", a.label, width, a.games, a.wins,
                              rate, rating, 1000 * a.mean_decision_seconds());
   }
+  std::cout << fmt::format("\nBy seat: win rate (95% CI){}\n",
+                           result.has_returns ? "; mean return (95% CI, Student t), the game's own payoff" : "");
+  std::cout << fmt::format("{:<{}}  {:>4}  {:>6}  {:<24}{}\n", "agent", width, "seat", "games", "win rate (95% CI)",
+                           result.has_returns ? "  mean return (95% CI)" : "");
+  for (const auto& a : result.agents)
+    for (size_t s = 0; s < a.by_seat.size(); ++s) {
+      const ArenaSeatResult& seat = a.by_seat[s];
+      if (seat.games == 0) continue;
+      const std::string rate = fmt::format("{} ({}-{})", percent(seat.win_rate.estimate), percent(seat.win_rate.low),
+                                           percent(seat.win_rate.high));
+      std::cout << fmt::format("{:<{}}  {:>4}  {:>6}  {:<24}{}\n", a.label, width, s, seat.games, rate,
+                               result.has_returns ? "  " + return_text(seat.returns) : "");
+    }
+  if (result.has_returns)
+    for (const auto& a : result.agents)
+      std::cout << fmt::format("{:<{}}  mean return over every seat: {}\n", a.label, width, return_text(a.returns));
   std::cout << fmt::format("\nRatings: Bradley-Terry on the Elo scale (+100: wins 64% of its meetings), mean 0, "
                            "95% bootstrap interval over {} resamples of the games.\n",
                            result.bootstrap_samples);

@@ -8,6 +8,7 @@
 #include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
+#include "core/safe_text.hpp"
 #include "check/conformance.hpp"
 #include "setup/game_loader.hpp"
 
@@ -67,15 +68,17 @@ int run(const CheckOptions& o) {
                                report.checked_configs, report.configs, report.games);
     else
       std::cout << fmt::format("{} {}  ({} configurations, {} games)\n", verdict, path, report.configs, report.games);
+    for (const auto& v : report.skipped)
+      std::cout << fmt::format("  skipped: variant {} (its check.skip: {})\n", v.name, v.reason);
     for (const auto& f : report.failures) {
       std::string text = describe(f);
       for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");
-      std::cout << "  " << text << "\n";
+      std::cout << "  " << terminal_text(text) << "\n";
     }
     for (const auto& f : report.warnings) {
       std::string text = describe(f);
       for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");
-      std::cout << "  warning (not failing): " << text << "\n";
+      std::cout << "  warning (not failing): " << terminal_text(text) << "\n";
     }
     if (!report.bot_kind.empty())
       std::cout << fmt::format("  bots: {} compared at {} decisions in worlds a seat cannot tell apart\n", report.bot_kind,

@@ -12,6 +12,7 @@
 #include "analysis/paired_statistics.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/commands.hpp"
+#include "core/safe_text.hpp"
 #include "cli/difference_json.hpp"
 #include "cli/game_export.hpp"
 #include "cli/interrupt.hpp"
@@ -226,10 +227,23 @@ int run(CompareOptions& o) {
         {"fairness", difference_json(fairness)}};
     nlohmann::json stats = nlohmann::json::object();
     for (const auto& name : stat_names(base, with)) {
+      if (paired.stat_too_large(name)) {
+        stats[name] = {{"games", paired.stat(name).games}, {"too_large", true}};
+        continue;
+      }
       stats[name] = difference_json(paired.stat(name));
       stats[name]["games"] = paired.stat(name).games;
     }
     j["differences"]["stats"] = stats;
+    if (paired.has_returns()) {
+      nlohmann::json by_seat = nlohmann::json::array();
+      for (int s = 0; s < plan.players; ++s) {
+        auto r = difference_json(paired.seat_return(s));
+        r["seat"] = s;
+        by_seat.push_back(r);
+      }
+      j["differences"]["returns"] = {{"by_seat", by_seat}};
+    }
     nlohmann::json metrics = nlohmann::json::object();
     for (const auto& name : tally_names(base.metrics(), with.metrics())) {
       metrics[name] = difference_json(paired.metric(name));
@@ -287,7 +301,15 @@ int run(CompareOptions& o) {
         return it == s.stats().end() ? std::string("-") : analysis::plus_minus(it->second.mean());
       };
       row(out, "stats." + name + " (mean)", mean(base), mean(with),
-          paired.stat(name).games > 0 ? cell_number(paired.stat(name)) : "");
+          paired.stat_too_large(name) ? "too large to subtract"
+          : paired.stat(name).games > 0 ? cell_number(paired.stat(name))
+                                        : "");
+    }
+    for (int s = 0; s < plan.players && paired.has_returns(); ++s) {
+      auto mean = [&](const RunStatistics& side) {
+        return side.returns().empty() ? std::string("-") : analysis::plus_minus(side.returns()[s].mean());
+      };
+      row(out, fmt::format("return seat {} (mean)", s), mean(base), mean(with), cell_number(paired.seat_return(s)));
     }
     for (const auto& name : tally_names(base.metrics(), with.metrics())) {
       auto mean = [&](const RunStatistics& s) {
@@ -300,7 +322,7 @@ int run(CompareOptions& o) {
     for (const auto& [r, n] : base.end_reasons()) reasons[r].first = n;
     for (const auto& [r, n] : with.end_reasons()) reasons[r].second = n;
     for (const auto& [r, n] : reasons)
-      row(out, "ended: " + r, cell_percent(analysis::wilson_interval(n.first, base.games())),
+      row(out, "ended: " + terminal_text(r, true), cell_percent(analysis::wilson_interval(n.first, base.games())),
           cell_percent(analysis::wilson_interval(n.second, with.games())), "");
     out << fmt::format("seat advantage, base: {}\n", analysis::seat_advantage_sentence(base));
     out << fmt::format("seat advantage, with: {}\n", analysis::seat_advantage_sentence(with));

@@ -2,10 +2,12 @@
 // that validates, plays and passes its scenario at once, wired for editors:
 // YAML files name their schema, and .luarc.json points lua-language-server
 // at the API's type definitions.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <regex>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -40,7 +42,7 @@ std::string title_of(const std::string& name) {
   return title;
 }
 
-void write_file(const fs::path& path, const std::string& text) {
+void write_new_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw SetupError(fmt::format("{}: error: cannot write file", path.string()));
@@ -209,6 +211,34 @@ expect:
                                                         name);
 }
 
+// Copies a game folder's own files: folders and regular files. A symbolic
+// link is not followed (its target may be any file of the user's, which
+// must not end up in a new game folder, perhaps shared): it is left out,
+// and so is anything else that is not a file (a FIFO, a device). Returns
+// what was left out, relative to `from`.
+std::vector<std::string> copy_own_files(const fs::path& from, const fs::path& to, const std::string& shown) {
+  std::vector<std::string> left_out;
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) throw SetupError(fmt::format("{}: error: cannot create the folder: {}", shown, ec.message()));
+  fs::recursive_directory_iterator it(from, fs::directory_options::none, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path relative = it->path().lexically_relative(from);
+    const fs::file_status status = it->symlink_status(ec);
+    if (ec) break;
+    if (fs::is_symlink(status) || (!fs::is_directory(status) && !fs::is_regular_file(status))) {
+      left_out.push_back(relative.string());
+      if (fs::is_directory(status)) it.disable_recursion_pending();
+      continue;
+    }
+    if (fs::is_directory(status)) fs::create_directories(to / relative, ec);
+    else fs::copy_file(it->path(), to / relative, ec);
+  }
+  if (ec) throw SetupError(fmt::format("{}: error: cannot copy {}: {}", shown, from.string(), ec.message()));
+  std::sort(left_out.begin(), left_out.end());
+  return left_out;
+}
+
 struct NewOptions {
   std::string path;
   std::string from;
@@ -223,27 +253,33 @@ int run_new(const NewOptions& o) {
 
   if (!o.from.empty()) {
     const std::string source = resolve_game_dir(o.from);
-    fs::copy(source, dir, fs::copy_options::recursive, ec);
-    if (ec) throw SetupError(fmt::format("{}: error: cannot copy {}: {}", o.path, source, ec.message()));
+    if (fs::is_symlink(fs::path(source) / "game.yaml", ec))
+      throw SetupError(fmt::format("{}/game.yaml: error: a symbolic link: a new game is copied from a game's own files, "
+                                   "never what a link points to",
+                                   source));
+    for (const std::string& skipped : copy_own_files(source, dir, o.path))
+      std::cerr << fmt::format("warning: {}/{} is not copied: it is a symbolic link or not a regular file (a new game "
+                               "gets the game's own files, never what a link points to)\n",
+                               source, skipped);
     // The copy is a new game: its own name, and the editor wiring.
     const fs::path game_file = dir / "game.yaml";
     std::string text = read_file(game_file.string());
     text = std::regex_replace(text, std::regex("^name:.*$", std::regex::multiline), "name: " + name,
                               std::regex_constants::format_first_only);
     if (text.find("yaml-language-server:") == std::string::npos) text = modeline("game.schema.json") + text;
-    write_file(game_file, text);
+    write_new_file(game_file, text);
     fs::create_directories(dir / "variants");
     fs::create_directories(dir / "scenarios");
   } else {
     fs::create_directories(dir / "variants", ec);
     fs::create_directories(dir / "scenarios", ec);
     if (ec) throw SetupError(fmt::format("{}: error: cannot create the folder: {}", o.path, ec.message()));
-    write_file(dir / "game.yaml", game_yaml(name));
-    write_file(dir / "rules.lua", kRulesLua);
-    write_file(dir / "README.md", readme(name));
-    write_file(dir / "scenarios" / "first-heads-wins.yaml", scenario(name));
+    write_new_file(dir / "game.yaml", game_yaml(name));
+    write_new_file(dir / "rules.lua", kRulesLua);
+    write_new_file(dir / "README.md", readme(name));
+    write_new_file(dir / "scenarios" / "first-heads-wins.yaml", scenario(name));
   }
-  if (!fs::exists(dir / ".luarc.json")) write_file(dir / ".luarc.json", luarc());
+  if (!fs::exists(dir / ".luarc.json")) write_new_file(dir / ".luarc.json", luarc());
 
   std::cout << fmt::format("Created game '{}' in {}/{}\n", name, dir.string(),
                            o.from.empty() ? "" : fmt::format(" (a copy of {})", o.from));
@@ -283,11 +319,11 @@ description: >
 #     target: 5
 overlay: {}
 )~";
-  write_file(file, text);
+  write_new_file(file, text);
   if (o.script) {
     const fs::path lua = variants / (o.name + ".lua");
     if (!fs::exists(lua, ec))
-      write_file(lua, R"~(-- Receives the rules table and replaces the functions this variant changes.
+      write_new_file(lua, R"~(-- Receives the rules table and replaces the functions this variant changes.
 ---@type Rules
 local rules = ...
 

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/input_file.hpp"
+#include "core/safe_text.hpp"
 #include "observation/narrator.hpp"
 #include "observation/event_recorder.hpp"
 #include "play/log_file.hpp"
@@ -38,12 +39,12 @@ int run(const ReplayOptions& o) {
   const ReplayReport report = replay_log(log, {}, narrator.get());
   if (narrator) narrator->flush();
   if (!report.ok) {
-    std::cerr << o.log << ": replay failed: " << report.message << "\n";
+    std::cerr << o.log << ": replay failed: " << terminal_text(report.message) << "\n";
     return kGameFailure;
   }
   if (!o.quiet)
     std::cout << fmt::format("{}: replay OK, {} events match ({})\n", o.log, report.events,
-                             report.summary);
+                             terminal_text(report.summary, true));
   return kOk;
 }
 

@@ -272,6 +272,12 @@ int run(SweepOptions& o) {
       }
     };
     by_setting("the game's statistics by setting (game:finish stats):\n", &RunStatistics::stats);
+    for (size_t k = 0; k < runs.size(); ++k) {
+      if (runs[k].statistics.returns().empty()) continue;
+      out << fmt::format("returns by seat, {} (game:finish returns), mean with its 95% interval:\n",
+                         settings[k].description);
+      print_returns(out, runs[k].statistics.returns());
+    }
     by_setting("how the games felt by setting (metrics, see docs/judging-a-rule.md):\n", &RunStatistics::metrics);
     out << fmt::format("fairest: {}: unfairness {} points\n", settings[fairest].description,
                        analysis::plus_minus(runs[fairest].statistics.unfairness(), 100));

@@ -10,6 +10,7 @@
 #include "bots/agent_factory.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
+#include "core/safe_text.hpp"
 #include "mutation/mutation_run.hpp"
 #include "play/scenario.hpp"
 #include "setup/game_loader.hpp"
@@ -40,16 +41,16 @@ int run_scenarios(const TestOptions& o) {
         if (r.passed) {
           ++passed;
           std::cout << (colour ? "\033[32mPASS\033[0m " : "PASS ") << r.name << "  (" << file << ")\n";
-          if (o.verbose) std::cout << r.narration;
+          if (o.verbose) std::cout << terminal_text(r.narration);
         } else {
           ++failed;
           std::cout << (colour ? "\033[31mFAIL\033[0m " : "FAIL ") << r.name << "  (" << file << ")\n";
-          for (const auto& f : r.failures) std::cout << "    " << f << "\n";
-          if (o.verbose) std::cout << r.narration;
+          for (const auto& f : r.failures) std::cout << "    " << terminal_text(f) << "\n";
+          if (o.verbose) std::cout << terminal_text(r.narration);
         }
       } catch (const SetupError& e) {
         ++invalid;
-        std::cerr << e.what() << "\n";
+        std::cerr << terminal_text(e.what()) << "\n";
       }
     }
   }

@@ -100,7 +100,8 @@ struct OutputError : std::runtime_error {
 // Writes `text` to `path`, checking every write and the close. Throws
 // SetupError when the file cannot be created, OutputError when writing fails.
 void write_file(const std::string& option, const std::string& path, const std::string& text);
-// Terminal emphasis for narration when fd is a colour terminal, else none.
+// Narration for a terminal: emphasis when fd is a colour terminal, and
+// control characters of the text always shown as escapes.
 NarrationStyle narration_style(int fd);
 // --narrate brief|normal|full, on every command that prints narration.
 CLI::Option* add_narrate_option(CLI::App& cmd, NarrationLevel& level);

@@ -168,8 +168,10 @@ CLI::Option* add_narrate_option(CLI::App& cmd, NarrationLevel& level) {
 }
 
 NarrationStyle narration_style(int fd) {
-  if (!use_colour(fd)) return {};
-  return NarrationStyle{"\033[1m", "\033[2m", "\033[0m"};
+  NarrationStyle style;
+  if (use_colour(fd)) style = NarrationStyle{"\033[1m", "\033[2m", "\033[0m"};
+  style.escape_controls = true;  // a script's text never drives the terminal
+  return style;
 }
 
 std::string read_file(const std::string& path) {

@@ -39,6 +39,10 @@ void check_export_file(const std::string& path) {
     throw SetupError(fmt::format("--export: error: '{}' must end in .csv or .jsonl", path));
 }
 
+namespace {
+constexpr size_t kMaxExportStatColumns = 1000;
+}  // namespace
+
 void write_export(const std::string& path, std::vector<ExportedGame> games, int players) {
   std::stable_sort(games.begin(), games.end(),
                    [](const ExportedGame& a, const ExportedGame& b) { return a.index < b.index; });
@@ -53,11 +57,20 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
     const auto it = figures.find(name);
     return it == figures.end() ? std::string(",") : "," + nlohmann::json(it->second).dump();
   };
+  // Each seat's return, a column a seat (only when some game gave returns).
+  const bool with_returns = std::any_of(games.begin(), games.end(), [](const auto& g) { return !g.outcome.returns.empty(); });
   std::string text;
   if (is_csv(path)) {
+    // Each game gives at most 64; games that each name their own could make
+    // a CSV no spreadsheet opens.
+    if (stat_names.size() > kMaxExportStatColumns)
+      throw OutputError(fmt::format("--export: error: the games gave {} statistics by name, more than the {} columns "
+                                    "a CSV export takes; export to FILE.jsonl",
+                                    stat_names.size(), kMaxExportStatColumns));
     text = with_side ? "game,side,seed,winners,turns,end_reason,decisions,details"
                      : "game,seed,winners,turns,end_reason,decisions,details";
     for (const auto& name : stat_names) text += ",stats." + name;
+    for (int s = 0; with_returns && s < players; ++s) text += fmt::format(",returns.seat{}", s);
     for (const auto& name : metric_names) text += ",metrics." + name;
     text += "\n";
     for (const auto& g : games) {
@@ -68,6 +81,8 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
                           csv_field(o.reason.empty() ? analysis::kUnspecifiedReason : o.reason), o.decisions,
                           csv_field(o.details.is_null() || o.details.empty() ? "" : o.details.dump()));
       for (const auto& name : stat_names) text += cell(o.stats, name);
+      for (int s = 0; with_returns && s < players; ++s)
+        text += o.returns.empty() ? std::string(",") : "," + nlohmann::json(o.returns[static_cast<size_t>(s)]).dump();
       for (const auto& name : metric_names) text += cell(o.metrics, name);
       text += "\n";
     }
@@ -83,6 +98,7 @@ void write_export(const std::string& path, std::vector<ExportedGame> games, int 
                             {"details", o.details.is_null() ? nlohmann::json::object() : o.details}};
       if (with_side) row["side"] = g.side;
       if (!o.stats.empty()) row["stats"] = o.stats;
+      if (!o.returns.empty()) row["returns"] = o.returns;
       if (!o.metrics.empty()) row["metrics"] = o.metrics;
       text += row.dump() + "\n";
     }

@@ -18,6 +18,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/http_framing.hpp"
+
 namespace rulebook::cli::http {
 namespace {
 
@@ -225,12 +227,37 @@ class Connection : public std::enable_shared_from_this<Connection> {
     stream_.expires_after(core_.limits.header_timeout);
     bhttp::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return self->read_failed(ec);
+      if (!self->framed()) return;
       self->stream_.expires_after(self->core_.limits.body_timeout);
       bhttp::async_read(self->stream_, self->buffer_, *self->parser_, [self](beast::error_code ec, size_t) {
         if (ec) return self->read_failed(ec);
         self->dispatch();
       });
     });
+  }
+
+  // Whether the body of the request whose head was just read can be framed
+  // (http_framing.hpp); if not, it is answered 400 and the connection closes
+  // without reading its body, which must never pass for a next request.
+  bool framed() {
+    const auto& head = parser_->get();
+    std::vector<std::pair<std::string, std::string>> fields;
+    for (const auto& field : head) fields.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    Framing framing = frame_request(fields, head.version());
+    // The parser reads the body: it must frame it as we do.
+    const auto length = parser_->content_length();
+    const bool agrees = framing.kind == Framing::Kind::chunked  ? parser_->chunked() && !length
+                        : framing.kind == Framing::Kind::length ? !parser_->chunked() && length && *length == framing.length
+                        : framing.kind == Framing::Kind::none   ? !parser_->chunked() && !length
+                                                                : true;
+    if (!agrees) framing = Framing{Framing::Kind::refused, 0, "a request whose body this server cannot frame"};
+    if (framing.kind != Framing::Kind::refused) return true;
+    ++core_.malformed;
+    keep_alive_ = false;
+    http10_ = head.version() < 11;
+    parser_.reset();
+    write(Response::error(400, framing.refusal));
+    return false;
   }
 
   void read_failed(beast::error_code ec) {

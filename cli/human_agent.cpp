@@ -7,6 +7,7 @@
 
 #include "bots/agent_factory.hpp"
 #include "cli/terminal_view.hpp"
+#include "core/safe_text.hpp"
 
 namespace rulebook::cli {
 namespace {
@@ -29,13 +30,13 @@ int HumanAgent::choose(const Decision& d) {
     // another, and nothing of an earlier answer shows (the rules tell them
     // once all are in). A terminal's screen is cleared of what was typed.
     if (&out_ == &std::cout && ::isatty(STDOUT_FILENO)) out_ << "\x1b[2J\x1b[H";
-    out_ << "\nEverybody decides at once: pass the terminal to " << who << " (the others look away).\n";
+    out_ << "\nEverybody decides at once: pass the terminal to " << terminal_text(who, true) << " (the others look away).\n";
   }
-  out_ << "\n" << who << ", it is your decision.\n";
+  out_ << "\n" << terminal_text(who, true) << ", it is your decision.\n";
   print_view(out_, view, def_.get());
   for (;;) {
-    out_ << d.prompt() << "\n";
-    for (int i = 0; i < d.count(); ++i) out_ << "  " << (i + 1) << ") " << d.label(i) << "\n";
+    out_ << terminal_text(d.prompt()) << "\n";
+    for (int i = 0; i < d.count(); ++i) out_ << "  " << (i + 1) << ") " << terminal_text(d.label(i), true) << "\n";
     if (undo_) out_ << "  (undo: take back your last decision)\n";
     out_ << "> " << std::flush;
     std::string line;
@@ -45,7 +46,7 @@ int HumanAgent::choose(const Decision& d) {
     if (undo_ && is_undo(line)) {
       const std::string refused = undo_();
       if (refused.empty()) throw UndoRequested();
-      out_ << "Cannot undo: " << refused << ".\n";
+      out_ << "Cannot undo: " << terminal_text(refused) << ".\n";
       continue;
     }
     out_ << "Please answer with a number from 1 to " << d.count() << ".\n";

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/usage_words.hpp"
 #include "core/our_words.hpp"
+#include "core/safe_text.hpp"
 #include "lua/rule_engine.hpp"
 #include "determinize/determinizer.hpp"
 #include "setup/game_loader.hpp"
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
   // said once per message (the bot then samples generically).
   set_search_warning_handler([](const std::string& warning) {
     static std::set<std::string> said;
-    if (said.insert(warning).second) std::cerr << "rulebook: warning: " << warning << "\n";
+    if (said.insert(warning).second) std::cerr << "rulebook: warning: " << terminal_text(warning) << "\n";
   });
   std::map<CLI::App*, cli::Runner> runners;
   auto add = [&](cli::Runner (*fn)(CLI::App&)) {
@@ -79,27 +80,27 @@ int main(int argc, char** argv) {
       return code;
     }
   } catch (const SetupError& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << terminal_text(e.what()) << "\n";
     return cli::kUsage;
   } catch (const ScriptError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << terminal_text(e.what()) << "\n";
     return cli::kGameFailure;
   } catch (const AgentFailure& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << terminal_text(e.what()) << "\n";
     return cli::kGameFailure;
   } catch (const AgentSpecError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << terminal_text(e.what()) << "\n";
     return cli::kUsage;
   } catch (const cli::OutputError& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << terminal_text(e.what()) << "\n";
     return cli::kGameFailure;
   } catch (const std::filesystem::filesystem_error& e) {
     // Never the library's text: say which file could not be reached, and why.
-    std::cerr << fmt::format("{}: error: {}\n", e.path1().string(), e.code().message());
+    std::cerr << fmt::format("{}: error: {}\n", terminal_text(e.path1().string()), e.code().message());
     return cli::kUsage;
   } catch (const std::exception& e) {
     // A library's text is not ours to show (core/our_words.hpp).
-    std::cerr << "error: " << in_our_words(e, "rulebook stopped on an internal error") << "\n";
+    std::cerr << "error: " << terminal_text(in_our_words(e, "rulebook stopped on an internal error")) << "\n";
     return cli::kGameFailure;
   }
   return cli::kUsage;

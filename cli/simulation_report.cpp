@@ -9,6 +9,7 @@
 
 #include "analysis/verdict.hpp"
 #include "cli/run_provenance.hpp"
+#include "core/safe_text.hpp"
 
 namespace rulebook::cli {
 
@@ -84,6 +85,29 @@ nlohmann::json stats_json(const analysis::StatTallies& stats) {
   return j;
 }
 
+nlohmann::json returns_json(const std::vector<analysis::StatTally>& by_seat) {
+  nlohmann::json seats = nlohmann::json::array();
+  for (size_t seat = 0; seat < by_seat.size(); ++seat) {
+    const Interval mean = by_seat[seat].mean();
+    seats.push_back({{"seat", seat},
+                     {"games", by_seat[seat].count()},
+                     {"mean", mean.estimate},
+                     {"low", mean.low},
+                     {"high", mean.high},
+                     {"sd", by_seat[seat].standard_deviation()}});
+  }
+  return {{"by_seat", seats}};
+}
+
+void print_returns(std::ostream& out, const std::vector<analysis::StatTally>& by_seat) {
+  for (size_t seat = 0; seat < by_seat.size(); ++seat) {
+    const Interval mean = by_seat[seat].mean();
+    out << fmt::format("  seat {}: mean {:+.4g} [{:.4g}, {:.4g}] (sd {:.4g}, {} game{})\n", seat, mean.estimate,
+                       mean.low, mean.high, by_seat[seat].standard_deviation(), by_seat[seat].count(),
+                       by_seat[seat].count() == 1 ? "" : "s");
+  }
+}
+
 std::string stat_value_text(double value) {
   if (std::floor(value) == value && std::fabs(value) < 1e15) return fmt::format("{}", static_cast<int64_t>(value));
   return fmt::format("{:.4g}", value);
@@ -148,6 +172,8 @@ nlohmann::json figures_json(const RunStatistics& s) {
     reasons.push_back({{"reason", reason}, {"games", games}, {"rate", interval_json(analysis::wilson_interval(games, s.games()))}});
   j["end_reasons"] = reasons;
   j["stats"] = stats_json(s.stats());
+  // Only for a game that gives returns: the reports of the others are as they were.
+  if (!s.returns().empty()) j["returns"] = returns_json(s.returns());
   if (!s.metrics().empty()) j["metrics"] = stats_json(s.metrics());
   return j;
 }
@@ -244,8 +270,12 @@ void print_simulation(std::ostream& out, const RunDescription& d, const RunStati
                      analysis::plus_minus(s.decisions().mean()), s.decisions().standard_deviation());
   out << "how games ended:\n";
   for (const auto& [reason, games] : s.end_reasons())
-    out << fmt::format("  {}: {}  ({} games)\n", reason, range_percent(analysis::wilson_interval(games, s.games())),
+    out << fmt::format("  {}: {}  ({} games)\n", terminal_text(reason, true), range_percent(analysis::wilson_interval(games, s.games())),
                        games);
+  if (!s.returns().empty()) {  // likewise for a game without returns
+    out << "returns by seat (game:finish returns), mean with its 95% interval:\n";
+    print_returns(out, s.returns());
+  }
   if (!s.stats().empty()) {  // the report of a game without statistics is as it was
     out << "the game's statistics (game:finish stats):\n";
     for (const auto& [name, tally] : s.stats()) out << fmt::format("  {}: {}\n", name, stat_text(tally));

@@ -117,6 +117,7 @@ class SimulationWorker {
       for (const auto& c : counters_[by_side_ ? side : 0]) out.decisions += c->decisions();
       out.reason = r.reason;
       out.stats = r.stats;
+      out.returns = r.returns;
       if (plan_.keep_details) out.details = r.details;
     }
     record_(worker_, game.index, outcomes_);

@@ -59,12 +59,24 @@ std::vector<std::string> expand_set(const std::string& spec) {
         !parse_number(step_text, step, step_int) || !(step > 0) || to < from)
       throw SetupError(fmt::format("--set: error: '{}' is not a range A..B[:STEP] with A <= B and STEP > 0", spec));
     const bool integer = from_int && to_int && step_int;
-    const auto count = static_cast<int64_t>(std::floor((to - from) / step + 1e-9)) + 1;
-    if (count > 1000) throw SetupError(fmt::format("--set: error: '{}' has {} values (at most 1000)", spec, count));
-    for (int64_t i = 0; i < count; ++i) out.push_back(key + "=" + number_text(from + static_cast<double>(i) * step, integer));
+    // Counted in doubles and compared before any conversion: a tiny step
+    // (or a span past the largest double) is a count no integer holds.
+    const double steps = std::floor((to - from) / step + 1e-9);
+    if (!(steps < static_cast<double>(kMaxSetValues))) {
+      const std::string count = steps < 1e15 ? fmt::format("{} values, more than the {}", static_cast<int64_t>(steps) + 1,
+                                                           kMaxSetValues)
+                                             : fmt::format("more than the {} values", kMaxSetValues);
+      throw SetupError(fmt::format("--set: error: '{}' has {} a --set may sweep; take a larger STEP", spec, count));
+    }
+    const auto count = static_cast<size_t>(steps) + 1;
+    for (size_t i = 0; i < count; ++i) out.push_back(key + "=" + number_text(from + static_cast<double>(i) * step, integer));
     return out;
   }
-  for (const auto& v : split(value, ',')) out.push_back(key + "=" + v);
+  for (const auto& v : split(value, ',')) {
+    if (out.size() == kMaxSetValues)
+      throw SetupError(fmt::format("--set: error: '{}' lists more than the {} values a --set may sweep", spec, kMaxSetValues));
+    out.push_back(key + "=" + v);
+  }
   return out;
 }
 
@@ -85,30 +97,37 @@ std::vector<std::vector<std::string>> parse_variant_sets(const std::string& text
 std::vector<SweepSetting> sweep_settings(const std::vector<std::string>& fixed_variants,
                                          const std::vector<std::vector<std::string>>& variant_sets,
                                          const std::vector<std::string>& set_specs, size_t limit) {
-  std::vector<SweepSetting> settings;
   const std::vector<std::vector<std::string>> variant_choices =
       variant_sets.empty() ? std::vector<std::vector<std::string>>{{}} : variant_sets;
+  // Each --set expanded once; the combinations counted before any is built
+  // (every factor is at most kMaxSetValues and the product stops past
+  // `limit`, so it cannot overflow).
+  std::vector<std::vector<std::string>> values;
+  size_t combinations = variant_choices.size();
+  for (const auto& spec : set_specs) {
+    values.push_back(expand_set(spec));
+    if (combinations <= limit) combinations *= values.back().size();
+  }
+  if (combinations > limit)
+    throw SetupError(fmt::format("sweep: error: more than {} settings (the limit of a sweep); sweep fewer values", limit));
+  std::vector<SweepSetting> settings;
   for (const auto& chosen : variant_choices) {
     SweepSetting base;
     base.variants = fixed_variants;
     base.variants.insert(base.variants.end(), chosen.begin(), chosen.end());
     std::vector<SweepSetting> grown{base};
-    for (const auto& spec : set_specs) {
+    for (const auto& list : values) {
       std::vector<SweepSetting> next;
       for (const auto& partial : grown)
-        for (const auto& value : expand_set(spec)) {
+        for (const auto& value : list) {
           SweepSetting s = partial;
           s.sets.push_back(value);
           next.push_back(s);
         }
       grown = std::move(next);
-      if (grown.size() > limit) break;
     }
     settings.insert(settings.end(), grown.begin(), grown.end());
-    if (settings.size() > limit) break;
   }
-  if (settings.size() > limit)
-    throw SetupError(fmt::format("sweep: error: more than {} settings; sweep fewer values", limit));
   for (auto& s : settings) {
     std::vector<std::string> parts = s.variants;
     parts.insert(parts.end(), s.sets.begin(), s.sets.end());

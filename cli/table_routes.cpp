@@ -34,7 +34,7 @@ class TableEvents : public http::StreamSource {
         done = false;  // there is more to send, at the next pull
         break;
       }
-      chunk += fmt::format("id: {}\ndata: {}\n\n", next_++, message);
+      chunk += fmt::format("id: {}.{}\ndata: {}\n\n", next_++, table_->instance(), message);
     }
     return chunk;
   }
@@ -107,9 +107,14 @@ Response messages(const Table& table, const Request& request) {
 Response events(std::shared_ptr<Table> table, const Request& request) {
   const Table::StreamId s = table->stream_of(request.param("token"));
   if (s == Table::kNoStream) return unknown_token();
-  // A reconnecting EventSource sends Last-Event-ID and resumes after it; a
-  // reloaded page starts from the first message and redraws.
-  const size_t next = request.has_header("Last-Event-ID") ? number(request.header("Last-Event-ID")) + 1 : 0;
+  // A reconnecting EventSource sends Last-Event-ID (INDEX.INSTANCE) and
+  // resumes after it; a reloaded page starts from the first message and
+  // redraws, and so does a page that followed this table before the server
+  // restarted (another instance: its indexes count other messages).
+  const std::string last = request.has_header("Last-Event-ID") ? request.header("Last-Event-ID") : "";
+  const size_t dot = last.find('.');
+  const bool same = dot != std::string::npos && last.substr(dot + 1) == table->instance();
+  const size_t next = same ? number(last.substr(0, dot)) + 1 : 0;
   Response res;
   res.content_type = "text/event-stream";
   res.headers.emplace_back("Cache-Control", "no-store");
@@ -130,6 +135,16 @@ Response answer(Table& table, const Request& request) {
 // waits for a person).
 Response undo(Table& table, const Request& request) {
   return reply(table.undo(table.stream_of(request.param("token"))), {{"ok", true}});
+}
+
+std::string hot_seat_page(const Table& table) {
+  std::string seats;
+  for (Seat s : Seat::all(table.config().spec.players)) {
+    const std::string token = table.token(s);
+    if (token.empty()) continue;
+    seats += fmt::format("{}{}:{}", seats.empty() ? "" : ",", s.value(), token);
+  }
+  return "play?seats=" + seats;
 }
 
 }  // namespace rulebook::cli::table_routes

@@ -24,4 +24,9 @@ http::Response answer(Table& table, const http::Request& request);
 // POST api/undo?token=T.
 http::Response undo(Table& table, const http::Request& request);
 
+// The page for every person's seat at one screen (pass the device):
+// "play?seats=SEAT:TOKEN,..." (after the table's address). It holds every
+// person's token, as the people at that screen may.
+std::string hot_seat_page(const Table& table);
+
 }  // namespace rulebook::cli::table_routes

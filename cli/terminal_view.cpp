@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
+#include "core/safe_text.hpp"
 #include "observation/component_look.hpp"
 
 namespace rulebook::cli {
+namespace {
 
-void print_board(std::ostream& out, const std::string& name, const nlohmann::json& cells, const GameDefinition* def) {
+void board_text(std::ostream& out, const std::string& name, const nlohmann::json& cells, const GameDefinition* def) {
   int width = 0, height = 0;
   for (const auto& [key, _] : cells.items()) {
     const auto comma = key.find(',');
@@ -55,7 +58,7 @@ void print_board(std::ostream& out, const std::string& name, const nlohmann::jso
   }
 }
 
-void print_view(std::ostream& out, const nlohmann::json& view, const GameDefinition* def) {
+void view_text(std::ostream& out, const nlohmann::json& view, const GameDefinition* def) {
   const auto glance = glance_lines(view);
   if (!glance.empty()) {
     out << "  At a glance:\n";
@@ -78,8 +81,25 @@ void print_view(std::ostream& out, const nlohmann::json& view, const GameDefinit
     out << "\n";
   }
   if (view.contains("boards")) {
-    for (const auto& [name, cells] : view.at("boards").items()) print_board(out, name, cells, def);
+    for (const auto& [name, cells] : view.at("boards").items()) board_text(out, name, cells, def);
   }
+}
+
+}  // namespace
+
+// Drawn whole, then made safe at once: the view holds the rules' text
+// (game.state, rules.describe, labels), whose controls must not reach the
+// terminal (core/safe_text.hpp).
+void print_board(std::ostream& out, const std::string& name, const nlohmann::json& cells, const GameDefinition* def) {
+  std::ostringstream text;
+  board_text(text, name, cells, def);
+  out << terminal_text(text.str());
+}
+
+void print_view(std::ostream& out, const nlohmann::json& view, const GameDefinition* def) {
+  std::ostringstream text;
+  view_text(text, view, def);
+  out << terminal_text(text.str());
 }
 
 }  // namespace rulebook::cli

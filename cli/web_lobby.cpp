@@ -94,6 +94,7 @@ json WebLobby::Impl::links(const Request& req, const Table& table) const {
     if (!token.empty()) out[std::to_string(s.value())] = at + "play?token=" + token;
   }
   out["spectators"] = at + "watch";
+  out["hot_seat"] = at + table_routes::hot_seat_page(table);  // every person's seat at one screen
   return out;
 }
 

@@ -19,6 +19,10 @@ TableConfig table_config(const WebTableConfig& c) {
   t.kinds = c.kinds;
   t.agent_settings = c.agent_settings;
   t.before_wait = c.before_wait;
+  t.id = c.id;
+  t.tokens = c.tokens;
+  t.journal = c.journal;
+  t.resume = c.resume;
   if (!c.log_file.empty()) {
     const std::string path = c.log_file;
     t.save_log = [path](const std::string& log) { write_file("--log", path, log); };
@@ -94,6 +98,11 @@ std::string WebTable::link(Seat seat) const {
   if (host.find(':') != std::string::npos) host = "[" + host + "]";
   if (seat.is_none()) return fmt::format("http://{}:{}/watch", host, port_);
   return fmt::format("http://{}:{}/play?token={}", host, port_, token(seat));
+}
+
+std::string WebTable::hot_seat_link() const {
+  const std::string watch = link(Seat::none());
+  return watch.substr(0, watch.size() - std::string("watch").size()) + table_routes::hot_seat_page(impl_->table);
 }
 
 bool WebTable::wait_over(double seconds) const { return impl_->table.wait_over(seconds); }

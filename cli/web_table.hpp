@@ -28,6 +28,11 @@ struct WebTableConfig {
   int port = 8080;                 // 0: any free port
   std::string log_file;            // written when the game ends (empty: none)
   http::ServerLimits server;       // the HTTP server's threads and caps (serve's --max-per-address)
+  // A table kept (--state-dir) or brought back: see TableConfig.
+  std::string id;
+  std::vector<std::string> tokens;
+  std::shared_ptr<TableJournal> journal;
+  TableResume resume;
   // Tests only: see TableConfig::before_wait.
   std::function<void(Seat seat)> before_wait;
 };
@@ -51,6 +56,8 @@ class WebTable {
   std::string token(Seat seat) const;
   // The link a seat's player opens, or the spectators' link (seat none).
   std::string link(Seat seat) const;
+  // The link of one page for every person's seat at one screen (--hot-seat).
+  std::string hot_seat_link() const;
 
   // Waits until the game is over (true) or `seconds` passed (false).
   bool wait_over(double seconds) const;

@@ -16,7 +16,10 @@ set -euo pipefail
 # build).
 build_packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev libfmt-dev nettle-dev libre2-dev libvalijson-dev
-          libboost-dev libcpp-httplib-dev)
+          libboost-dev libcpp-httplib-dev
+          # import rulebook: the Python module, built with Debian's pybind11
+          # against Debian's python3
+          pybind11-dev python3-dev)
 packages=("${build_packages[@]}"
           # the benchmark's baseline; the schema validator's test data
           lua5.4 json-schema-test-suite
@@ -31,8 +34,9 @@ packages=("${build_packages[@]}"
           chromium
           # bench/bots.sh reads `rulebook arena --json` into its table
           jq
-          # examples/bots/: the exec-bot tests play every game with the Python bot
-          python3)
+          # examples/bots/: the exec-bot tests play every game with the Python bot;
+          # the Python module's tests (tests/python/) run under Debian's pytest
+          python3 python3-pytest python3-numpy)
 # .ci/browser.sh drives chromium with puppeteer-core from npm (and the
 # exec-bot tests play every game with examples/bots/random_bot.js): Debian's
 # Node.js and npm, unless a Node.js that brings its own npm is installed.

@@ -107,8 +107,14 @@ async function openTable(event) {
 function showLinks(answer) {
   $("created-title").textContent = `Table ${answer.table} is open`;
   const items = [];
+  // One screen for every person: one link, which shows "pass to NAME" between seats.
+  const hotSeat = $("hot-seat").checked && answer.links.hot_seat;
+  if (hotSeat)
+    items.push(element("li", { "data-seat": "hot" }, "Everybody at this screen: ",
+                       element("a", { href: answer.links.hot_seat, target: "_blank", class: "hot-seat-link", text: "open the table" })));
   for (const seat of answer.seats) {
-    const link = answer.links[String(seat.seat)];
+    const link = hotSeat ? null : answer.links[String(seat.seat)];
+    if (hotSeat && seat.agent === "human") continue;
     const label = link ? `Seat ${seat.seat}: ` : `Seat ${seat.seat}: ${seat.agent} bot`;
     const item = element("li", { "data-seat": seat.seat }, label);
     if (link) {

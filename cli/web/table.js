@@ -5,7 +5,7 @@
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || "";
-const query = token ? "?token=" + encodeURIComponent(token) : "";
+let query = token ? "?token=" + encodeURIComponent(token) : "";
 
 const table = {
   hello: null,      // the table: the game, the seat, boards' sizes, component types
@@ -104,6 +104,7 @@ function drawBoards(besides) {
     box.appendChild(el("h3", "", board.title || name));
     const grid = el("div", "grid");
     grid.style.gridTemplateColumns = "repeat(" + board.width + ", auto)";
+    grid.style.setProperty("--columns", board.width);  // a phone's grid shares its width among them
     for (let y = 1; y <= board.height; ++y) {
       for (let x = 1; x <= board.width; ++x) {
         const key = x + "," + y;
@@ -130,9 +131,15 @@ function drawBoards(besides) {
 
 const MAX_BACKS = 12;  // a long hidden pile shows a few backs and its count
 
+// A phone's width: other seats fold (the seats a player unfolded stay open).
+const narrow = window.matchMedia("(max-width: 600px)");
+const unfolded = new Set();
+narrow.addEventListener("change", () => draw());
+
 function drawZone(id, zone) {
   const box = el("div", "zone");
   box.dataset.zone = id;
+  box.dataset.count = zone.count;
   if (table.changed.has(id)) box.classList.add("changed");
   const heading = el("h3", "", zone.title + " ");
   heading.appendChild(el("span", "count", "(" + zone.count + ")"));
@@ -194,13 +201,26 @@ function drawTable() {
   const places = seatPlaces(players.length, own);
   const current = table.view.turn ? table.view.turn.current : -1;
   for (const p of players) {
-    const place = el("div", "seat");
+    const own = table.hello && p.seat === table.hello.seat;
+    const list = seatZones[p.seat] || { hand: [], seat: [] };
+    const zonesOf = list.hand.concat(list.seat);
+    // Another seat's place folds on a narrow screen: its name and how many
+    // components it holds, the rest a tap away (kept open once opened).
+    const place = el(own ? "div" : "details", "seat");
     place.dataset.seat = p.seat;
     if (p.seat === current && !table.end) place.classList.add("turn");
-    if (table.hello && p.seat === table.hello.seat) place.classList.add("own");
-    place.appendChild(el("h3", "", p.name));
-    const list = seatZones[p.seat] || { hand: [], seat: [] };
-    for (const zone of list.hand.concat(list.seat)) place.appendChild(zone);
+    if (own) {
+      place.classList.add("own");
+      place.appendChild(el("h3", "", p.name));
+    } else {
+      const held = zonesOf.reduce((n, z) => n + Number(z.dataset.count || 0), 0);
+      const summary = el("summary", "", p.name + " ");
+      summary.appendChild(el("span", "count", "(" + held + ")"));
+      place.appendChild(summary);
+      place.open = !narrow.matches || unfolded.has(p.seat);
+      place.addEventListener("toggle", () => { if (narrow.matches) (place.open ? unfolded.add(p.seat) : unfolded.delete(p.seat)); });
+    }
+    for (const zone of zonesOf) place.appendChild(zone);
     $("seats-" + places[p.seat]).appendChild(place);
   }
 }
@@ -318,13 +338,77 @@ function drawDecision() {
   const options = $("options");
   options.replaceChildren();
   options.dataset.decision = d.decision;
-  for (const o of d.options) {
+  const button = (o) => {
     const b = el("button", "", o.label);
     b.dataset.index = o.index;
     b.disabled = table.answering;
     b.addEventListener("click", () => answer(d.decision, o.index));
-    options.appendChild(b);
+    return b;
+  };
+  // Options on the same component (cell, zone) go together under its name;
+  // a long list folds each group, to choose the component, then the option.
+  const groups = new Map();
+  const loose = [];
+  for (const o of d.options) {
+    const key = targetKey(o.target);
+    if (key === null) loose.push(o);
+    else groups.set(key, (groups.get(key) || []).concat([o]));
   }
+  const shared = [...groups.values()].some((g) => g.length > 1);
+  if (!shared) {
+    for (const o of d.options) options.appendChild(button(o));
+    return;
+  }
+  const fold = d.options.length > FOLD_OPTIONS;
+  for (const [key, list] of groups) {
+    if (list.length === 1) { loose.push(list[0]); continue; }
+    const title = targetName(list[0].target, key) + " (" + list.length + ")";
+    const group = el(fold ? "details" : "div", "group");
+    group.dataset.target = key;
+    if (fold) {
+      group.appendChild(el("summary", "", title));
+      const row = el("div", "row");
+      for (const o of list) row.appendChild(button(o));
+      group.appendChild(row);
+      group.open = openGroup === key;
+      group.addEventListener("toggle", () => { if (group.open) openGroup = key; });
+    } else {
+      group.appendChild(el("div", "group-title", title));
+      for (const o of list) group.appendChild(button(o));
+    }
+    options.appendChild(group);
+  }
+  if (loose.length) {
+    const group = el("div", "group");
+    for (const o of loose.sort((a, b) => a.index - b.index)) group.appendChild(button(o));
+    options.appendChild(group);
+  }
+}
+
+const FOLD_OPTIONS = 16;  // more options than this: pick the component first
+let openGroup = null;     // the folded group the player opened
+
+function targetKey(t) {
+  if (!t) return null;
+  if (t.component !== undefined) return "component:" + t.component;
+  if (t.board !== undefined) return "cell:" + t.board + "@" + t.cell;
+  if (t.zone !== undefined) return "zone:" + t.zone;
+  return null;
+}
+
+// What the player calls a target: the component's look, the cell, the zone's title.
+function targetName(t, key) {
+  const view = table.view || {};
+  if (t.component !== undefined) {
+    for (const zone of Object.values(view.zones || {}))
+      for (const c of zone.components || []) if (c.id === t.component) return lookOf(c).label;
+    for (const cells of Object.values(view.boards || {}))
+      for (const list of Object.values(cells))
+        for (const c of list) if (c.id === t.component) return lookOf(c).label;
+  }
+  if (t.zone !== undefined && view.zones && view.zones[t.zone]) return view.zones[t.zone].title;
+  if (t.board !== undefined) return t.cell;
+  return key;
 }
 
 // Options that are components or cells on the table are offered there
@@ -421,7 +505,12 @@ function narrate(lines) {
 
 function receive(m) {
   switch (m.type) {
-    case "table": table.hello = m; break;
+    case "table":
+      // The table's first message again: the server restarted and brought
+      // the table back, and the stream starts over. Start the page over.
+      if (table.hello) { if (table.source) table.source.close(); location.reload(); return; }
+      table.hello = m;
+      break;
     case "hello": table.names = m.players; break;
     case "view":
       noteChanges(table.view, m.view);
@@ -477,7 +566,7 @@ function connect() {
   const source = new EventSource("api/events" + query);
   table.source = source;
   source.onopen = () => { $("connection").textContent = "connected"; $("connection").className = "connection"; };
-  source.onmessage = (e) => receive(JSON.parse(e.data));
+  source.onmessage = (e) => { receive(JSON.parse(e.data)); afterSeatMessage(); };
   source.onerror = () => {
     if (table.end) return;
     $("connection").textContent = "reconnecting…";
@@ -485,4 +574,119 @@ function connect() {
   };
 }
 
-connect();
+// ---- Pass the device (rulebook serve --hot-seat) -------------------------
+// ?seats=SEAT:TOKEN,SEAT:TOKEN...: one screen for several seats. The page
+// follows the spectators' stream (public: whom the game waits for) and
+// opens a seat's own stream only after its player tapped "I am NAME":
+// between two seats it shows "pass to NAME" and holds nothing of the
+// previous seat's (its view, narration and decision are dropped).
+const hot = parseSeats(params.get("seats"));
+
+function parseSeats(text) {
+  if (!text) return null;
+  const tokens = new Map();
+  for (const part of text.split(",")) {
+    const at = part.indexOf(":");
+    if (at > 0) tokens.set(Number(part.slice(0, at)), part.slice(at + 1));
+  }
+  return tokens.size ? { tokens, shown: null, names: {}, waiting: null, served: new Set(), watch: null, over: false } : null;
+}
+
+// Forgets everything the seat shown so far saw, and its stream.
+function forgetSeat() {
+  if (table.source) table.source.close();
+  table.source = null;
+  Object.assign(table, { hello: null, names: null, view: null, decide: null, waiting: null, end: null, answering: false,
+                         decided: false, moved: new Set(), changed: new Set() });
+  $("narration").replaceChildren();
+  $("answer-error").textContent = "";
+  $("undo-error").textContent = "";
+  document.body.dataset.views = 0;
+  draw();
+}
+
+function showSeat(seat) {
+  forgetSeat();
+  hot.shown = seat;
+  $("pass").hidden = true;
+  document.body.dataset.shown = seat === null ? "" : seat;
+  query = seat === null ? "" : "?token=" + encodeURIComponent(hot.tokens.get(seat));
+  connect();
+}
+
+function passTo(seat) {
+  forgetSeat();
+  hot.shown = null;
+  document.body.dataset.shown = "";
+  const name = hot.names[seat] || "seat " + seat;
+  $("pass-to").textContent = "Pass the device to " + name;
+  $("pass-note").textContent = "The screen hides every hand until " + name + " taps.";
+  const ready = $("pass-ready");
+  ready.textContent = "I am " + name + ": show my hand";
+  ready.dataset.seat = seat;
+  ready.hidden = false;
+  $("pass").hidden = false;
+  $("pass").dataset.seat = seat;
+}
+
+// The hot seats the game waits for now and that have not answered.
+function hotSeatsWaited() {
+  if (!hot.waiting) return [];
+  return hot.waiting.seats.filter((s) => hot.tokens.has(s) && !hot.served.has(hot.waiting.index + ":" + s));
+}
+
+// Whom the screen belongs to now.
+function steer() {
+  if (hot.over) return;
+  const next = hotSeatsWaited();
+  if (!next.length) return;                  // a bot or a remote player decides: the screen stays
+  if (next.includes(hot.shown)) return;      // the seat shown decides again
+  if ($("pass").hidden || Number($("pass").dataset.seat) !== next[0]) passTo(next[0]);
+}
+
+function watchForHotSeat() {
+  let index = 0;
+  const source = new EventSource("api/events");
+  hot.watch = source;
+  source.onmessage = (e) => {
+    const m = JSON.parse(e.data);
+    ++index;
+    if (m.type === "table" && index > 1) { source.close(); location.reload(); return; }  // the server restarted
+    if (m.type === "view" && m.view && m.view.players) for (const p of m.view.players) hot.names[p.seat] = p.name;
+    if (m.type === "waiting") {
+      const seats = m.seats || [m.seat];
+      const names = m.players || [m.player];
+      seats.forEach((s, i) => { if (names[i]) hot.names[s] = names[i]; });
+      hot.waiting = { index, seats };
+      steer();
+    }
+    if (m.type === "end") {
+      hot.over = true;
+      source.close();
+      showSeat(null);  // the end, as everybody may see it
+    }
+  };
+}
+
+// A seat's answer to a simultaneous decision is in: the next hot seat of
+// it. Looked at once the seat's stream is quiet (a stream opened late
+// replays earlier answers first).
+let settling = null;
+function afterSeatMessage() {
+  if (!hot || hot.shown === null) return;
+  clearTimeout(settling);
+  settling = setTimeout(() => {
+    if (hot.shown === null || !hot.waiting || table.waiting !== "others") return;
+    hot.served.add(hot.waiting.index + ":" + hot.shown);
+    steer();
+  }, 250);
+}
+
+if (hot) {
+  $("pass-ready").addEventListener("click", () => showSeat(Number($("pass-ready").dataset.seat)));
+  $("pass-to").textContent = "Waiting for the game…";
+  $("pass").hidden = false;
+  watchForHotSeat();
+} else {
+  connect();
+}

@@ -38,7 +38,11 @@ int match_answer(const Decision& d, const std::string& raw) {
     long n = answer.size() > 6 ? -1 : std::stol(answer);
     if (n >= 1 && n <= d.count()) return static_cast<int>(n - 1);
   }
-  const std::string wanted = lower(answer);
+  return match_label(d, answer);
+}
+
+int match_label(const Decision& d, const std::string& label) {
+  const std::string wanted = lower(trim(label));
   for (int i = 0; i < d.count(); ++i)
     if (lower(d.label(i)) == wanted) return i;
   return -1;

@@ -173,5 +173,7 @@ std::string option_list(const Decision& d);
 
 // Matches an answer (label, case-insensitive, or 1-based number) to an option.
 int match_answer(const Decision& d, const std::string& answer);
+// Matches a label only (case-insensitive): "1" is the option labelled "1".
+int match_label(const Decision& d, const std::string& label);
 
 }  // namespace rulebook

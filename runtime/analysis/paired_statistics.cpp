@@ -1,6 +1,7 @@
 #include "analysis/paired_statistics.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -37,7 +38,19 @@ void PairedStatistics::add(const GameOutcome& base, const GameOutcome& with, int
     wins_[static_cast<size_t>(s)].add(w - b);
     advantage_[static_cast<size_t>(s)].add((players_ * w - with_winners) - (players_ * b - base_winners));
   }
-  add_differences(stat_differences_, base.stats, with.stats);
+  for (const auto& [name, value] : base.stats) {
+    const auto other = with.stats.find(name);
+    if (other == with.stats.end()) continue;
+    // Two finite values may differ by more than a double holds: counted,
+    // never added as an infinity (a tally's values are finite).
+    const double difference = other->second - value;
+    if (std::isfinite(difference)) stat_differences_[name].add(difference);
+    else ++stat_overflows_[name];
+  }
+  if (base.returns.size() == static_cast<size_t>(players_) && with.returns.size() == base.returns.size()) {
+    return_differences_.resize(base.returns.size());
+    for (size_t s = 0; s < base.returns.size(); ++s) return_differences_[s].add(with.returns[s] - base.returns[s]);
+  }
   add_differences(metric_differences_, base.metrics, with.metrics);
 }
 
@@ -54,17 +67,38 @@ void PairedStatistics::merge(const PairedStatistics& other) {
   winners_.insert(winners_.end(), other.winners_.begin(), other.winners_.end());
   merge_stats(stat_differences_, other.stat_differences_);
   merge_stats(metric_differences_, other.metric_differences_);
+  for (const auto& [name, games] : other.stat_overflows_) stat_overflows_[name] += games;
+  if (!other.return_differences_.empty()) {
+    return_differences_.resize(static_cast<size_t>(players_));
+    for (size_t s = 0; s < return_differences_.size(); ++s) return_differences_[s].merge(other.return_differences_[s]);
+  }
 }
+
+namespace {
+Difference mean_difference(const StatTally& differences) {
+  double sum = 0, sum_squares = 0;
+  differences.sums(sum, sum_squares);
+  return paired_mean_difference(differences.count(), sum, sum_squares, differences.nonzero());
+}
+
+Difference tally_difference(const StatTallies& differences, const std::string& name) {
+  const auto it = differences.find(name);
+  return it == differences.end() ? Difference{} : mean_difference(it->second);
+}
+}  // namespace
 
 Difference PairedStatistics::stat(const std::string& name) const { return tally_difference(stat_differences_, name); }
 Difference PairedStatistics::metric(const std::string& name) const { return tally_difference(metric_differences_, name); }
 
-Difference PairedStatistics::tally_difference(const StatTallies& differences, const std::string& name) {
-  const auto it = differences.find(name);
-  if (it == differences.end()) return {};
-  double sum = 0, sum_squares = 0;
-  it->second.sums(sum, sum_squares);
-  return paired_mean_difference(it->second.count(), sum, sum_squares, it->second.nonzero());
+Difference PairedStatistics::seat_return(int seat) const {
+  return return_differences_.empty() ? Difference{} : mean_difference(return_differences_.at(static_cast<size_t>(seat)));
+}
+
+bool PairedStatistics::stat_too_large(const std::string& name) const {
+  if (stat_overflows_.count(name)) return true;
+  const Difference d = stat(name);
+  return !std::isfinite(d.interval.estimate) || !std::isfinite(d.interval.low) || !std::isfinite(d.interval.high) ||
+         !std::isfinite(d.p_value);
 }
 
 Difference PairedStatistics::rate(const Figure& f) {

@@ -5,6 +5,7 @@
 // independent runs. Rates get the paired intervals of paired_intervals.hpp
 // (exact McNemar, Tango's score interval), means a paired t interval, and
 // unfairness a paired bootstrap over the games' winners.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,11 +40,20 @@ class PairedStatistics {
   // A game's own statistic (game:finish stats), with - base, over the
   // games whose both sides gave it (games: 0 when none did).
   Difference stat(const std::string& name) const;
+  // Whether a statistic's values are too large for a paired difference:
+  // some game's two finite values differ by more than a double holds
+  // (1.7e308 and -1.7e308), or the differences' spread does. stat() then
+  // gives no meaningful interval; a report says so by the statistic's name.
+  bool stat_too_large(const std::string& name) const;
   // The statistics some game of both sides gave, by name: per-game differences.
   const StatTallies& stat_differences() const { return stat_differences_; }
   // A metric of how the game felt (game_metrics.hpp), with - base, likewise.
   Difference metric(const std::string& name) const;
   const StatTallies& metric_differences() const { return metric_differences_; }
+  // A seat's return (game:finish returns), with - base, over the games
+  // whose both sides gave returns (games: 0 when none did).
+  Difference seat_return(int seat) const;
+  bool has_returns() const { return !return_differences_.empty(); }
   // Skill: the mean win rate of `seats` (whose agents differ between the
   // sides) with the "with" agents minus with the "base" agents.
   Difference win_rate_of(const std::vector<int>& seats) const;
@@ -70,7 +80,6 @@ class PairedStatistics {
     uint64_t base, with;
   };
   static Difference rate(const Figure& f);
-  static Difference tally_difference(const StatTallies& differences, const std::string& name);
   std::vector<Winners> sorted_winners() const;
 
   int players_ = 0;
@@ -80,6 +89,10 @@ class PairedStatistics {
   std::vector<Winners> winners_;   // each game's, for unfairness and skill
   StatTallies stat_differences_;   // by name: with - base, per game
   StatTallies metric_differences_;  // likewise
+  // By name: the games whose difference is past the largest double (kept
+  // out of stat_differences_, whose values are finite).
+  std::map<std::string, int64_t> stat_overflows_;
+  std::vector<StatTally> return_differences_;  // by seat: with - base, per game (empty: none)
 };
 
 }  // namespace rulebook::analysis

@@ -63,6 +63,12 @@ void RunStatistics::add(const GameOutcome& game) {
   ++end_reasons_[game.reason.empty() ? kUnspecifiedReason : game.reason];
   add_stats(stats_, game.stats);
   add_stats(metrics_, game.metrics);
+  if (!game.returns.empty()) {
+    if (game.returns.size() != static_cast<size_t>(players_))
+      throw std::invalid_argument("a game's returns must hold one number for each seat");
+    returns_.resize(static_cast<size_t>(players_));
+    for (size_t s = 0; s < returns_.size(); ++s) returns_[s].add(game.returns[s]);
+  }
 }
 
 void RunStatistics::merge(const RunStatistics& other) {
@@ -80,6 +86,10 @@ void RunStatistics::merge(const RunStatistics& other) {
   for (const auto& [reason, games] : other.end_reasons_) end_reasons_[reason] += games;
   merge_stats(stats_, other.stats_);
   merge_stats(metrics_, other.metrics_);
+  if (!other.returns_.empty()) {
+    returns_.resize(static_cast<size_t>(players_));
+    for (size_t s = 0; s < returns_.size(); ++s) returns_[s].merge(other.returns_[s]);
+  }
 }
 
 double RunStatistics::fair_win_rate() const {
@@ -170,6 +180,11 @@ nlohmann::json RunStatistics::to_json() const {
   // Only when some game gave statistics: a part without them is what older versions wrote and read.
   if (!stats_.empty()) j["stats"] = stats_to_json(stats_);
   if (!metrics_.empty()) j["metrics"] = stats_to_json(metrics_);
+  if (!returns_.empty()) {  // likewise: only when some game gave returns
+    nlohmann::json by_seat = nlohmann::json::array();
+    for (const StatTally& seat : returns_) by_seat.push_back(seat.to_json());
+    j["returns"] = std::move(by_seat);
+  }
   return j;
 }
 
@@ -206,6 +221,13 @@ RunStatistics RunStatistics::from_json(const nlohmann::json& j) {
   }
   if (j.contains("stats")) s.stats_ = stats_from_json(j.at("stats"));  // optional: older parts have none
   if (j.contains("metrics")) s.metrics_ = stats_from_json(j.at("metrics"));
+  if (j.contains("returns")) {  // optional too
+    const auto& by_seat = member(j, "returns", &nlohmann::json::is_array);
+    if (by_seat.size() != s.wins_.size())
+      throw std::invalid_argument("statistics: 'returns' must have one histogram per seat");
+    for (size_t seat = 0; seat < by_seat.size(); ++seat)
+      s.returns_.push_back(StatTally::from_json(by_seat[seat], "returns of seat " + std::to_string(seat)));
+  }
   if (const std::string problem = s.contradiction(); !problem.empty())
     throw std::invalid_argument("statistics contradict themselves: " + problem);
   return s;
@@ -262,6 +284,12 @@ std::string RunStatistics::contradiction() const {
     if (tally.count() > games_) return "stats." + name + " counts " + text(tally.count()) + " of " + text(games_) + " games";
   for (const auto& [name, tally] : metrics_)
     if (tally.count() > games_) return "metrics." + name + " counts " + text(tally.count()) + " of " + text(games_) + " games";
+  for (size_t seat = 0; seat < returns_.size(); ++seat) {
+    if (returns_[seat].count() != returns_[0].count()) return "the seats' returns count different numbers of games";
+    if (returns_[seat].count() > games_)
+      return "the returns of seat " + text(static_cast<int64_t>(seat)) + " count " + text(returns_[seat].count()) +
+             " of " + text(games_) + " games";
+  }
   return "";
 }
 
@@ -270,7 +298,7 @@ bool RunStatistics::operator==(const RunStatistics& o) const {
          games_by_winner_count_ == o.games_by_winner_count_ &&
          no_winner_ == o.no_winner_ && turns_ == o.turns_ && decisions_ == o.decisions_ &&
          turns_histogram_ == o.turns_histogram_ && end_reasons_ == o.end_reasons_ && stats_ == o.stats_ &&
-         metrics_ == o.metrics_;
+         metrics_ == o.metrics_ && returns_ == o.returns_;
 }
 
 }  // namespace rulebook::analysis

@@ -25,6 +25,7 @@ struct GameOutcome {
   nlohmann::json details;     // game:finish's details, when asked for (--export); else null
   GameStats stats;            // game:finish's stats (none: the rules gave none)
   GameStats metrics;          // how the game felt (game_metrics.hpp); none when not measured
+  std::vector<double> returns;  // game:finish's returns, in seat order (empty: the rules gave none)
 };
 
 // The reason tallied for games whose rules gave none.
@@ -85,6 +86,10 @@ class RunStatistics {
   const StatTallies& stats() const { return stats_; }
   // The metrics of how games felt (game_metrics.hpp), tallied as stats are.
   const StatTallies& metrics() const { return metrics_; }
+  // Each seat's returns (game:finish returns), as exact histograms, so that
+  // parts merge to exactly one run's figures; empty when no game gave
+  // returns, else one per seat, counting only the games that gave them.
+  const std::vector<StatTally>& returns() const { return returns_; }
 
   Interval win_rate(int seat) const { return wilson_interval(wins_.at(seat), games_); }
   Interval shared_win_rate() const { return wilson_interval(shared_wins_, games_); }
@@ -133,6 +138,7 @@ class RunStatistics {
   std::map<std::string, int64_t> end_reasons_;
   StatTallies stats_;
   StatTallies metrics_;
+  std::vector<StatTally> returns_;
 };
 
 }  // namespace rulebook::analysis

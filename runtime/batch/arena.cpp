@@ -49,6 +49,7 @@ class TimedAgent : public Agent {
 struct GameRecord {
   std::vector<int> lineup;        // agent per seat
   std::vector<bool> won;          // per seat
+  std::vector<double> returns;    // per seat, when the game gave returns
 };
 
 // Whether every agent's Wilson interval over the games [0, n) is at most
@@ -186,6 +187,7 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
       const GameResult& r = worker->match.play(plan.players, game.seed);
       record.won.assign(static_cast<size_t>(plan.players), false);
       for (Seat winner : r.winners) record.won[winner.index()] = true;
+      record.returns = r.returns;
       if (plan.until_half_width > 0) {
         std::lock_guard<std::mutex> lock(stop_mutex);
         finished[static_cast<size_t>(g)] = 1;
@@ -220,6 +222,7 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
     r.label = plan.agents[static_cast<size_t>(a)].label();
     r.cheating = plan.agents[static_cast<size_t>(a)].cheats();
     r.games_by_seat.assign(static_cast<size_t>(plan.players), 0);
+    r.by_seat.assign(static_cast<size_t>(plan.players), ArenaSeatResult{});
     for (const auto& worker : workers)
       for (const auto& agent : worker->made[static_cast<size_t>(a)]) {
         if (!agent) continue;
@@ -238,10 +241,23 @@ ArenaResult run_arena(const ArenaPlan& plan, std::atomic<int64_t>* done) {
       ArenaAgentResult& r = result.agents[static_cast<size_t>(g.lineup[s])];
       ++r.games;
       ++r.games_by_seat[s];
-      if (g.won[s]) ++r.wins;
+      ArenaSeatResult& seat = r.by_seat[s];
+      ++seat.games;
+      if (g.won[s]) {
+        ++r.wins;
+        ++seat.wins;
+      }
+      if (!g.returns.empty()) {
+        result.has_returns = true;
+        r.returns.add(g.returns[s]);
+        seat.returns.add(g.returns[s]);
+      }
     }
   }
-  for (auto& r : result.agents) r.win_rate = analysis::wilson_interval(r.wins, r.games);
+  for (auto& r : result.agents) {
+    r.win_rate = analysis::wilson_interval(r.wins, r.games);
+    for (auto& seat : r.by_seat) seat.win_rate = analysis::wilson_interval(seat.wins, seat.games);
+  }
 
   // Ratings, and their interval by the bootstrap over games (percentiles
   // of 200 resamples drawn from a stream seeded by the arena's seed).

@@ -17,6 +17,7 @@
 
 #include "agents/agent_registry.hpp"
 #include "analysis/intervals.hpp"
+#include "analysis/stat_tally.hpp"
 #include "core/game_definition.hpp"
 #include "lua/rule_engine.hpp"
 
@@ -46,6 +47,16 @@ int64_t arena_games(int64_t games, int agents);
 // The agent (index into ArenaPlan::agents) seated at `seat` in game `game`.
 int arena_seat_agent(int64_t game, Seat seat, int agents);
 
+// An agent's figures in one seat.
+struct ArenaSeatResult {
+  int64_t games = 0;
+  int64_t wins = 0;
+  analysis::Interval win_rate;  // Wilson, 95%
+  // The agent's returns in this seat (game:finish returns), exact; empty
+  // when the game gives none.
+  analysis::StatTally returns;
+};
+
 struct ArenaAgentResult {
   std::string spec;    // as given
   std::string label;   // with " (cheating: oracle)" for an oracle
@@ -62,6 +73,8 @@ struct ArenaAgentResult {
   int64_t iterations = 0;
   double search_seconds = 0;
   analysis::Interval rating;  // Bradley-Terry, Elo scale, mean 0; bootstrap 95%
+  std::vector<ArenaSeatResult> by_seat;  // one a seat
+  analysis::StatTally returns;           // over every seat it held (empty: the game gives none)
 };
 
 struct ArenaResult {
@@ -70,6 +83,7 @@ struct ArenaResult {
   bool stopped_early = false;  // until_half_width was reached before `games`
   bool cancelled = false;      // ArenaPlan::cancel stopped it
   std::vector<ArenaAgentResult> agents;
+  bool has_returns = false;  // the game gave returns (game:finish returns)
   double seconds = 0;
   int jobs = 1;
   int bootstrap_samples = 0;

@@ -36,6 +36,9 @@ std::vector<AgentParam> search_params(bool mcts) {
                     "1: sample with the game's hint (rules.deal_unseen) when it gives one, checked; 0: generic "
                     "sampling only, to measure what the hint brings"),
       checkpoint_param(),
+      Param::choice("others", {"search", "random"}, "search",
+                    "how the other seats choose in the tree: search (each maximises its own reward) or random "
+                    "(uniformly: a best response to random play, an opponent model)"),
   };
   params[2].default_shown = "sqrt 2";
   if (mcts)
@@ -55,6 +58,7 @@ std::unique_ptr<Agent> build_search_agent(const AgentSpec& spec, const AgentSett
   p.oracle = spec.flag("oracle");
   p.hint = spec.choice("hint") == "1";
   p.checkpoint = spec.choice("checkpoint") == "1";
+  p.random_others = spec.choice("others") == "random";
   if (spec.has("determinizations")) p.determinizations = spec.integer("determinizations");
   return make_search_agent(p);
 }

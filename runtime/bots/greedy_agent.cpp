@@ -15,6 +15,7 @@ int GreedyAgent::choose(const Decision& d) {
 
   std::vector<double> value(static_cast<size_t>(d.count()), 0.0);
   int worlds = 0;
+  bool rejected = false;
   for (int tries = 0; worlds < samples_ && tries < 50 * samples_ && searching(); ++tries) {
     const Sample sample = det.sample(rng_);
     const uint64_t chance = rng_.next();
@@ -25,6 +26,7 @@ int GreedyAgent::choose(const Decision& d) {
       const auto outcome = det.simulate(sample, chance, policy);
       if (give_up_if_over_limit(det, "greedy")) return random_choice(d);
       if (outcome == Determinizer::Outcome::Rejected || outcome == Determinizer::Outcome::Failed) {
+        rejected |= outcome == Determinizer::Outcome::Rejected;
         accepted = false;
         break;
       }
@@ -38,7 +40,8 @@ int GreedyAgent::choose(const Decision& d) {
     for (size_t i = 0; i < value.size(); ++i) value[i] += scores[i];
     ++worlds;
   }
-  // The best options; ties (and a game no sample agreed with) by its own stream.
+  if (worlds == 0 && rejected && searching()) return no_world_found(d, "greedy");
+  // The best options; ties by its own stream.
   std::vector<int> best;
   for (int i = 0; i < d.count(); ++i) {
     const double v = value[static_cast<size_t>(i)];

@@ -62,9 +62,22 @@ class Tree {
     nodes_.emplace_back();
     return static_cast<int>(nodes_.size()) - 1;
   }
+  // The range of the rewards seen, at least [0, 1]: a game's returns may
+  // be on any scale (chips, points), so UCB's mean is read in this range,
+  // where its exploration term is meant to work. Without returns every
+  // reward is a share of the win, in [0, 1]: the range stays [0, 1] and
+  // the mean is used exactly as it is.
+  void widen(const std::vector<double>& rewards) {
+    for (double r : rewards) {
+      low_ = std::min(low_, r);
+      high_ = std::max(high_, r);
+    }
+  }
+  double scaled(double mean) const { return (mean - low_) / (high_ - low_); }
 
  private:
   std::vector<Node> nodes_;
+  double low_ = 0, high_ = 1;
 };
 
 // Whether two of the keys may be equal: equal keys hash alike, so keys
@@ -130,8 +143,8 @@ struct IterationScratch {
 // the best for the seat deciding taken), cut after `depth` decisions.
 class Iteration : public SimulationPolicy {
  public:
-  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det, IterationScratch& scratch)
-      : tree_(tree), p_(p), rng_(rng), det_(det), greedy_(p.rollout == "greedy"), path_(scratch.path),
+  Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det, IterationScratch& scratch, Seat searcher)
+      : tree_(tree), p_(p), rng_(rng), det_(det), greedy_(p.rollout == "greedy"), searcher_(searcher), path_(scratch.path),
         keys_(scratch.keys), hashes_(scratch.hashes), sorted_(scratch.sorted), edge_of_(scratch.edge_of),
         unexpanded_(scratch.unexpanded) {
     path_.clear();
@@ -146,6 +159,7 @@ class Iteration : public SimulationPolicy {
   }
 
   void backpropagate(const std::vector<double>& rewards) {
+    tree_.widen(rewards);
     auto& nodes = tree_.nodes();
     for (const auto& [node, edge, seat] : path_) {
       Edge& e = nodes[static_cast<size_t>(node)].edges[static_cast<size_t>(edge)];
@@ -176,7 +190,17 @@ class Iteration : public SimulationPolicy {
       }
     }
     int option;
-    if (!unexpanded.empty()) {
+    if (p_.random_others && d.seat() != searcher_) {
+      // Another seat, modelled as random: any option, expanded if new.
+      option = static_cast<int>(rng_.below(static_cast<uint32_t>(keys.size())));
+      if (edge_of[static_cast<size_t>(option)] < 0) {
+        const int child = tree_.add();
+        Node& here = nodes[static_cast<size_t>(node_)];
+        edge_of[static_cast<size_t>(option)] =
+            here.add(keys[static_cast<size_t>(option)], hashes_[static_cast<size_t>(option)], child);
+        in_tree_ = false;
+      }
+    } else if (!unexpanded.empty()) {
       option = unexpanded[rng_.below(static_cast<uint32_t>(unexpanded.size()))];
       const int child = tree_.add();
       Node& here = nodes[static_cast<size_t>(node_)];
@@ -190,7 +214,7 @@ class Iteration : public SimulationPolicy {
       for (size_t i = 0; i < keys.size(); ++i) {
         const Edge& e = edges[static_cast<size_t>(edge_of[i])];
         // UCB1 with the availability count in place of the parent's visits.
-        const double score = e.reward / e.visits + p_.c * std::sqrt(std::log(static_cast<double>(e.available)) / e.visits);
+        const double score = tree_.scaled(e.reward / e.visits) + p_.c * std::sqrt(std::log(static_cast<double>(e.available)) / e.visits);
         if (score > best) {
           best = score;
           option = static_cast<int>(i);
@@ -208,7 +232,7 @@ class Iteration : public SimulationPolicy {
   // the bot's stream.
   int greedy(const Decision& d) {
     std::vector<int> best;
-    double top = -1;
+    double top = -std::numeric_limits<double>::infinity();  // returns may be below -1
     for (int i = 0; i < d.count(); ++i) {
       const double v = det_.look_ahead(i, d.seat());
       if (v > top + 1e-12) {
@@ -226,6 +250,7 @@ class Iteration : public SimulationPolicy {
   Rng& rng_;
   Determinizer& det_;
   const bool greedy_;
+  const Seat searcher_;  // the seat the search decides for
   int node_ = 0;
   bool in_tree_ = true;
   int rollout_steps_ = 0;
@@ -264,7 +289,7 @@ class SearchAgent : public SeatSearchAgent {
     std::vector<bool> drawn(static_cast<size_t>(trees), false);
     const std::vector<int> oracle = p_.oracle ? truth().true_identities() : std::vector<int>{};
 
-    long accepted = 0, tries = 0;
+    long accepted = 0, tries = 0, rejected = 0;
     const long max_tries = 20L * p_.iterations + 200;
     while (accepted < p_.iterations && tries < max_tries) {
       if (p_.seconds > 0 && accepted > 0 &&
@@ -282,7 +307,7 @@ class SearchAgent : public SeatSearchAgent {
       } else {
         sample = det.sample(rng_);
       }
-      Iteration it(forest[t], p_, rng_, det, scratch_);
+      Iteration it(forest[t], p_, rng_, det, scratch_, d.seat());
       const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
                                      : det.simulate(sample, rng_.next(), it);
       if (outcome == Determinizer::Outcome::Failed) ++stats_.failures;
@@ -291,11 +316,14 @@ class SearchAgent : public SeatSearchAgent {
       if (give_up_if_over_limit(det, p_.kind)) break;
       if (outcome == Determinizer::Outcome::Rejected) {
         ++stats_.rejections;
+        ++rejected;
         continue;
       }
       if (outcome == Determinizer::Outcome::Failed) continue;
       drawn[t] = true;
-      it.backpropagate(det.rewards());
+      const std::vector<double> rewards = det.rewards();
+      if (give_up_if_over_limit(det, p_.kind)) break;  // the evaluation, this time
+      it.backpropagate(rewards);
       ++accepted;
     }
     stats_.iterations += accepted;
@@ -310,7 +338,7 @@ class SearchAgent : public SeatSearchAgent {
           if (root_keys[i] == e.key) visits[i] += e.visits;
     if (accepted == 0) {  // no determinization agreed with what the seat saw
       ++stats_.fallbacks;
-      return random_choice(d);
+      return rejected > 0 ? no_world_found(d, p_.kind) : random_choice(d);
     }
     size_t best = 0;
     for (size_t i = 1; i < visits.size(); ++i)

@@ -25,6 +25,10 @@ struct SearchParams {
   bool hint = true;                // use the game's sampling hint (rules.deal_unseen) when it has one
   bool checkpoint = true;          // start simulations from the saved decision (Determinizer::use_checkpoints)
   int determinizations = 10;       // mcts on hidden information: trees (PIMC)
+  // How the other seats choose in the tree: false, each maximises its own
+  // reward by UCB (the default); true, uniformly at random: the search is
+  // then a best response to random play (an opponent model).
+  bool random_others = false;
 };
 
 // An mcts or ismcts bot (params.kind). Its parameters are declared, and

@@ -44,10 +44,16 @@ class SeatSearchAgent : public Agent {
   bool searching() const { return !gave_up_; }
   // After a simulation on `det`: true, with a warning naming the limit and
   // the bot (`name`), when it ran over the rules' limits; from then on
-  // searching() is false for the rest of the game.
+  // searching() is false for the rest of the game. Throws ScriptError (the
+  // game ends with it) when rules.evaluate failed in that simulation.
   bool give_up_if_over_limit(const Determinizer& det, const std::string& name);
   // The choice of a bot that does not search: uniform from its stream.
   int random_choice(const Decision& d);
+  // No sample within the bot's budget agreed with what its seat saw (every
+  // draw was rejected): the bot says so once a game (a warning naming it,
+  // `name`), and chooses at random from its own stream at that decision --
+  // never from the true game, whose answers and identities it may not use.
+  int no_world_found(const Decision& d, const std::string& name);
 
   Rng rng_;
   Seat seat_{0};
@@ -55,6 +61,7 @@ class SeatSearchAgent : public Agent {
  private:
   const GameAccess* truth_ = nullptr;
   bool gave_up_ = false;
+  bool said_no_world_ = false;
   std::vector<nlohmann::json> observed_;
   std::unique_ptr<Determinizer> determinizer_;
 };

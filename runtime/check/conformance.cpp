@@ -232,8 +232,8 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
 std::vector<ConformanceConfig> conformance_configs(const std::string& game) {
   auto def = load_game(game);
   std::vector<std::vector<std::string>> sets{{}};
-  std::vector<std::string> names;
-  for (const auto& v : list_variants(def->dir)) names.push_back(v.name);
+  std::vector<std::string> names, skipped;
+  for (const auto& v : list_variants(def->dir)) (v.check_skip.empty() ? names : skipped).push_back(v.name);
   for (const auto& n : names) sets.push_back({n});
   const json* listed = nullptr;
   if (def->setup.contains("check") && def->setup.at("check").contains("combinations"))
@@ -243,6 +243,10 @@ std::vector<ConformanceConfig> conformance_configs(const std::string& game) {
       std::vector<std::string> set;
       for (const auto& v : combo) {
         const std::string name = v.get<std::string>();
+        if (std::find(skipped.begin(), skipped.end(), name) != skipped.end()) {
+          set.clear();  // a combination with a variant check leaves out is left out too
+          break;
+        }
         if (std::find(names.begin(), names.end(), name) == names.end())
           throw SetupError(fmt::format("{}/game.yaml: error: check.combinations names '{}', which is not a variant of {} "
                                        "(variants: {})", def->dir, name, def->name, fmt::join(names, ", ")));
@@ -260,10 +264,18 @@ std::vector<ConformanceConfig> conformance_configs(const std::string& game) {
   return out;
 }
 
+std::vector<SkippedVariant> skipped_variants(const std::string& game) {
+  std::vector<SkippedVariant> out;
+  for (const auto& v : list_variants(resolve_game_dir(game)))
+    if (!v.check_skip.empty()) out.push_back({v.name, v.check_skip});
+  return out;
+}
+
 ConformanceReport check_conformance(const std::string& game, const ConformanceOptions& o) {
   ConformanceReport report;
   report.game = game;
   report.dir = resolve_game_dir(game);
+  report.skipped = skipped_variants(game);
   const auto configs = conformance_configs(game);
   report.configs = static_cast<int>(configs.size());
   // One item per configuration; each builds its own Lua state (its variants differ).
@@ -304,6 +316,9 @@ json to_json(const ConformanceReport& r) {
   for (const auto& f : r.warnings) warnings.push_back(to_json(f));
   json out{{"game", r.game}, {"dir", r.dir}, {"configs", r.configs}, {"games", r.games},
            {"ok", r.ok()}, {"failures", std::move(failures)}, {"warnings", std::move(warnings)}};
+  json skipped = json::array();
+  for (const auto& v : r.skipped) skipped.push_back(json{{"variant", v.name}, {"reason", v.reason}});
+  out["skipped_variants"] = std::move(skipped);
   if (!r.bot_kind.empty()) {
     bool bots_ok = true;
     for (const auto& f : r.failures) bots_ok = bots_ok && f.check != "bots";

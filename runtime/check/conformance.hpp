@@ -64,9 +64,17 @@ struct ConformanceFailure {
   std::string reproduce;  // a command that plays that game
 };
 
+// A variant whose YAML says `check: {skip: REASON}`: left out of every
+// configuration, and reported so.
+struct SkippedVariant {
+  std::string name;
+  std::string reason;
+};
+
 struct ConformanceReport {
   std::string game;
   std::string dir;
+  std::vector<SkippedVariant> skipped;
   int configs = 0;
   int checked_configs = 0;  // fewer than configs when cancelled
   bool cancelled = false;
@@ -83,8 +91,11 @@ struct ConformanceReport {
 
 // The configurations a game is checked in: every player count times no
 // variant, each variant alone, and the variant combinations game.yaml lists
-// under check.combinations (default: every pair of variants). Throws SetupError.
+// under check.combinations (default: every pair of variants); a variant
+// that says `check: {skip: ...}` is in none. Throws SetupError.
 std::vector<ConformanceConfig> conformance_configs(const std::string& game);
+// The variants conformance_configs leaves out, with their reasons.
+std::vector<SkippedVariant> skipped_variants(const std::string& game);
 
 // Runs the suite on one game (a bundled name or a folder). Throws
 // SetupError when the game does not load; script errors are failures.

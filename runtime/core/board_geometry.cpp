@@ -1,6 +1,7 @@
 #include "core/board_geometry.hpp"
 
 #include <cstdlib>
+#include <set>
 
 namespace rulebook {
 namespace {
@@ -25,6 +26,39 @@ bool parse_direction(const std::string& text, Direction& out) {
 }
 
 BoardGeometry::BoardGeometry(int width, int height) : width_(width), height_(height) {}
+
+bool BoardGeometry::set_names(std::vector<std::string> columns, std::vector<std::string> rows) {
+  if (static_cast<int>(columns.size()) != width_ || static_cast<int>(rows.size()) != height_) return false;
+  std::swap(column_names_, columns);
+  std::swap(row_names_, rows);
+  std::set<std::string> seen;
+  for (int cell = 0; cell < cell_count(); ++cell)
+    if (!seen.insert(cell_name(cell)).second) {
+      column_names_.clear();
+      row_names_.clear();
+      return false;
+    }
+  return true;
+}
+
+std::string BoardGeometry::cell_name(int cell) const {
+  if (!named()) return {};
+  return column_names_[static_cast<size_t>(x(cell))] + row_names_[static_cast<size_t>(y(cell))];
+}
+
+int BoardGeometry::cell_named(const std::string& name) const {
+  // A name splits into a column's name and a row's at one place only where
+  // every cell's name differs; boards are small (64x64 at most).
+  for (int cx = 0; cx < static_cast<int>(column_names_.size()); ++cx) {
+    const std::string& column = column_names_[static_cast<size_t>(cx)];
+    if (name.compare(0, column.size(), column) != 0) continue;
+    for (int cy = 0; cy < static_cast<int>(row_names_.size()); ++cy)
+      if (name.size() == column.size() + row_names_[static_cast<size_t>(cy)].size() &&
+          name.compare(column.size(), std::string::npos, row_names_[static_cast<size_t>(cy)]) == 0)
+        return cell(cx, cy);
+  }
+  return -1;
+}
 
 int BoardGeometry::step(int cell, Direction d) const {
   const int i = static_cast<int>(d);

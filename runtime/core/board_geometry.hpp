@@ -54,6 +54,17 @@ class BoardGeometry {
   // the ring of a 4x4 board around its 2x2 centre is ring(0,0,4,4).
   std::vector<int> ring(int x0, int y0, int w, int h) const;
 
+  // Named squares (columns a..h, rows 8..1): a cell's name is its column's
+  // name then its row's ("a1"). Unnamed boards write cells as (x,y).
+  // Returns false (and names nothing) unless there is a name per column and
+  // per row and every cell's name differs from every other's.
+  bool set_names(std::vector<std::string> columns, std::vector<std::string> rows);
+  bool named() const { return !column_names_.empty(); }
+  // "a1", or "" on an unnamed board.
+  std::string cell_name(int cell) const;
+  // The cell with that name, or -1.
+  int cell_named(const std::string& name) const;
+
   void add_path(BoardPath path);
   const std::vector<BoardPath>& paths() const { return paths_; }
   const BoardPath* path(const std::string& name) const;
@@ -66,6 +77,7 @@ class BoardGeometry {
  private:
   int width_ = 0, height_ = 0;
   std::vector<BoardPath> paths_;
+  std::vector<std::string> column_names_, row_names_;  // west to east, north to south
 };
 
 }  // namespace rulebook

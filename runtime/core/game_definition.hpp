@@ -4,6 +4,7 @@
 // describes the components, zones and boards and answers lookups;
 // GameState instances are created from it, one per game played.
 #include <cstdint>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ struct ComponentType {
   // next the second, ...; after the last face the first again), a suit of
   // numbered cards; else every copy starts on initial_face.
   bool faces_in_order = false;
+  // game.yaml `count: {players: true, plus: K}`: `count` copies exist (for
+  // players.max) but a game of n players starts with only the top n + K in
+  // their start zone (the highest ids, those `faces_in_order` gives the
+  // first faces); the rest are out of the game, in no zone. -1: every copy.
+  int players_plus = -1;
+  bool follows_players = false;
+  // The copies a game of `players` starts with in the start zone.
+  int in_play(int players) const { return follows_players ? std::max(0, std::min(count, players + players_plus)) : count; }
   int first_component = 0;         // the id of its first copy (its copies' ids follow)
   std::string zone;                // zone the instances start in
 };
@@ -56,6 +65,7 @@ struct VariantInfo {
   std::string source;
   std::string description;
   std::string script;  // absolute path of its Lua file, or empty
+  std::string check_skip;  // why `rulebook check` leaves it out (check: {skip: ...}), or empty
 };
 
 class GameDefinition {

@@ -52,7 +52,10 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
     c = Component{};
     c.type = def_->component_type[id];
     c.face = def_->start_face(id);
-    if (!t.zone.empty()) {
+    // A count that follows the player count: the copies below the top
+    // in_play(players) stay out of the game.
+    const bool in_play = t.first_component + t.count - 1 - id < t.in_play(players);
+    if (!t.zone.empty() && in_play) {
       const int slot = start_slot_[static_cast<size_t>(c.type)];
       c.zone = slot;
       zones_[slot].push_back(ComponentId{id});
@@ -60,6 +63,7 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
       switch (def_->zone_defs[def_->zone_def_of[slot]].policy) {
         case ZonePolicy::Hidden: c.visibility = Visibility::Hidden; break;
         case ZonePolicy::Owner: c.visibility = Visibility::Owner; break;
+        case ZonePolicy::Others: c.visibility = Visibility::Others; break;
         case ZonePolicy::Keep:
         case ZonePolicy::Public: c.visibility = Visibility::Public; break;
       }
@@ -72,6 +76,7 @@ bool GameState::visible_to(ComponentId id, Seat seat) const {
   const Component& c = component(id);
   if (seat.is_none() || c.visibility == Visibility::Public) return true;
   if (c.known_to & seat_bit(seat)) return true;
+  if (c.visibility == Visibility::Others) return c.owner != seat;
   return c.visibility == Visibility::Owner && c.owner == seat;
 }
 
@@ -91,7 +96,8 @@ std::string GameState::zone_title(int slot) const {
   } else if (z.board >= 0) {
     const auto& g = def_->boards[z.board].geometry;
     const int cell = def_->zone_key_of[slot];
-    title = fmt::format("{} ({},{})", title, g.x(cell) + 1, g.y(cell) + 1);
+    // A named square is called by its name alone ("e4"), as players say it.
+    title = g.named() ? g.cell_name(cell) : fmt::format("{} ({},{})", title, g.x(cell) + 1, g.y(cell) + 1);
   }
   return title;
 }

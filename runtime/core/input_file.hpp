@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/safe_text.hpp"  // valid_utf8
+
 namespace rulebook {
 
 constexpr std::size_t kMaxInputFileBytes = std::size_t{16} << 20;  // 16 MiB
@@ -27,10 +29,6 @@ struct InputFile {
 };
 
 InputFile read_input_file(const std::string& path);
-
-// Well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF):
-// text that goes into JSON (logs, --json output) must be.
-bool valid_utf8(std::string_view s);
 
 // Parses JSON text read from `file`, refusing values nested more than
 // kMaxInputNesting deep. On failure returns false and sets `error` to a

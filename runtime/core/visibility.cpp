@@ -7,6 +7,7 @@ const char* to_string(Visibility v) {
     case Visibility::Public: return "public";
     case Visibility::Hidden: return "hidden";
     case Visibility::Owner: return "owner";
+    case Visibility::Others: return "others";
   }
   return "?";
 }
@@ -17,6 +18,7 @@ const char* to_string(ZonePolicy p) {
     case ZonePolicy::Public: return "public";
     case ZonePolicy::Hidden: return "hidden";
     case ZonePolicy::Owner: return "owner";
+    case ZonePolicy::Others: return "others";
   }
   return "?";
 }
@@ -26,6 +28,7 @@ bool parse_zone_policy(const std::string& text, ZonePolicy& out) {
   else if (text == "public") out = ZonePolicy::Public;
   else if (text == "hidden") out = ZonePolicy::Hidden;
   else if (text == "owner") out = ZonePolicy::Owner;
+  else if (text == "others") out = ZonePolicy::Others;
   else return false;
   return true;
 }

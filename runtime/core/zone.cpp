@@ -18,7 +18,7 @@ void move_component(GameState& state, ComponentId id, int to_zone, const MoveOpt
   const ZoneDef& z = def.zone_defs[def.zone_def_of[to_zone]];
   // Who knew it before it moved: kept by `owner` and `keep` zones, and told
   // to listeners (the seats that saw what moved). Worked out only then.
-  const bool keeps = z.policy == ZonePolicy::Owner || z.policy == ZonePolicy::Keep;
+  const bool keeps = z.policy == ZonePolicy::Owner || z.policy == ZonePolicy::Others || z.policy == ZonePolicy::Keep;
   const SeatMask knew = keeps || state.listening() ? state.knowers(id) : 0;
   if (from >= 0) {
     // Looked for from the top: what moves is most often the top one (a
@@ -35,6 +35,7 @@ void move_component(GameState& state, ComponentId id, int to_zone, const MoveOpt
     case ZonePolicy::Public: c.visibility = Visibility::Public; break;
     case ZonePolicy::Hidden: c.visibility = Visibility::Hidden; break;
     case ZonePolicy::Owner: c.visibility = Visibility::Owner; break;
+    case ZonePolicy::Others: c.visibility = Visibility::Others; break;
   }
   if (z.per_player) c.owner = state.zone_owner(to_zone);
   // The knowledge rule (zone.hpp): a public zone needs no list, a hiding
@@ -44,7 +45,8 @@ void move_component(GameState& state, ComponentId id, int to_zone, const MoveOpt
   switch (z.policy) {
     case ZonePolicy::Public: c.known_to = 0; break;
     case ZonePolicy::Hidden: c.known_to = how.seen_by; break;
-    case ZonePolicy::Owner: c.known_to = (knew | how.seen_by) & state.all_seats(); break;
+    case ZonePolicy::Owner:
+    case ZonePolicy::Others: c.known_to = (knew | how.seen_by) & state.all_seats(); break;
     case ZonePolicy::Keep:
       if (c.visibility != Visibility::Public) c.known_to |= knew;
       c.known_to = (c.known_to | how.seen_by) & state.all_seats();

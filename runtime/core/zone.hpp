@@ -29,7 +29,9 @@ struct MoveOptions {
 // hides it: into a `hidden` zone (a deck, a face-down pile) nobody but
 // `seen_by` knows it any more; into a `public` zone everybody does; into an
 // `owner` or `keep` zone everybody who knew it before still does (a trade
-// of hands keeps what each player gave in mind), besides the new owner.
+// of hands keeps what each player gave in mind), besides the new owner;
+// into an `others` zone (a hand held facing out) everybody but the owner
+// sees it, and the owner knows it only if they knew it before.
 // Shuffling (deck.hpp) hides too.
 void move_component(GameState& state, ComponentId id, int to_zone, const MoveOptions& how);
 inline void move_component(GameState& state, ComponentId id, int to_zone, bool to_bottom = false) {

@@ -50,6 +50,7 @@ void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector
   GameAccess::Beginning start = truth.beginning();
   const int components = definition_->component_count();
   over_limit_.clear();
+  broken_evaluation_.clear();
   seat_ = seat;
   players_ = start.players;
   seed_ = start.seed;
@@ -201,34 +202,86 @@ void Determinizer::save_decision() {
 }
 
 void Determinizer::find_free_answers(const std::vector<std::pair<size_t, int>>& candidates) {
-  // An answer is pinned when another option there shows the seat something
-  // else (Goofspiel's bids, revealed after the round): one checked replay
-  // per candidate, with the next option instead. The others are redrawn.
+  // Every other seat's private answer is redrawn, in every sample: never
+  // kept at its true value, not even where another option would have shown
+  // the seat something else (Goofspiel's bids narrowed by who took the
+  // prize). Keeping it there made the samples lean toward the truth: two
+  // games the seat cannot tell apart, whose true answers differ, gave the
+  // bot other samples (issue 38). A draw that contradicts what the seat
+  // saw is rejected by the sample's checked replay, and the search draws
+  // again (sampling from the worlds the seat cannot tell apart).
   free_answers_.clear();
-  pinned_answers_ = 0;
+  agreeing_.clear();
   if (!agrees_) return;  // the replay itself disagrees: nothing to compare with
+  for (const auto& [at, options] : candidates)
+    if (at < truth_log_->size()) free_answers_.emplace_back(at, options);
+}
+
+std::vector<std::pair<size_t, int>> Determinizer::draw_answers(Rng& rng) {
+  // In the log's order, each answer drawn uniformly among the options that
+  // agree with what the seat saw up to the next redrawn answer, given the
+  // ones drawn before it: a function of what the seat saw and the bot's
+  // stream only (the answers after it are not read yet, so their true
+  // values play no part). An empty set (the earlier draws lead where the
+  // seat saw otherwise later) draws them all again; after a few such dead
+  // ends the last draw is handed over whole, and the sample's checked
+  // replay rejects it.
+  std::vector<std::pair<size_t, int>> drawn;
+  const size_t n = free_answers_.size();
+  if (n == 0) return drawn;
+  constexpr int kRedraws = 8;
+  std::vector<int> prefix;
+  for (int attempt = 0; attempt < kRedraws; ++attempt) {
+    prefix.clear();
+    drawn.clear();
+    bool dead_end = false;
+    for (size_t k = 0; k < n; ++k) {
+      const auto& [at, options] = free_answers_[k];
+      int pick;
+      if (dead_end) {
+        pick = static_cast<int>(rng.below(static_cast<uint32_t>(options)));
+      } else {
+        const std::vector<int>& agreeing = agreeing_options(prefix);
+        if (agreeing.empty()) {
+          dead_end = true;
+          pick = static_cast<int>(rng.below(static_cast<uint32_t>(options)));
+        } else {
+          pick = agreeing[rng.below(static_cast<uint32_t>(agreeing.size()))];
+        }
+      }
+      prefix.push_back(pick);
+      drawn.emplace_back(at, pick);
+    }
+    if (!dead_end) return drawn;
+  }
+  return drawn;
+}
+
+const std::vector<int>& Determinizer::agreeing_options(const std::vector<int>& prefix) {
+  const auto found = agreeing_.find(prefix);
+  if (found != agreeing_.end()) return found->second;
+  if (agreeing_.size() > kAgreeingCacheLimit) agreeing_.clear();
   struct Stop : SimulationPolicy {
     int choose(const Decision&, GameState&) override { throw SearchCutoff(); }
   } stop;
+  const size_t k = prefix.size();
+  sampled_log_ = *truth_log_;
+  for (size_t j = 0; j < k; ++j) sampled_log_[free_answers_[j].first].index = prefix[j];
+  const auto [at, options] = free_answers_[k];
+  // The checked replay stops where the next redrawn answer is asked (or,
+  // for the last, at the seat's decision): what the seat saw until then
+  // depends on the answers drawn so far only.
+  replayer_->log = &sampled_log_;
+  replayer_->stop_at = k + 1 < free_answers_.size() ? free_answers_[k + 1].first : kNoStop;
   const std::vector<int> none;
-  for (const auto& [at, options] : candidates) {
-    if (at >= truth_log_->size()) continue;
-    // An answer to a simultaneous decision is always redrawn: what the
-    // rules told of it (who won the bids) may pin down some options but
-    // not this one's neighbour, and the checked replay of each sample
-    // keeps only the draws that agree with what the seat saw.
-    if ((*truth_log_)[at].together != 0) {
-      free_answers_.emplace_back(at, options);
-      continue;
-    }
-    sampled_log_ = *truth_log_;
-    sampled_log_[at].index = (sampled_log_[at].index + 1) % options;
-    replayer_->log = &sampled_log_;
-    const bool alike = run(none, 0, stop, false, true) == Outcome::Cutoff;
-    replayer_->log = truth_log_;
-    if (alike) free_answers_.emplace_back(at, options);
-    else ++pinned_answers_;
+  std::vector<int> agreeing;
+  for (int option = 0; option < options; ++option) {
+    sampled_log_[at].index = option;
+    if (run(none, 0, stop, false, true) == Outcome::Cutoff) agreeing.push_back(option);
   }
+  replayer_->log = truth_log_;
+  replayer_->stop_at = kNoStop;
+  return agreeing_.emplace(prefix, std::move(agreeing)).first->second;
 }
 
 bool Determinizer::replay_to_decision(Match& match, Replayer& r) {
@@ -262,8 +315,7 @@ void Determinizer::hint_problem(const std::string& what, bool turn_off) {
 Sample Determinizer::sample(Rng& rng) {
   Sample s{sample_identities(rng), {}, {}, {}};
   for (int id : rolled_unseen_) s.faces.emplace_back(id, rng.next());
-  for (const auto& [at, options] : free_answers_)
-    s.answers.emplace_back(at, static_cast<int>(rng.below(static_cast<uint32_t>(options))));
+  s.answers = draw_answers(rng);
   if (hint_off_ || !deal_ready_) return s;
   const uint64_t stream = rng.next();
   // The hint sees the generic draw, never the identities the seat did not

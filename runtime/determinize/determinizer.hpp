@@ -15,8 +15,8 @@
 // unobserved again (the shuffle's order is redrawn with them), whatever it
 // saw of them before. Dice rolled where the seat could not see them take
 // fresh faces there,
-// and the other seats' private answers that are no component, unless a
-// replay shows they were given away, are redrawn among their options
+// and the other seats' private answers that are no component are redrawn
+// among their options, a draw the seat would have seen otherwise rejected
 // (docs/architecture.md, "Every kind of secret").
 //
 // The replay is checked once per decision (prepare): it must show the seat
@@ -33,6 +33,7 @@
 // true game.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,10 +42,34 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/agent.hpp"
+#include "agents/game_cut_off.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
 
 namespace rulebook {
+
+// What a determinization trades between components: each one's type and
+// face, its identity. A snapshot of them, and the permutation that gives
+// component i the identity component from[i] had in the snapshot (the
+// determinizer's samples, and the worlds the Python door resamples).
+using IdentitySnapshot = std::vector<std::pair<int, int>>;
+
+inline IdentitySnapshot identities_of(const GameState& state) {
+  IdentitySnapshot was;
+  was.reserve(static_cast<size_t>(state.component_count()));
+  for (ComponentId id : ComponentId::all(state.component_count()))
+    was.emplace_back(state.component(id).type, state.component(id).face);
+  return was;
+}
+
+inline void give_identities(GameState& state, const IdentitySnapshot& was, const std::vector<int>& from) {
+  for (ComponentId id : ComponentId::all(state.component_count())) {
+    const auto& [type, face] = was[static_cast<size_t>(from[id.index()])];
+    Component& c = state.mutable_component(id);
+    c.type = type;
+    c.face = face;
+  }
+}
 
 // What plays the simulated game's decisions after the replay: the tree
 // policy and the rollout. Throw SearchCutoff to stop the game there (it is
@@ -72,10 +97,11 @@ struct Sample {
   // at the seat's decision, whatever the true roll was.
   std::vector<std::pair<int, uint64_t>> faces;
   // Other seats' private answers that are no component (a number, a word,
-  // a position) and that nothing the seat saw since pinned down: each
-  // replaced by an option drawn uniformly among those the decision offered
-  // (answer index in the true game's log, new option). The replay is then
-  // checked from the start: kept only if it shows the seat what it saw.
+  // a position): each replaced by an option drawn uniformly among those the
+  // decision offered (answer index in the true game's log, new option),
+  // whatever the seat saw of it since. The replay is then checked from the
+  // start: the sample is rejected (and the search draws another) unless it
+  // shows the seat what it saw; a draw is never put back to the true answer.
   std::vector<std::pair<size_t, int>> answers;
 };
 
@@ -93,8 +119,8 @@ void set_search_warning_handler(std::function<void(const std::string&)> handler)
 // Hands a warning to that handler (nothing when there is none).
 void search_warning(const std::string& what);
 
-struct SearchCutoff : AgentFailure {
-  SearchCutoff() : AgentFailure("search rollout cut off") {}
+struct SearchCutoff : GameCutOff {
+  SearchCutoff() : GameCutOff("search rollout cut off") {}
 };
 
 // Answers the first decision with one option and cuts the game off at the
@@ -134,10 +160,10 @@ class Determinizer {
   // faces of dice rolled out of the seat's sight, or private answers.
   bool resamples() const { return !unobserved_.empty() || !free_answers_.empty(); }
   // The answers sample() redraws (indices in the true log, with how many
-  // options each decision offered), and those a replay showed the seat
-  // (pinned: another answer there shows it something else).
+  // options each decision offered): every other seat's private answer that
+  // is no component, whatever the seat saw of it since (a draw it saw
+  // otherwise is rejected, never put back to the true answer).
   const std::vector<std::pair<size_t, int>>& free_answers() const { return free_answers_; }
-  long pinned_answers() const { return pinned_answers_; }
   // Start identities for one determinization (Match::set_start_identities),
   // drawn from `rng`: a function of the definition and the unobserved set
   // only, never of the true identities.
@@ -200,6 +226,11 @@ class Determinizer {
   // Such a game costs a whole budget, and a runaway script runs away in
   // every simulation that reaches it: the search agents stop searching.
   const std::string& over_limit() const { return over_limit_; }
+  // What rules.evaluate said the first time it failed since prepare() (an
+  // error, a value outside [0, 1], a decision or a change of the game
+  // inside it), else "": a bug of the rules, which the search reports by
+  // ending the game with it rather than scoring on without a word.
+  const std::string& broken_evaluation() const { return broken_evaluation_; }
   bool same_limits(const EngineLimits& l) const { return l == limits_; }
 
   // Generic simulations start from the seat's decision saved once per
@@ -231,7 +262,6 @@ class Determinizer {
   std::vector<int> unobserved_;
   std::vector<int> rolled_unseen_;          // dice whose face the seat never saw since their roll
   std::vector<std::pair<size_t, int>> free_answers_;  // (answer index, options) redrawn
-  long pinned_answers_ = 0;
   const std::vector<AnswerRecord>* truth_log_ = nullptr;
   std::vector<AnswerRecord> sampled_log_;   // the true answers with a sample's private ones redrawn
   const std::vector<std::pair<int, uint64_t>>* faces_ = nullptr;  // the simulation's redrawn faces
@@ -278,7 +308,9 @@ class Determinizer {
   Seat seat_{0};
   HintStats hint_;
   std::string over_limit_;
+  std::string broken_evaluation_;
   void note_over_limit(const ScriptLimitError& e);
+  void note_broken_evaluation(const ScriptError& e);
   void hint_problem(const std::string& what, bool turn_off);
   // Replays the true answers on the definition's identities with `r` in
   // every seat, up to the seat's decision (no policy: it stops there).
@@ -292,8 +324,16 @@ class Determinizer {
   // Points `r` at the seat's decision: the true answers up to it, no
   // marking, no redrawn faces (the replays of prepare() and the saves).
   void aim_at_decision(Replayer& r) const;
-  // Which of the candidates' private answers a replay pins down.
+  // The candidates' private answers, all redrawn (free_answers()).
   void find_free_answers(const std::vector<std::pair<size_t, int>>& candidates);
+  // The redrawn answers of one sample (Sample::answers), drawn from `rng`.
+  std::vector<std::pair<size_t, int>> draw_answers(Rng& rng);
+  // The options of free answer number prefix.size() that agree with what
+  // the seat saw until the next free answer is asked, the earlier ones
+  // answered `prefix`: checked replays, kept for the decision.
+  const std::vector<int>& agreeing_options(const std::vector<int>& prefix);
+  std::map<std::vector<int>, std::vector<int>> agreeing_;
+  static constexpr size_t kAgreeingCacheLimit = 100000;
 };
 
 // A search agent's determinizer at each of its decisions: the one in

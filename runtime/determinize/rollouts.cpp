@@ -89,10 +89,9 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
     });
     m.answer(seat_, index);
     return Outcome::Finished;
-  } catch (const SearchCutoff&) {
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
     return Outcome::Cutoff;
-  } catch (const AgentFailure& e) {
-    if (std::string(e.what()).find("cut off") != std::string::npos) return Outcome::Cutoff;
+  } catch (const AgentFailure&) {
     return Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -125,6 +124,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.cursor = 0;
   r.handed_over = false;
   r.rejected = false;
+  r.stopped = false;
   r.identities = at_start ? nullptr : &identities;
   if (checked) {
     observer_->marking = false;
@@ -138,11 +138,11 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   try {
     sim_->start(players_, seed_, names_);
     if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
-  } catch (const SearchCutoff&) {
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
     outcome = Outcome::Cutoff;
-  } catch (const AgentFailure& e) {
+  } catch (const AgentFailure&) {
     if (r.rejected) outcome = Outcome::Rejected;
-    else if (std::string(e.what()).find("cut off") != std::string::npos) outcome = Outcome::Cutoff;
+    else if (r.stopped) outcome = observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
     else outcome = Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -229,9 +229,11 @@ double Determinizer::look_ahead(int option, Seat seat) {
       ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
       ahead_->start(players_, seed_, names_);
     }
-  } catch (const AgentFailure& e) {
-    if (r.rejected || std::string(e.what()).find("cut off") == std::string::npos) return 1.0 / players_;
+  } catch (const GameCutOff&) {
+    if (r.rejected) return 1.0 / players_;
     cut = true;
+  } catch (const AgentFailure&) {
+    return 1.0 / players_;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return 1.0 / players_;
@@ -247,7 +249,8 @@ double Determinizer::look_ahead(int option, Seat seat) {
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
     return 1.0 / players_;
-  } catch (const std::exception&) {  // a failing evaluation tells nothing apart
+  } catch (const ScriptError& e) {  // a broken rules.evaluate: the search ends the game with it
+    note_broken_evaluation(e);
     return 1.0 / players_;
   }
 }
@@ -256,27 +259,28 @@ std::vector<double> Determinizer::rewards() {
   std::vector<double> r(static_cast<size_t>(players_), 0.0);
   const GameResult& result = active_->result();
   if (!result.finished && !result.stopped) {
-    // Cut off: the game's own estimate (rules.evaluate), 1/n without one.
-    for (Seat s : Seat::all(players_)) {
-      double v = 1.0 / players_;
-      if (has_evaluate_ != 0) {
-        try {
-          const std::optional<double> e = active_->evaluation(s);
-          has_evaluate_ = e ? 1 : 0;
-          if (e) v = *e;
-        } catch (const ScriptLimitError& e) {
-          note_over_limit(e);
-        } catch (const std::exception&) {  // a failing evaluation scores nothing apart
-        }
-      }
-      r[s.index()] = v;
+    // Cut off: the game's own estimate (rules.evaluate, every seat in one
+    // call under one budget), 1/n without one.
+    std::fill(r.begin(), r.end(), 1.0 / players_);
+    if (has_evaluate_ == 0) return r;
+    try {
+      const std::optional<std::vector<double>> e = active_->evaluations();
+      has_evaluate_ = e ? 1 : 0;
+      if (e) r = *e;
+    } catch (const ScriptLimitError& e) {
+      note_over_limit(e);
+    } catch (const ScriptError& e) {
+      note_broken_evaluation(e);
     }
     return r;
   }
-  const auto& winners = result.winners;
-  for (Seat w : winners)
-    if (!w.is_none() && w.value() < players_) r[w.index()] = 1.0 / static_cast<double>(winners.size());
+  // The game's returns when it gives them, else each winner's share of the win.
+  for (Seat s : Seat::all(players_)) r[s.index()] = seat_payoff(result, s);
   return r;
+}
+
+void Determinizer::note_broken_evaluation(const ScriptError& e) {
+  if (broken_evaluation_.empty()) broken_evaluation_ = e.what();
 }
 
 void Determinizer::note_over_limit(const ScriptLimitError& e) {

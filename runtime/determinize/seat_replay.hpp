@@ -13,28 +13,7 @@
 
 namespace rulebook {
 
-// What a determinization trades between components: each one's type and
-// face, its identity. A snapshot of them, and the permutation that gives
-// component i the identity component from[i] had in the snapshot.
-using IdentitySnapshot = std::vector<std::pair<int, int>>;
-
-inline IdentitySnapshot identities_of(const GameState& state) {
-  IdentitySnapshot was;
-  was.reserve(static_cast<size_t>(state.component_count()));
-  for (ComponentId id : ComponentId::all(state.component_count()))
-    was.emplace_back(state.component(id).type, state.component(id).face);
-  return was;
-}
-
-inline void give_identities(GameState& state, const IdentitySnapshot& was, const std::vector<int>& from) {
-  for (ComponentId id : ComponentId::all(state.component_count())) {
-    const auto& [type, face] = was[static_cast<size_t>(from[id.index()])];
-    Component& c = state.mutable_component(id);
-    c.type = type;
-    c.face = face;
-  }
-}
-
+inline constexpr size_t kNoStop = static_cast<size_t>(-1);
 
 // The event sink of the simulated game while it replays the true one: it
 // either notes every component the seat can see (the first replay of a
@@ -110,6 +89,11 @@ class Determinizer::Replayer : public Agent {
   bool rejected = false;
   bool reached = false;  // the first replay: stops at the seat's decision
   bool pause = false;    // ... and pauses there (Agent::kPause) instead of ending the game
+  // A checked replay of a sample's first redrawn answers: it stops where
+  // the answer at `stop_at` (in the log) is asked (stopped), what the seat
+  // was shown so far checked.
+  size_t stop_at = kNoStop;
+  bool stopped = false;
 
   std::string kind() const override { return "replay"; }
   // The search's policy answers at once too (its time is the search's).
@@ -132,6 +116,10 @@ class Determinizer::Replayer : public Agent {
       return policy->choose(d, *state);
     }
     if (observer->marking) observer->mark(*state);
+    if (cursor == stop_at) {
+      stopped = true;
+      throw AgentFailure("determinization checked so far");
+    }
     if (cursor < switch_at) {
       const AnswerRecord& a = (*log)[cursor++];
       if (a.seat != d.seat() || a.index >= d.count()) reject();

@@ -55,9 +55,19 @@ void push_cells(lua_State* L, const BoardArgs& a, const std::vector<int>& cells)
   }
 }
 
-// A cell given either as a zone of this board or as x, y. Returns the cell
-// index and the next argument position.
+// The cell a square's name ("e4") names on a board with named squares, or -1.
+int named_cell(lua_State* L, const BoardArgs& a, int arg) {
+  if (lua_type(L, arg) != LUA_TSTRING || !a.board->geometry.named()) return -1;
+  return a.board->geometry.cell_named(lua_tostring(L, arg));
+}
+
+// A cell given as a zone of this board, as a square's name ("e4") or as
+// x, y. Returns the cell index and the next argument position.
 int check_place(lua_State* L, const BoardArgs& a, int arg, int* next) {
+  if (const int cell = named_cell(L, a, arg); cell >= 0) {
+    *next = arg + 1;
+    return cell;
+  }
   if (lua_type(L, arg) == LUA_TUSERDATA) {
     const int zone = check_zone(L, arg);
     const ZoneDef& zd = a.def->zone_defs[a.board->zone_def];
@@ -85,9 +95,16 @@ int board_height(lua_State* L) {
   return 1;
 }
 
-// board:cell(x, y) -> the cell's zone, or nil off the board
+// board:cell(x, y) or board:cell("e4") -> the cell's zone, or nil off the
+// board (or no square of that name)
 int board_cell(lua_State* L) {
   const BoardArgs a = check(L);
+  if (lua_type(L, 2) == LUA_TSTRING && lua_isnoneornil(L, 3) && a.board->geometry.named()) {
+    const int cell = named_cell(L, a, 2);
+    if (cell < 0) lua_pushnil(L);
+    else push_cell_zone(L, a, cell);
+    return 1;
+  }
   const lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
   const int cell = cell_at(a.board->geometry, x, y);
   if (cell < 0) lua_pushnil(L);
@@ -112,6 +129,16 @@ int board_xy(lua_State* L) {
   lua_pushinteger(L, a.board->geometry.x(cell) + 1);
   lua_pushinteger(L, a.board->geometry.y(cell) + 1);
   return 2;
+}
+
+// board:square_name(cell | x, y) -> "e4", or nil on a board without names
+int board_square_name(lua_State* L) {
+  const BoardArgs a = check(L);
+  int next;
+  const int cell = check_place(L, a, 2, &next);
+  if (!a.board->geometry.named()) lua_pushnil(L);
+  else lua_pushstring(L, a.board->geometry.cell_name(cell).c_str());
+  return 1;
 }
 
 // board:step(cell | x, y, dir) -> the neighbouring cell's zone, or nil
@@ -368,6 +395,7 @@ const luaL_Reg kBoardMethods[] = {
     {"cell", board_cell},
     {"cells", board_cells},
     {"xy", board_xy},
+    {"square_name", board_square_name},
     {"step", board_step},
     {"neighbours", board_neighbours},
     {"adjacent", board_adjacent},

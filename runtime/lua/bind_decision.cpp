@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+#include "core/safe_text.hpp"
 #include "lua/decision_options.hpp"
 #include "lua/engine_impl.hpp"
 #include "lua/sandbox.hpp"
@@ -101,6 +102,7 @@ std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
     default: label = fmt::format("option {}", i + 1);
   }
   lua_pop(L, 1);
+  make_valid_utf8(label);  // a script's text: logs and JSON hold UTF-8 only
   return label;
 }
 
@@ -272,7 +274,7 @@ int pause_at_decision(lua_State* L, GameRunImpl& game, Seat seat, const char* pr
 int decision_choose(lua_State* L) {
   check_game(L, 1);
   const Seat seat = check_seat(L, 2);
-  const char* prompt = luaL_checkstring(L, 3);
+  const char* prompt = check_text(L, 3);
   luaL_checktype(L, kOptions, LUA_TTABLE);
   bool said_private = false;
   lua_Integer f = check_style(L, said_private);
@@ -283,6 +285,7 @@ int decision_choose(lua_State* L) {
   luaL_argcheck(L, count <= static_cast<lua_Unsigned>(std::numeric_limits<int>::max()), kOptions, "too many options");
   const int n = static_cast<int>(count);
   if (!said_private) f |= kAutoPrivacy;
+  refuse_inside_read_only_call(L, "game:choose");
   lua_pushinteger(L, f);  // kFlags
   const bool seats = (f & kSeatLabels) != 0;
   GameRunImpl& game = current_game(L);

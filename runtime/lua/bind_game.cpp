@@ -98,7 +98,7 @@ const char* format_text(lua_State* L, int from) {
   const int n = lua_gettop(L) - 1;  // the arguments' last index
   for (int i = from; i <= n; ++i) lua_pushvalue(L, i);
   lua_call(L, n - from + 1, 1);
-  return lua_tostring(L, -1);
+  return text_at(L, -1);
 }
 
 // game:say(format, ...): a line of narration. Formats only when somebody
@@ -166,6 +166,10 @@ void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& o
 }
 
 // As analysis/stat_tally.hpp's valid_stat_name (this layer does not see analysis/).
+// The most statistics one game gives: each becomes a column of --export
+// and a tally of every report.
+constexpr size_t kMaxGameStats = 64;
+
 bool is_stat_name(const char* name) {
   const size_t n = strlen(name);
   if (n == 0 || n > 64) return false;
@@ -211,27 +215,50 @@ void read_stats(lua_State* L, std::map<std::string, double>& out) {
     if (lua_type(L, -1) != LUA_TNUMBER || !std::isfinite(value))
       luaL_argerror(L, 2, lua_pushfstring(L, "stats.%s must be a finite number, got %s", name,
                                           lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1)));
+    if (out.size() == kMaxGameStats && !out.count(name))
+      luaL_argerror(L, 2, lua_pushfstring(L, "stats: more than %d statistics", static_cast<int>(kMaxGameStats)));
     out[name] = value == 0 ? 0.0 : value;
     lua_pop(L, 1);
   }
 }
 
-// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}, stats = {...}}
+// Reads returns (stack top, a table) into `out`: exactly one finite number
+// for each seat, in seat order. Raises an argument error for anything else.
+void read_returns(lua_State* L, std::vector<double>& out) {
+  const int players = state_of(L).player_count();
+  const int n = list_length_at(L, 2, -1);
+  if (n != players)
+    luaL_argerror(L, 2, lua_pushfstring(L, "field 'returns' must hold a number for each of the %d seats, got %d",
+                                        players, n));
+  for (int i = 1; i <= n; ++i) {
+    lua_geti(L, -1, i);
+    const double value = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !std::isfinite(value))
+      luaL_argerror(L, 2, lua_pushfstring(L, "returns[%d] (seat %d) must be a finite number, got %s", i, i - 1,
+                                          lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1)));
+    out.push_back(value == 0 ? 0.0 : value);  // -0 and 0 are one return
+    lua_pop(L, 1);
+  }
+}
+
+// game:finish{winners = {...}, losers = {...}, summary = "...", reason = "...", details = {...}, stats = {...},
+//             returns = {...}}
 // ends the game at once, wherever the rules are.
 int game_finish(lua_State* L) {
   check_game(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
+  refuse_inside_read_only_call(L, "game:finish");  // before the result changes
   GameResult& r = current_game(L).result;
   r.winners.clear();
   r.losers.clear();
   read_seats(L, 2, "winners", r.winners);
   read_seats(L, 2, "losers", r.losers);
-  if (lua_getfield(L, 2, "summary") == LUA_TSTRING) r.summary = lua_tostring(L, -1);
+  if (lua_getfield(L, 2, "summary") == LUA_TSTRING) r.summary = text_at(L, -1);
   lua_pop(L, 1);
   const int reason_type = lua_getfield(L, 2, "reason");
   if (reason_type != LUA_TNIL && reason_type != LUA_TSTRING)
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'reason' must be a string, got %s", lua_typename(L, reason_type)));
-  r.reason = reason_type == LUA_TSTRING ? lua_tostring(L, -1) : "";
+  r.reason = reason_type == LUA_TSTRING ? text_at(L, -1) : "";
   lua_pop(L, 1);
   if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r, current_game(L).keep_details))
     return luaL_argerror(L, 2, lua_tostring(L, -1));
@@ -241,6 +268,13 @@ int game_finish(lua_State* L) {
   if (stats_type != LUA_TNIL && stats_type != LUA_TTABLE)
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'stats' must be a table, got %s", lua_typename(L, stats_type)));
   if (stats_type == LUA_TTABLE) read_stats(L, r.stats);
+  lua_pop(L, 1);
+  r.returns.clear();
+  const int returns_type = lua_getfield(L, 2, "returns");
+  if (returns_type != LUA_TNIL && returns_type != LUA_TTABLE)
+    luaL_argerror(L, 2, lua_pushfstring(L, "field 'returns' must be a list of numbers, got %s",
+                                        lua_typename(L, returns_type)));
+  if (returns_type == LUA_TTABLE) read_returns(L, r.returns);
   lua_pop(L, 1);
   r.finished = true;
   GameState& state = state_of(L);

@@ -63,67 +63,104 @@ int finish_together(lua_State* L) {
 
 int together_continue(lua_State* L, int /*status*/, lua_KContext /*unused*/) { return finish_together(L); }
 
-// The listed seats as a mask; raises a standard error for an item that is
-// no seat, a seat listed twice, or an empty list.
-SeatMask check_seat_list(lua_State* L) {
+// The listed seats, checked, replace the script's list by a copy of the
+// call's own (an options function may change the script's list while the
+// call gathers); raises a standard error for an item that is no seat, a
+// seat listed twice, or an empty list.
+void check_seat_list(lua_State* L) {
   luaL_checktype(L, kSeats, LUA_TTABLE);
   const int n = list_length_at(L, kSeats, kSeats);
   luaL_argcheck(L, n > 0, kSeats, "no seats to ask");
-  return seat_list_mask(L, kSeats, kSeats, n, true);
+  lua_createtable(L, n, 0);
+  seat_list_mask(L, kSeats, kSeats, n, true, -1);
+  lua_replace(L, kSeats);
 }
 
-// Puts each listed seat's options in its slot, checked; a function of the
-// seat is called for each, in the list's order.
-void gather_options(lua_State* L) {
+// Seat s's options, on top of the stack (a function's answer) or the shared
+// list, checked and put in its slot.
+void take_options(lua_State* L, Seat seat, bool per_seat) {
+  if (per_seat) {
+    if (lua_type(L, -1) != LUA_TTABLE)
+      luaL_error(L, "bad argument #%d to 'choose_together' (the options of seat %d: a list expected, got %s)",
+                 kOptions, seat.value(), luaL_typename(L, -1));
+    lua_replace(L, list_slot(seat));
+    plain_list(L, kOptions, list_slot(seat));
+  } else {
+    lua_pushvalue(L, kOptions);
+    lua_replace(L, list_slot(seat));
+  }
+  const lua_Unsigned count = lua_rawlen(L, list_slot(seat));
+  if (count == 0)
+    luaL_error(L, "bad argument #%d to 'choose_together' (no options to choose from for seat %d)", kOptions,
+               seat.value());
+  if (count > static_cast<lua_Unsigned>(std::numeric_limits<int>::max()))
+    luaL_error(L, "bad argument #%d to 'choose_together' (too many options for seat %d)", kOptions, seat.value());
+}
+
+Seat seat_at(lua_State* L, lua_Integer i) {
+  lua_rawgeti(L, kSeats, i);
+  const Seat seat{static_cast<int>(lua_tointeger(L, -1))};
+  lua_pop(L, 1);
+  return seat;
+}
+
+int ask_together(lua_State* L);
+int gather_from(lua_State* L, lua_Integer i);
+
+int gathered_continue(lua_State* L, int /*status*/, lua_KContext i) {
+  take_options(L, seat_at(L, i), true);
+  return gather_from(L, i + 1);
+}
+
+// Puts each listed seat's options in its slot, from the i-th seat of the
+// list on; a function of the seat is called for each, in the list's order.
+// That function may ask decisions of its own: the game may wait there (a
+// seat without an agent, a search's saved decision) and go on from the
+// continuation.
+int gather_from(lua_State* L, lua_Integer i) {
   const bool per_seat = lua_type(L, kOptions) == LUA_TFUNCTION;
-  if (!per_seat) plain_list(L, kOptions, kOptions);
-  const int n = list_length_at(L, kSeats, kSeats);
-  for (int i = 1; i <= n; ++i) {
-    lua_geti(L, kSeats, i);
-    const Seat seat{static_cast<int>(lua_tointeger(L, -1))};
-    lua_pop(L, 1);
+  const auto n = static_cast<lua_Integer>(lua_rawlen(L, kSeats));
+  for (; i <= n; ++i) {
+    const Seat seat = seat_at(L, i);
     if (per_seat) {
       lua_pushvalue(L, kOptions);
       lua_pushinteger(L, seat.value());
-      lua_call(L, 1, 1);
-      if (lua_type(L, -1) != LUA_TTABLE)
-        luaL_error(L, "bad argument #%d to 'choose_together' (the options of seat %d: a list expected, got %s)",
-                   kOptions, seat.value(), luaL_typename(L, -1));
-      lua_replace(L, list_slot(seat));
-      plain_list(L, kOptions, list_slot(seat));
-    } else {
-      lua_pushvalue(L, kOptions);
-      lua_replace(L, list_slot(seat));
+      lua_callk(L, 1, 1, i, gathered_continue);
     }
-    const lua_Unsigned count = lua_rawlen(L, list_slot(seat));
-    if (count == 0)
-      luaL_error(L, "bad argument #%d to 'choose_together' (no options to choose from for seat %d)", kOptions,
-                 seat.value());
-    if (count > static_cast<lua_Unsigned>(std::numeric_limits<int>::max()))
-      luaL_error(L, "bad argument #%d to 'choose_together' (too many options for seat %d)", kOptions, seat.value());
+    take_options(L, seat, per_seat);
   }
+  return ask_together(L);
 }
 
 int together_choose(lua_State* L) {
   check_game(L, 1);
-  const SeatMask listed = check_seat_list(L);
-  const char* prompt = luaL_checkstring(L, 3);
+  check_seat_list(L);
+  check_text(L, 3);  // valid UTF-8 in its slot, where ask_together reads it
   luaL_argexpected(L, lua_type(L, kOptions) == LUA_TTABLE || lua_type(L, kOptions) == LUA_TFUNCTION, kOptions,
                    "table or function");
   bool said_private = false;
   lua_Integer f = check_style(L, said_private);
   if (!said_private) f |= kSecret;  // private until the rules tell
+  refuse_inside_read_only_call(L, "game:choose_together");
   lua_settop(L, kStyle);
   lua_pushinteger(L, f);  // kFlags
   const int players = state_of(L).player_count();
   luaL_checkstack(L, players + LUA_MINSTACK, "too many seats");
   for (int s = 0; s < players; ++s) lua_pushnil(L);  // the seats' lists
-  gather_options(L);
+  if (lua_type(L, kOptions) == LUA_TTABLE) plain_list(L, kOptions, kOptions);
+  return gather_from(L, 1);
+}
 
+// Every listed seat's options are in: the agents are asked, or the game
+// waits for the seats without one.
+int ask_together(lua_State* L) {
+  const char* prompt = lua_tostring(L, 3);
+  const lua_Integer f = lua_tointeger(L, kFlags);
+  const int players = state_of(L).player_count();
   GameRunImpl& game = current_game(L);
   game.together.seats.clear();
   for (Seat s : Seat::all(players))
-    if (listed & seat_bit(s)) game.together.seats.push_back(s);
+    if (!lua_isnil(L, list_slot(s))) game.together.seats.push_back(s);
   game.together.answers.assign(static_cast<size_t>(players), -1);
   bool asked = false;
   for (Seat s : game.together.seats) asked = asked || option_count(L, s) > 1;

@@ -135,8 +135,10 @@ int turns_trick(lua_State* L) {
 int turns_begin_phase(lua_State* L) {
   check_game(L, 1);
   size_t length = 0;
-  const char* name = luaL_checklstring(L, 2, &length);
+  luaL_checklstring(L, 2, &length);
   luaL_argcheck(L, length > 0 && length <= 64, 2, "a name of 1 to 64 characters expected");
+  const char* name = text_at(L, 2);
+  lua_tolstring(L, 2, &length);  // the repaired text's length
   begin_phase(state_of(L), std::string(name, length));
   return 0;
 }

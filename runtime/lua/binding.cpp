@@ -2,12 +2,14 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "core/game_state.hpp"
+#include "core/safe_text.hpp"
 #include "core/zone.hpp"
 #include "lua/engine_impl.hpp"
 #include "lua/sandbox.hpp"
@@ -85,6 +87,32 @@ int list_length_at(lua_State* L, int arg, int value) {
 
 SeatMask check_seats(lua_State* L, int arg) { return check_seats_at(L, arg, arg); }
 
+const char* text_at(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  size_t len = 0;
+  const char* s = lua_tolstring(L, index, &len);
+  const std::string_view text(s ? s : "", len);
+  if (!s || valid_utf8(text)) return s;
+  // Built in a Lua buffer: nothing here has a destructor a Lua error
+  // (the memory cap) would skip.
+  luaL_Buffer fixed;
+  luaL_buffinit(L, &fixed);
+  for (size_t i = 0; i < len;) {
+    const size_t n = utf8_sequence_length(text, i);
+    if (n == 0) luaL_addlstring(&fixed, kReplacementCharacter.data(), kReplacementCharacter.size());
+    else luaL_addlstring(&fixed, s + i, n);
+    i += n == 0 ? 1 : n;
+  }
+  luaL_pushresult(&fixed);
+  lua_replace(L, index);
+  return lua_tostring(L, index);
+}
+
+const char* check_text(lua_State* L, int arg) {
+  luaL_checkstring(L, arg);
+  return text_at(L, arg);
+}
+
 SeatMask check_seats_at(lua_State* L, int arg, int value) {
   arg = lua_absindex(L, arg);
   value = lua_absindex(L, value);
@@ -100,8 +128,9 @@ SeatMask check_seats_at(lua_State* L, int arg, int value) {
   return seat_list_mask(L, arg, value, list_length_at(L, arg, value), false);
 }
 
-SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each) {
+SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each, int copy_to) {
   const int players = state_of(L).player_count();
+  copy_to = copy_to ? lua_absindex(L, copy_to) : 0;
   SeatMask mask = 0;
   for (int i = 1; i <= n; ++i) {
     lua_geti(L, value, i);
@@ -109,7 +138,8 @@ SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each)
     const lua_Integer seat = lua_tointegerx(L, -1, &isnum);
     if (!isnum || seat < 0 || seat >= players)
       luaL_argerror(L, arg, lua_pushfstring(L, "item %d is not a seat in 0..%d", i, players - 1));
-    lua_pop(L, 1);
+    if (copy_to) lua_rawseti(L, copy_to, i);
+    else lua_pop(L, 1);
     if (once_each && (mask & seat_bit(static_cast<int>(seat))))
       luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is listed twice", seat));
     mask |= seat_bit(static_cast<int>(seat));
@@ -319,7 +349,7 @@ struct JsonWalk {
       case LUA_TSTRING: {
         size_t len = 0;
         const char* text = lua_tolstring(L, index, &len);
-        return std::string(text, len);
+        return to_valid_utf8(std::string_view(text, len));  // JSON holds UTF-8 only
       }
       case LUA_TUSERDATA: {
         const auto* h = static_cast<const Handle*>(lua_touserdata(L, index));
@@ -382,7 +412,7 @@ struct JsonWalk {
         const char* name = key_type == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
         const bool named = name ? name[0] != '\0' : lua_isinteger(L, -2);
         if (named && lua_type(L, -1) != LUA_TFUNCTION && error.empty()) {
-          if (build) out[name ? std::string(name) : std::to_string(lua_tointeger(L, -2))] = convert(-1);
+          if (build) out[name ? to_valid_utf8(name) : std::to_string(lua_tointeger(L, -2))] = convert(-1);
           else convert(-1);
         }
         lua_pop(L, 1);

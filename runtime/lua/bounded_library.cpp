@@ -267,8 +267,8 @@ int bounded_sort(lua_State* L) {
 // off (so outside the budget), at any collection and when the state closes;
 // a weak table shows when the collector ran, which depends on everything the
 // Lua state did before (a reused state would play differently from a fresh
-// one). A `__mode` added to a metatable afterwards is not seen here: the
-// isolation check of `rulebook check` catches what it changes.
+// one). A `__mode` added to a metatable afterwards is found by the guard
+// (metatable_watch.cpp).
 int safe_setmetatable(lua_State* L) {
   if (lua_type(L, 2) == LUA_TTABLE) {
     static const struct { const char* field; const char* message; } refused[] = {
@@ -283,6 +283,7 @@ int safe_setmetatable(lua_State* L) {
       lua_pop(L, 1);
       luaL_argcheck(L, !present, 2, r.message);
     }
+    note_given_metatable(L, 2);  // and one added later is found by the guard
     // The common case (a table that has no metatable yet) is done here, as
     // the original would; anything else, errors included, goes to it.
     if (lua_type(L, 1) == LUA_TTABLE) {

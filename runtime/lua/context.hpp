@@ -35,11 +35,19 @@ struct LuaContext {
   int budget_depth = 0;
   lua_State* running = nullptr;            // the thread running Lua now (for messages)
   class LuaHeap* heap = nullptr;           // where every block of the state lies (lua_heap.hpp)
-  size_t memory = 0;
-  size_t max_memory = 0;
+  size_t max_memory = 0;        // what the heap may hold (LuaHeap::footprint)
   bool memory_capped = false;  // off while the runtime itself builds tables
   Abort abort = Abort::None;
   std::string abort_message;
+  // The allocation the cap refused last (memory_cap.cpp), until the next:
+  // when Lua's emergency collection makes room and its second try of the
+  // same one succeeds, the abort that refusal raised is withdrawn.
+  struct Refusal {
+    void* ptr = nullptr;
+    size_t osize = 0, nsize = 0;
+    bool pending = false;
+    bool raised_abort = false;
+  } refused;
   int env_ref = LUA_NOREF;  // the sandbox's global table
   struct SandboxLock* lock = nullptr;  // what every game starts from (game_isolation.cpp)
   LineCoverage* coverage = nullptr;  // lines run, when asked for (mutation testing)
@@ -51,6 +59,11 @@ struct LuaContext {
   GameState* state = nullptr;  // the current game's state
   Rng* random = nullptr;       // math.random's stream
   std::string exception_message;  // kept here while a C++ exception becomes a Lua error
+  // "rules.evaluate" while a rule function that must only read the game
+  // runs (game_run.cpp's ReadOnlyCall): asking a decision or finishing the
+  // game there is refused with that name.
+  const char* read_only_call = nullptr;
+  bool exception_cut_off = false;  // ... and it was a GameCutOff (agents/game_cut_off.hpp)
 };
 
 inline LuaContext* context(lua_State* L) { return *static_cast<LuaContext**>(lua_getextraspace(L)); }
@@ -58,5 +71,8 @@ inline LuaContext* context(lua_State* L) { return *static_cast<LuaContext**>(lua
 // Sets the abort reason and raises a Lua error that sandboxed code cannot
 // catch (pcall re-raises while an abort is pending).
 [[noreturn]] void raise_abort(lua_State* L, Abort why, const char* message);
+// Raises "game:choose cannot be called inside rules.evaluate ..." (with the
+// script's position) when a read-only rule function runs; else nothing.
+void refuse_inside_read_only_call(lua_State* L, const char* method);
 
 }  // namespace rulebook

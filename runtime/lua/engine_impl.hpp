@@ -12,6 +12,7 @@
 
 #include "agents/agent.hpp"
 #include "agents/decision.hpp"
+#include "agents/game_cut_off.hpp"
 #include "core/event_tee.hpp"
 #include "core/game_definition.hpp"
 #include "core/game_state.hpp"
@@ -68,6 +69,9 @@ struct EngineImpl {
   // Puts back the module tables' fields a game changed; throws ScriptError
   // naming the first change.
   void check_guarded();
+  // Throws ScriptError when a metatable given during the game got a
+  // `__mode` field afterwards (sandbox_late_weak_metatable).
+  void check_metatables();
   // lua_pcall on L under the budget and the cap.
   int protected_run(int nargs, int nresults, int handler);
   // Loads `code` as a chunk with `game` as its first parameter; pushes it.
@@ -194,8 +198,10 @@ SeatMask check_seats(lua_State* L, int arg);
 SeatMask check_seats_at(lua_State* L, int arg, int value);
 // The first n items of the list at stack index `value`, each a seat, as a
 // mask (reported as argument `arg`); with `once_each`, a seat listed twice
-// is an error too.
-SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each);
+// is an error too. With `copy_to` (a stack index), each seat as read goes
+// to that table at its place (the list read once: metamethods may answer
+// differently the next time).
+SeatMask seat_list_mask(lua_State* L, int arg, int value, int n, bool once_each, int copy_to = 0);
 // Checks that the table at `arg` has no string key outside `allowed`
 // (a null-terminated list): "bad argument #3 to 'move' (unknown field
 // 'seenby'; fields: seen_by, position)".
@@ -212,6 +218,13 @@ void push_component(lua_State* L, ComponentId id);
 void push_zone(lua_State* L, ZoneSlot slot);
 void push_board(lua_State* L, BoardId board);
 void check_game(lua_State* L, int arg);
+// Script text as the runtime takes it (core/safe_text.hpp): the string at
+// `index`, each ill-formed UTF-8 sequence replaced by U+FFFD -- in its stack
+// slot, so that every later read of the slot sees the same valid text.
+// text_at gives null for a value that is no string or number;
+// check_text raises luaL_checkstring's error.
+const char* text_at(lua_State* L, int index);
+const char* check_text(lua_State* L, int arg);
 void push_json(lua_State* L, const nlohmann::json& value);
 // Lua -> JSON, bounded (cycles, depth, number of values). to_json throws
 // ScriptError: for C++ callers only. Bindings use to_json_checked, which
@@ -232,8 +245,12 @@ void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
 template <typename Fn>
 int catch_exceptions(lua_State* L, Abort why, Fn&& fn) {
   LuaContext& ctx = *context(L);
+  ctx.exception_cut_off = false;
   try {
     return fn();
+  } catch (const GameCutOff& e) {
+    ctx.exception_message = e.what();
+    ctx.exception_cut_off = true;
   } catch (const std::exception& e) {
     ctx.exception_message = e.what();
   } catch (...) {

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "core/folder_boundary.hpp"
 #include "core/game_definition.hpp"
+#include "core/safe_text.hpp"
 #include "core/suggest.hpp"
 #include "lua/engine_impl.hpp"
 #include "lua/sandbox.hpp"
@@ -84,7 +86,10 @@ int error_column(const std::string& message, const std::string& line) {
   return at == std::string::npos ? 1 : static_cast<int>(at) + 1;
 }
 
-std::string explain_script_error(lua_State* L, const std::string& text) {
+std::string explain_script_error(lua_State* L, const std::string& script_text) {
+  // A script's message is its own text: valid UTF-8 from here on, for it
+  // reaches JSON (a table's page, the lobby's list).
+  const std::string text = to_valid_utf8(script_text);
   const size_t first_end = std::min(text.find('\n'), text.size());
   std::string first = text.substr(0, first_end);
   const std::string rest = text.substr(first_end);
@@ -142,6 +147,8 @@ std::string explain_script_error(lua_State* L, const std::string& text) {
   std::string file = shown;
   if (!ctx->display_dir.empty() && shown.rfind(ctx->display_dir + "/", 0) == 0)
     file = ctx->game_dir + shown.substr(ctx->display_dir.size());
+  // A script's message may name any file: only a script of the game's folder is shown.
+  if (ext == 4 && !ctx->game_dir.empty() && !inside_folder(ctx->game_dir, file)) return first + rest;
   std::string line = source_line(file, number);
   if (line.find_first_not_of(" \t") == std::string::npos) return first + rest;
   std::replace(line.begin(), line.end(), '\t', ' ');  // so the caret lines up

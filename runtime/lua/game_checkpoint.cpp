@@ -15,7 +15,6 @@ struct GameCheckpointImpl {
   const GameRunImpl* of = nullptr;  // the run that saved it (only it may restore)
   uint64_t serial = 0;              // and its number (another run may reuse its address)
   LuaHeap::Snapshot heap;
-  size_t memory = 0;  // the cap's count of the heap's bytes
   // The run's fields, detached from the engine (engine = null) so that
   // dropping the copy touches no Lua state.
   std::optional<GameRunImpl> run;
@@ -32,9 +31,7 @@ GameCheckpoint& GameCheckpoint::operator=(GameCheckpoint&&) noexcept = default;
 bool GameCheckpoint::empty() const { return !impl_ || !impl_->of; }
 size_t GameCheckpoint::heap_bytes() const {
   if (!impl_) return 0;
-  size_t total = 0;
-  for (const auto& chunk : impl_->heap.chunks) total += chunk.used;
-  return total;
+  return impl_->heap.copied();
 }
 
 void GameRun::save(GameCheckpoint& into) {
@@ -46,12 +43,14 @@ void GameRun::save(GameCheckpoint& into) {
   // A full collection first: the garbage's blocks go back to the free
   // lists, so the heap carves no new memory for a while and a long game's
   // checkpoints stay as small as its live data (a restore copies every
-  // byte carved). Rules cannot tell: no finalizers, no weak tables.
+  // byte carved). Rules cannot tell: no finalizers, and a weak table made
+  // by a metatable changed after setmetatable fails the game here (as it
+  // would at its end without a checkpoint), before the collection shows it.
+  e.check_metatables();
   lua_gc(e.L, LUA_GCCOLLECT);
   c.of = &g;
   c.serial = g.serial;
   e.ctx.heap->snapshot(c.heap);
-  c.memory = e.ctx.memory;
   if (c.run) *c.run = g;
   else c.run.emplace(g);
   c.run->engine = nullptr;
@@ -69,8 +68,8 @@ void GameRun::restore(const GameCheckpoint& from) {
   EngineImpl* engine = g.engine;
   EngineImpl& e = *engine;
   e.ctx.heap->restore(c.heap);
-  e.ctx.memory = c.memory;
   e.ctx.abort = Abort::None;
+  e.ctx.refused = LuaContext::Refusal{};
   e.ctx.abort_message.clear();
   e.ctx.running = nullptr;
   g = *c.run;

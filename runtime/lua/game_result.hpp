@@ -34,10 +34,18 @@ struct GameResult {
   // The game's own statistics (game:finish{stats = {margin = 3}}): finite
   // numbers by name, tallied by simulate, compare and sweep.
   std::map<std::string, double> stats;
+  // What each seat earns, in seat order (game:finish{returns = {...}}): the
+  // game's own payoff, any scale, zero-sum or not. Empty: the rules gave
+  // none, and a win shared among the winners is the payoff (outcome_share).
+  std::vector<double> returns;
 };
 
 // A seat's share of a finished game's win: 1 for a sole winner, 1/k for
 // each of k winners, 0 otherwise (a loss, or a game with no winner).
 double outcome_share(const GameResult& result, Seat seat);
+
+// What `seat` earns from a finished game: its return when the rules gave
+// returns, else its share of the win (outcome_share).
+double seat_payoff(const GameResult& result, Seat seat);
 
 }  // namespace rulebook

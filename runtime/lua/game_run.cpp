@@ -1,5 +1,6 @@
 // One running game on a RuleEngine's Lua state: its thread, its `game`
 // table, its agents, its pending decision and its result.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -35,9 +36,10 @@ struct ChangeDetector : EventSink {
 // runs inside that game's context and budget, and only `random` changes.
 class ReadOnlyCall {
  public:
-  ReadOnlyCall(EngineImpl& engine, GameRunImpl& g, Rng& random, bool nested = false)
+  ReadOnlyCall(EngineImpl& engine, GameRunImpl& g, Rng& random, const char* function, bool nested = false)
       : e_(engine), state_(*g.state), sink_(g.state->sink()),
-        random_after_(nested ? engine.ctx.random : &g.state->chance()) {
+        random_after_(nested ? engine.ctx.random : &g.state->chance()), read_only_after_(engine.ctx.read_only_call) {
+    e_.ctx.read_only_call = function;
     if (!nested) {
       e_.ctx.game = &g;
       e_.ctx.state = &state_;
@@ -57,6 +59,7 @@ class ReadOnlyCall {
     ended_ = true;
     state_.set_sink(sink_);
     e_.ctx.random = random_after_;
+    e_.ctx.read_only_call = read_only_after_;
   }
   // `where` (the call, for the message) must only have read the game.
   void require_unchanged(const std::string& where) const {
@@ -71,6 +74,7 @@ class ReadOnlyCall {
   ChangeDetector detector_;
   EventSink* sink_;
   Rng* random_after_;
+  const char* read_only_after_;
   bool ended_ = false;
 };
 
@@ -80,22 +84,15 @@ bool asked_inside(const GameRunImpl& g) {
   return g.phase == RunPhase::Running && g.co && lua_status(g.co) == LUA_OK;
 }
 
-// Calls rules.<function_ref>(game, seat) on L (the game's thread when
-// `inside`, else the state), leaving the error handler at `handler` and
-// one result above it; returns the call's status.
-int call_seat_function(EngineImpl& e, GameRunImpl& g, lua_State* L, bool inside, int function_ref, Seat seat,
-                       int& handler) {
-  lua_checkstack(L, 4);
-  lua_pushcfunction(L, sandbox_traceback);
-  handler = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, function_ref);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
-  lua_pushinteger(L, seat.value());
-  if (!inside) return e.protected_run(2, 1, handler);
+// Runs the function under nargs arguments on L (the game's thread when
+// `inside`, a protected call within it; else the state), with the error
+// handler at `handler`; one result. Returns the call's status.
+int protected_rule_call(EngineImpl& e, lua_State* L, bool inside, int nargs, int handler) {
+  if (!inside) return e.protected_run(nargs, 1, handler);
   const bool capped = e.ctx.memory_capped;
   e.ctx.memory_capped = true;
   sandbox_begin_run(L);
-  const int status = lua_pcall(L, 2, 1, handler);
+  const int status = lua_pcall(L, nargs, 1, handler);
   sandbox_end_run(L);
   e.ctx.memory_capped = capped;
   return status;
@@ -128,6 +125,11 @@ double outcome_share(const GameResult& result, Seat seat) {
   for (Seat w : result.winners)
     if (w == seat) return 1.0 / static_cast<double>(result.winners.size());
   return 0.0;
+}
+
+double seat_payoff(const GameResult& result, Seat seat) {
+  if (!result.returns.empty()) return seat.index() < result.returns.size() ? result.returns[seat.index()] : 0.0;
+  return outcome_share(result, seat);
 }
 
 GameRunImpl::~GameRunImpl() {
@@ -204,6 +206,7 @@ bool GameRunImpl::resume(int nargs) {
     return false;
   }
   sandbox_restore_guarded(L);  // the script's own error is the one to report
+  if (why == Abort::Agent && ctx.exception_cut_off) throw GameCutOff(ctx.abort_message);
   if (why == Abort::Agent) throw AgentFailure(ctx.abort_message);
   std::string message = lua_tostring(co, -1) ? lua_tostring(co, -1) : "error object is not a string";
   if (why == Abort::Budget || why == Abort::Memory) message = ctx.abort_message;
@@ -268,9 +271,14 @@ nlohmann::json GameRunImpl::describe(Seat seat) const {
   // Its own fixed stream, never the game's chance: describing the game
   // changes nothing in it, the same position reads the same.
   Rng scratch(Rng::mix(0x6465736372696265ull, static_cast<uint64_t>(seat.value())));
-  ReadOnlyCall call(e, g, scratch, inside);
-  int handler = 0;
-  const int status = call_seat_function(e, g, L, inside, e.describe_ref, seat, handler);
+  ReadOnlyCall call(e, g, scratch, "rules.describe", inside);
+  lua_checkstack(L, 4);
+  lua_pushcfunction(L, sandbox_traceback);
+  const int handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.describe_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, game_ref);
+  lua_pushinteger(L, seat.value());
+  const int status = protected_rule_call(e, L, inside, 2, handler);
   call.end();
   const std::string where = rule_call(e, "describe", seat);
   if (status != LUA_OK) fail_rule_call(L, handler, where);
@@ -340,7 +348,7 @@ const DecisionRequest& GameRun::pending(Seat seat) const {
     // one is read cannot change the game). Built again if this throws.
     {
       Rng scratch(Rng::mix(0x6c6162656c73ull, static_cast<uint64_t>(seat.value())));
-      ReadOnlyCall call(*g.engine, g, scratch);
+      ReadOnlyCall call(*g.engine, g, scratch, "an option's label");
       fill_waiting_options(g, *w);
       call.end();
       call.require_unchanged("reading the labels of the options of \"" + w->request.prompt + "\"");
@@ -423,6 +431,7 @@ bool GameRun::begin() {
   // loaded, and a fresh `game` table: nothing a game writes reaches the next.
   sandbox_restore_modules(L);
   sandbox_restore_upvalues(L, e.upvalues_ref);
+  sandbox_forget_metatables(L);
   // Sized for the fields rules usually add (game.talk, zones looked up
   // once, ...; game.state's few): growing a table rehashes it at every
   // power of two. The size is invisible to scripts (pairs is sorted, next
@@ -542,35 +551,108 @@ nlohmann::json GameRun::evaluate(const std::string& expression, const std::strin
   return value;
 }
 
+namespace {
+
+// The seats evaluate_every_seat asks about, each with its own stream, and
+// the one being asked.
+struct SeatsToEvaluate {
+  std::vector<Seat> seats;
+  std::vector<Rng> streams;
+  size_t at = 0;
+};
+
+// rules.evaluate for every seat in turn, in one protected call (one budget
+// for all: a looping evaluate costs one budget, not one per player). Each
+// seat's call draws math.random from its own stream. Upvalue 1: the
+// SeatsToEvaluate; arguments: evaluate, game. Returns the answers in a list.
+int evaluate_every_seat(lua_State* L) {
+  auto& to = *static_cast<SeatsToEvaluate*>(lua_touserdata(L, lua_upvalueindex(1)));
+  lua_createtable(L, static_cast<int>(to.seats.size()), 0);
+  for (to.at = 0; to.at < to.seats.size(); ++to.at) {
+    context(L)->random = &to.streams[to.at];
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushinteger(L, to.seats[to.at].value());
+    lua_call(L, 2, 1);
+    lua_rawseti(L, 3, static_cast<lua_Integer>(to.at) + 1);
+  }
+  return 1;
+}
+
+}  // namespace
+
 std::optional<double> GameRun::evaluation(Seat seat) {
+  GameRunImpl& g = *impl_;
+  if (!g.state) throw std::logic_error("no game to evaluate");
+  if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
+  const std::optional<std::vector<double>> all = evaluations(seat);
+  if (!all) return std::nullopt;
+  return (*all)[seat.index()];
+}
+
+std::optional<std::vector<double>> GameRun::evaluations(Seat only) {
   GameRunImpl& g = *impl_;
   EngineImpl& e = *g.engine;
   if (g.game_ref == LUA_NOREF || !g.state) throw std::logic_error("no game to evaluate");
-  if (seat.is_none() || seat.value() >= g.state->player_count()) throw std::out_of_range(fmt::format("no seat {}", seat));
-  if (g.phase == RunPhase::Over && g.result.finished) return outcome_share(g.result, seat);
+  const int players = g.state->player_count();
+  std::vector<double> values(static_cast<size_t>(players), 0.0);
+  if (g.phase == RunPhase::Over && g.result.finished) {
+    for (Seat s : Seat::all(players)) values[s.index()] = seat_payoff(g.result, s);
+    return values;
+  }
   if (e.evaluate_ref == LUA_NOREF) return std::nullopt;
   // Asked by an agent during the game (a simulation's metrics), it runs on
   // the game's thread as rules.describe does.
   const bool inside = asked_inside(g);
   lua_State* L = inside ? g.co : e.L;
-  // Its own fixed stream, never the game's chance nor its seed (a bot's
-  // fork must not learn it): the same position always gets the same value.
-  Rng scratch(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(seat.value())));
-  ReadOnlyCall call(e, g, scratch, inside);
-  int handler = 0;
-  const int status = call_seat_function(e, g, L, inside, e.evaluate_ref, seat, handler);
+  // Each seat's own fixed stream, never the game's chance nor its seed (a
+  // bot's fork must not learn it): the same position always gets the same
+  // value.
+  SeatsToEvaluate to;
+  if (only.is_none()) {
+    for (Seat s : Seat::all(players)) to.seats.push_back(s);
+  } else {
+    to.seats = {only};
+  }
+  for (Seat s : to.seats) to.streams.emplace_back(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(s.value())));
+  ReadOnlyCall call(e, g, to.streams.front(), "rules.evaluate", inside);
+  lua_checkstack(L, 8);
+  lua_pushcfunction(L, sandbox_traceback);
+  const int handler = lua_gettop(L);
+  lua_pushlightuserdata(L, &to);
+  lua_pushcclosure(L, evaluate_every_seat, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
+  const int status = protected_rule_call(e, L, inside, 2, handler);
   call.end();
-  const std::string where = rule_call(e, "evaluate", seat);
-  if (status != LUA_OK) fail_rule_call(L, handler, where);
-  const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
-  const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
-  const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
+  // "rules.lua:12: rules.evaluate(game, 1)": where the function is, in messages.
+  auto where = [&](Seat seat) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
+    lua_Debug ar{};
+    lua_getinfo(L, ">S", &ar);
+    const std::string call_text = rule_call(e, "evaluate", seat);
+    if (ar.linedefined <= 0) return call_text;
+    const size_t colon = call_text.find(": rules.");
+    return fmt::format("{}:{}{}", call_text.substr(0, colon), ar.linedefined, call_text.substr(colon));
+  };
+  if (status != LUA_OK) fail_rule_call(L, handler, where(to.seats[std::min(to.at, to.seats.size() - 1)]));
+  for (size_t k = 0; k < to.seats.size(); ++k) {
+    const Seat seat = to.seats[k];
+    lua_rawgeti(L, -1, static_cast<lua_Integer>(k) + 1);
+    const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
+    const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
+    const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
+    lua_pop(L, 1);
+    if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0) {
+      lua_settop(L, handler - 1);
+      throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
+                                    "(the seat's estimated share of the win)", where(seat), got));
+    }
+    values[seat.index()] = value;
+  }
   lua_settop(L, handler - 1);
-  call.require_unchanged(where);
-  if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0)
-    throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
-                                  "(the seat's estimated share of the win)", where, got));
-  return value;
+  call.require_unchanged(where(to.seats.front()));
+  return values;
 }
 
 std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen, uint64_t stream_seed) {
@@ -583,7 +665,7 @@ std::vector<int> GameRun::deal_unseen(Seat seat, const std::vector<int>& unseen,
   // The bot's stream, never the game's chance: a deal is one draw of the
   // search, the same draw deals alike.
   Rng scratch(Rng::mix(0x6465616c756e7365ull, stream_seed));
-  ReadOnlyCall call(e, g, scratch);
+  ReadOnlyCall call(e, g, scratch, "rules.deal_unseen");
   lua_checkstack(L, 8);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);

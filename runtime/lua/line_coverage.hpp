@@ -11,6 +11,10 @@ namespace rulebook {
 // what mutation testing needs to know which scenarios reach a change.
 struct LineCoverage {
   std::map<std::string, std::set<int>> lines;
+  // Every script file the sandbox's loader opened (the rules, its variants'
+  // scripts, each module `require` read), as the path it opened: the
+  // scripts the game loads, which are the ones worth mutating.
+  std::set<std::string> files;
   // The last chunk seen, so that the line hook rarely looks a name up.
   const void* last_source = nullptr;
   std::set<int>* last_lines = nullptr;

@@ -1,96 +1,240 @@
 #include "lua/lua_heap.hpp"
 
-#include <cstdlib>
+#include <sys/mman.h>
+
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
 namespace rulebook {
-
 namespace {
-char* system_block(size_t size) { return static_cast<char*>(std::aligned_alloc(16, size)); }
+
+// Memory straight from the system, aligned to `align` (a power of two, at
+// least a system page): what the heap gives back is gone from the
+// process at once, so the process holds what the heap holds (malloc would
+// keep freed memory, fragmented, in its own arenas).
+constexpr size_t kSystemPage = 4096;
+
+char* system_map(size_t size, size_t align) {
+  const size_t span = align > kSystemPage ? size + align : size;  // mmap aligns to a system page
+  void* p = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  const auto start = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t aligned = (start + align - 1) & ~static_cast<uintptr_t>(align - 1);
+  if (aligned > start) munmap(p, aligned - start);
+  const uintptr_t end = start + span, used_end = aligned + size;
+  if (end > used_end) munmap(reinterpret_cast<void*>(used_end), end - used_end);
+  return reinterpret_cast<char*>(aligned);
+}
+
+void system_unmap(void* p, size_t size) { munmap(p, size); }
+
 }  // namespace
 
 LuaHeap::~LuaHeap() {
-  for (const Extent& e : chunks_) std::free(e.base);
-  for (const Extent& e : spares_) std::free(e.base);
+  for (Page* p : pages_) system_unmap(p, kChunk);
+  for (const Large& l : large_) system_unmap(l.base, l.size);
+  for (const Spare& s : spares_) system_unmap(s.base, s.size);
 }
 
-bool LuaHeap::new_chunk(size_t size, bool own) {
-  // The first spare of the size: after a restore, the chunks the game
-  // took since the snapshot come back in the order it took them, so the
+char* LuaHeap::acquire(size_t size, bool page) {
+  // Kept empty pages go back before the limit refuses (never those a
+  // snapshot may need).
+  while (!pinned_ && !empty_.empty() && footprint_ + size > limit_) {
+    release_page(empty_.back());
+    empty_.pop_back();
+  }
+  if (footprint_ + size > limit_ || footprint_ + size < footprint_) {
+    refused_ = true;
+    return nullptr;
+  }
+  refused_ = false;
+  // The first spare of the kind: after a restore, the memory the game
+  // took since the snapshot comes back in the order it was taken, so the
   // same allocations get the same addresses again.
   for (size_t i = 0; i < spares_.size(); ++i) {
-    if (spares_[i].size != size) continue;
-    Extent e = spares_[i];
+    if (spares_[i].size != size || spares_[i].page != page) continue;
+    char* base = spares_[i].base;
     spares_.erase(spares_.begin() + static_cast<std::ptrdiff_t>(i));
-    e.used = own ? size : 0;
-    chunks_.push_back(e);
-    return true;
+    footprint_ += size;
+    return base;
   }
-  char* base = system_block(size);
-  if (!base) return false;
-  chunks_.push_back(Extent{base, size, own ? size : 0});
-  return true;
+  // Pages are aligned to their size: a block finds its page's header by
+  // masking its address.
+  char* base = system_map(size, page ? kChunk : kSystemPage);
+  if (base) footprint_ += size;
+  return base;
 }
 
-void* LuaHeap::take_new(size_t size) {
-  if (size > kOwnChunk) return new_chunk(size, true) ? chunks_.back().base : nullptr;
-  if (!new_chunk(kChunk, false)) return nullptr;
-  bump_ = chunks_.size() - 1;
-  Extent& e = chunks_[bump_];
-  e.used = size;
-  return e.base;
+void LuaHeap::list(Page* p) {
+  Page*& head = rooms_[p->cls];
+  Page* const was = head;
+  p->prev = nullptr;
+  p->next = head;
+  if (head) head->prev = p;
+  head = p;
+  p->listed = true;
+  // The class's head kept although empty (give) is not the page it takes
+  // from next any more: it serves any class now.
+  if (was && was->live == 0) page_emptied(was);
 }
 
-void LuaHeap::release_own_chunk(void* p) {
-  for (size_t i = chunks_.size(); i-- > 0;) {
-    if (chunks_[i].base != p) continue;
-    std::free(chunks_[i].base);
-    chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (bump_ != SIZE_MAX && bump_ > i) --bump_;
+void LuaHeap::unlist(Page* p) {
+  if (p->prev) p->prev->next = p->next;
+  else rooms_[p->cls] = p->next;
+  if (p->next) p->next->prev = p->prev;
+  p->next = p->prev = nullptr;
+  p->listed = false;
+}
+
+void* LuaHeap::take_from_new_page(int c) {
+  Page* p;
+  if (!empty_.empty()) {
+    p = empty_.back();
+    empty_.pop_back();
+  } else {
+    p = reinterpret_cast<Page*>(acquire(kChunk, true));
+    if (!p) return nullptr;
+    p->index = static_cast<uint32_t>(pages_.size());
+    pages_.push_back(p);
+  }
+  p->free = nullptr;
+  p->carved = kHeader;
+  p->live = 0;
+  p->cls = c;
+  list(p);
+  return take(class_size(c));
+}
+
+void LuaHeap::page_emptied(Page* p) {
+  if (p->listed) unlist(p);
+  p->cls = -1;
+  p->free = nullptr;
+  p->carved = kHeader;  // a snapshot copies only its header
+  if (pinned_ || empty_.size() < kKeptEmpty) {
+    empty_.push_back(p);
     return;
   }
+  release_page(p);
 }
 
-size_t LuaHeap::footprint() const {
+void LuaHeap::release_page(Page* p) {
+  // Back to the system. Unpinned, the order of pages_ no longer matters.
+  Page* last = pages_.back();
+  pages_[p->index] = last;
+  last->index = p->index;
+  pages_.pop_back();
+  footprint_ -= kChunk;
+  system_unmap(p, kChunk);
+}
+
+void* LuaHeap::take_large(size_t n) {
+  if (n > SIZE_MAX / 2) {  // no rounding overflows
+    refused_ = true;
+    return nullptr;
+  }
+  const size_t size = block_size(n);
+  if (pinned_) {
+    // Memory kept for a snapshot: the first free block of the size, else
+    // the smallest larger one.
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < large_.size(); ++i) {
+      const Large& l = large_[i];
+      if (!l.free || l.size < size) continue;
+      if (best == SIZE_MAX || l.size < large_[best].size) best = i;
+      if (l.size == size) break;
+    }
+    if (best != SIZE_MAX) {
+      large_[best].free = false;
+      return large_[best].base;
+    }
+  }
+  char* base = acquire(size, false);
+  if (!base) return nullptr;
+  large_at_[base] = large_.size();
+  large_.push_back(Large{base, size, false});
+  return base;
+}
+
+void LuaHeap::give_large(void* ptr) {
+  char* base = static_cast<char*>(ptr);
+  const auto it = large_at_.find(base);
+  if (it == large_at_.end()) return;
+  const size_t i = it->second;
+  if (pinned_) {
+    large_[i].free = true;
+    return;
+  }
+  footprint_ -= large_[i].size;
+  system_unmap(base, large_[i].size);
+  large_at_.erase(it);
+  if (i + 1 != large_.size()) {
+    large_[i] = large_.back();
+    large_at_[large_[i].base] = i;
+  }
+  large_.pop_back();
+}
+
+size_t LuaHeap::Snapshot::copied() const {
   size_t total = 0;
-  for (const Extent& e : chunks_) total += e.size;
+  for (const Extent& e : pages) total += e.used;
+  for (const Extent& e : large) total += e.used;
   return total;
 }
 
 void LuaHeap::snapshot(Snapshot& into) {
   pinned_ = true;
-  into.chunks = chunks_;
-  size_t total = 0;
-  for (const Extent& e : chunks_) total += e.used;
+  into.pages.clear();
+  into.large.clear();
+  for (Page* p : pages_) into.pages.push_back(Snapshot::Extent{reinterpret_cast<char*>(p), kChunk, p->carved});
+  for (const Large& l : large_) into.large.push_back(Snapshot::Extent{l.base, l.size, l.free ? 0 : l.size});
+  const size_t total = into.copied();
   if (into.bytes.size() < total) into.bytes.resize(total);
   char* out = into.bytes.data();
-  for (const Extent& e : chunks_) {
-    std::memcpy(out, e.base, e.used);
-    out += e.used;
-  }
-  std::memcpy(into.free_lists, free_lists_, sizeof free_lists_);
-  into.bump = bump_;
+  for (const auto* list : {&into.pages, &into.large})
+    for (const Snapshot::Extent& e : *list) {
+      std::memcpy(out, e.base, e.used);
+      out += e.used;
+    }
+  std::memcpy(into.rooms, rooms_, sizeof rooms_);
+  into.empty.assign(empty_.begin(), empty_.end());
+  into.footprint = footprint_;
 }
 
 void LuaHeap::restore(const Snapshot& from) {
-  const size_t kept = from.chunks.size();
-  if (chunks_.size() < kept) throw std::logic_error("LuaHeap::restore: a chunk of the snapshot is gone");
-  for (size_t i = 0; i < kept; ++i)
-    if (chunks_[i].base != from.chunks[i].base) throw std::logic_error("LuaHeap::restore: the snapshot is of another heap");
+  // Pinned since the snapshot, the heap only added memory: what it held
+  // then comes first, in the same order.
+  if (pages_.size() < from.pages.size() || large_.size() < from.large.size())
+    throw std::logic_error("LuaHeap::restore: memory of the snapshot is gone");
+  for (size_t i = 0; i < from.pages.size(); ++i)
+    if (reinterpret_cast<char*>(pages_[i]) != from.pages[i].base)
+      throw std::logic_error("LuaHeap::restore: the snapshot is of another heap");
+  for (size_t i = 0; i < from.large.size(); ++i)
+    if (large_[i].base != from.large[i].base) throw std::logic_error("LuaHeap::restore: the snapshot is of another heap");
   const char* in = from.bytes.data();
-  for (size_t i = 0; i < kept; ++i) {
-    const Extent& e = from.chunks[i];
-    std::memcpy(e.base, in, e.used);
-    in += e.used;
-    chunks_[i].used = e.used;
+  for (const auto* list : {&from.pages, &from.large})
+    for (const Snapshot::Extent& e : *list) {
+      std::memcpy(e.base, in, e.used);
+      in += e.used;
+    }
+  // Memory taken since, first in the order it was taken, then the spares
+  // left from before.
+  std::vector<Spare> since;
+  for (size_t i = from.pages.size(); i < pages_.size(); ++i)
+    since.push_back(Spare{reinterpret_cast<char*>(pages_[i]), kChunk, true});
+  for (size_t i = from.large.size(); i < large_.size(); ++i) {
+    since.push_back(Spare{large_[i].base, large_[i].size, false});
+    large_at_.erase(large_[i].base);
   }
-  // Chunks taken since, first in the order they were taken, then the
-  // spares left from before.
-  spares_.insert(spares_.begin(), chunks_.begin() + static_cast<std::ptrdiff_t>(kept), chunks_.end());
-  chunks_.resize(kept);
-  std::memcpy(free_lists_, from.free_lists, sizeof free_lists_);
-  bump_ = from.bump;
+  spares_.insert(spares_.begin(), since.begin(), since.end());
+  pages_.resize(from.pages.size());
+  large_.resize(from.large.size());
+  for (size_t i = 0; i < large_.size(); ++i) large_[i].free = from.large[i].used == 0;
+  std::memcpy(rooms_, from.rooms, sizeof rooms_);
+  empty_.clear();
+  for (void* p : from.empty) empty_.push_back(static_cast<Page*>(p));
+  footprint_ = from.footprint;
+  refused_ = false;
 }
 
 }  // namespace rulebook

@@ -79,7 +79,7 @@ int guard_game_methods(lua_State* L) {
 
 int print_to_log(lua_State* L) {
   GameState* state = context(L)->state;
-  if (state && state->listening()) state->message(Seat::none(), lua_tostring(L, 1));
+  if (state && state->listening()) state->message(Seat::none(), text_at(L, 1));
   return 0;
 }
 
@@ -181,11 +181,17 @@ void EngineImpl::load_rules() {
 }
 
 void EngineImpl::check_guarded() {
+  check_metatables();
   const std::string change = sandbox_restore_guarded(L);
   if (!change.empty())
     throw ScriptError(fmt::format("{}: the game changed the read-only {}; module tables and their "
                                   "fields cannot change during a game (keep game data in game.state)",
                                   def->script, change));
+}
+
+void EngineImpl::check_metatables() {
+  const std::string weak = sandbox_late_weak_metatable(L);
+  if (!weak.empty()) throw ScriptError(weak);
 }
 
 int EngineImpl::protected_run(int nargs, int nresults, int handler) {

@@ -134,13 +134,17 @@ class GameRun {
   // game; returns its value as JSON. Throws ScriptError.
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
   // The game's estimate of `seat`'s share of the win, in [0, 1]: once the
-  // game is over, its outcome (outcome_share); before, rules.evaluate(game,
+  // game is over, its payoff (seat_payoff: its return when the rules gave
+  // returns, any scale; else outcome_share); before, rules.evaluate(game,
   // seat) when the rules define it, and nullopt when they do not. Runs in
   // the sandbox under the budget, on this run's state as it stands (a
   // search bot calls it on its determinized forks, never on the true
   // game). Throws ScriptError when evaluate fails, returns anything but a
   // number in [0, 1], or changes the game.
   std::optional<double> evaluation(Seat seat);
+  // rules.evaluate for every seat (or only `only`), in one call under one
+  // budget: the values by seat, as evaluation() gives them one by one.
+  std::optional<std::vector<double>> evaluations(Seat only = Seat::none());
   // The game's sampling hint for search bots: rules.deal_unseen(game, seat,
   // unseen) with `unseen` as component handles, on this run's state as it
   // stands (a search bot's determinized game, stopped at the seat's

@@ -42,6 +42,13 @@ void copy_fields(lua_State* L, int from, int to, std::initializer_list<const cha
 
 }  // namespace
 
+void refuse_inside_read_only_call(lua_State* L, const char* method) {
+  const char* call = context(L)->read_only_call;
+  if (call)
+    luaL_error(L, "%s cannot be called inside %s: it must only read the game (a search bot calls it on "
+               "positions it imagines)", method, call);
+}
+
 [[noreturn]] void raise_abort(lua_State* L, Abort why, const char* message) {
   LuaContext* ctx = context(L);
   if (ctx->abort == Abort::None) {

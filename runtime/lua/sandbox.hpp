@@ -59,6 +59,13 @@ std::string sandbox_restore_guarded(lua_State* L);
 int sandbox_lock_upvalues(lua_State* L, int index);
 void sandbox_restore_upvalues(lua_State* L, int record_ref);
 void sandbox_restore_modules(lua_State* L);
+// Metatables given by setmetatable are watched for a `__mode` (weak table)
+// field added after it refused one (metatable_watch.cpp):
+// forget those of the last game (when a game begins), and the first that
+// has one ("rules.lua:12: the metatable given to setmetatable here got a
+// '__mode' field afterwards; ..."), or "".
+void sandbox_forget_metatables(lua_State* L);
+std::string sandbox_late_weak_metatable(lua_State* L);
 
 // Freezes the global table itself: from now on, reading or writing an
 // undeclared global is an error.

@@ -32,6 +32,9 @@ namespace rulebook {
 void bound_string_library(lua_State* L, int lib);  // find, match, gmatch, gsub, rep
 void bound_table_library(lua_State* L, int lib);   // move, concat, unpack, insert, remove, sort
 void bound_setmetatable(lua_State* L, int base);
+// Keeps the metatable at `index`, given by setmetatable during a game, with
+// where it was given (metatable_watch.cpp).
+void note_given_metatable(lua_State* L, int index);
 
 // ---- read_only.cpp ---------------------------------------------------------
 // The read-only metatable's mark (frozen and guarded tables have it).

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <string>
 
+#include "core/folder_boundary.hpp"
 #include "core/input_file.hpp"
+#include "lua/line_coverage.hpp"
 #include "lua/sandbox_internal.hpp"
 
 namespace rulebook {
@@ -92,6 +94,12 @@ bool load_text(lua_State* L, const char* text, size_t size, const char* chunknam
 // an error runs (luaL_loadbufferx is protected).
 bool load_file(lua_State* L, const char* path, const char* display_name) {
   std::string error;
+  if (LineCoverage* coverage = context(L)->coverage) {
+    try {
+      coverage->files.insert(path);
+    } catch (const std::exception&) {  // only a record for mutation testing: never unwinds through Lua
+    }
+  }
   {
     const InputFile file = read_input_file(path);
     if (file.ok) {
@@ -154,6 +162,16 @@ int safe_require(lua_State* L) {
   const char* rel = lua_pushfstring(L, "%s.lua", lua_tostring(L, -1));  // 4
   const char* display = ctx->display_dir.empty() ? rel : lua_pushfstring(L, "%s/%s", ctx->display_dir.c_str(), rel);
   const char* path = lua_pushfstring(L, "%s/%s", ctx->game_dir.c_str(), rel);
+  // A symbolic link out of the game folder reaches nothing (no C++ object
+  // is alive when luaL_error unwinds).
+  bool inside = false;
+  try {
+    inside = inside_folder(ctx->game_dir, path);
+  } catch (...) {
+  }
+  if (!inside)
+    return luaL_error(L, "module '%s' is outside the game folder (%s is a symbolic link out of it): a game's files stay in its folder",
+                      name, display);
   if (!load_file(L, path, display))
     return luaL_error(L, "module '%s' not found in the game folder: %s", name, lua_tostring(L, -1));
   lua_pushvalue(L, 1);

@@ -15,6 +15,7 @@
 #include "batch/batch.hpp"
 #include "mutation/lua_lexer.hpp"
 #include "play/scenario.hpp"
+#include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 namespace fs = std::filesystem;
@@ -72,6 +73,37 @@ bool is_timeout(const std::string& failure) {
          failure.find("memory cap") != std::string::npos;
 }
 
+// The game folder's scripts (relative to `dir`) that its game and variants
+// load: those the baseline's scenarios opened, and those an engine opens as
+// it loads the game alone and with each of its variants (a variant no
+// scenario plays is still mutated; its mutants are not covered).
+std::vector<std::string> loaded_scripts(const fs::path& dir, const std::vector<LineCoverage>& baseline,
+                                        const EngineLimits& limits) {
+  std::set<std::string> opened;
+  for (const auto& run : baseline) opened.insert(run.files.begin(), run.files.end());
+  std::vector<LoadOptions> loads(1);
+  for (const auto& v : list_variants(dir.string())) loads.push_back(LoadOptions{{v.name}, {}});
+  for (const auto& load : loads) {
+    LineCoverage coverage;
+    try {
+      RuleEngine engine(load_game(dir.string(), load), limits, &coverage);
+    } catch (const std::exception&) {
+      // A variant that does not load alone (it needs another): what it
+      // opened before failing still counts, and the scenarios' runs add
+      // the rest.
+    }
+    opened.insert(coverage.files.begin(), coverage.files.end());
+  }
+  std::vector<std::string> scripts;
+  for (const auto& file : opened) {
+    const fs::path rel = fs::absolute(file).lexically_normal().lexically_relative(dir);
+    if (!rel.empty() && *rel.begin() != ".." && fs::is_regular_file(dir / rel)) scripts.push_back(rel.generic_string());
+  }
+  std::sort(scripts.begin(), scripts.end());
+  scripts.erase(std::unique(scripts.begin(), scripts.end()), scripts.end());
+  return scripts;
+}
+
 }  // namespace
 
 const char* status_name(MutantStatus s) {
@@ -109,23 +141,6 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
   report.game_dir = game_dir_arg;
   report.scenarios = scenario_files;
 
-  // The scripts: every Lua file of the game folder.
-  std::vector<std::string> sources;
-  for (const auto& e : fs::recursive_directory_iterator(game_dir))
-    if (e.is_regular_file() && e.path().extension() == ".lua")
-      report.scripts.push_back(e.path().lexically_relative(game_dir).generic_string());
-  std::sort(report.scripts.begin(), report.scripts.end());
-  std::vector<Mutant> mutants;
-  for (const auto& script : report.scripts) {
-    sources.push_back(read_text(game_dir / script));
-    try {
-      auto more = make_mutants(sources.back(), script);
-      mutants.insert(mutants.end(), more.begin(), more.end());
-    } catch (const LuaSyntaxError& e) {
-      throw SetupError(fmt::format("{}/{}", game_dir_arg, e.what()));
-    }
-  }
-
   // Scenarios, as paths inside each worker's copy.
   std::vector<std::string> relative;
   for (const auto& file : scenario_files) {
@@ -143,13 +158,13 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
   // measure that, unlike time, gives the same order on every run, so the
   // report does not depend on the machine's load).
   const size_t n = relative.size();
-  std::vector<std::vector<std::set<int>>> reached(n, std::vector<std::set<int>>(report.scripts.size()));
+  std::vector<LineCoverage> baseline(n);
   std::vector<double> cost(n, 0.0);
   for (size_t i = 0; i < n; ++i) {
-    LineCoverage coverage;
     ScenarioOutcome outcome;
     try {
-      outcome = run_scenario((work.dir(0) / relative[i]).string(), ScenarioOptions{options.limits, &coverage, nullptr, options.make_agent});
+      outcome = run_scenario((work.dir(0) / relative[i]).string(),
+                             ScenarioOptions{options.limits, &baseline[i], nullptr, options.make_agent});
     } catch (const SetupError&) {
       throw;
     } catch (const std::exception& e) {
@@ -160,12 +175,29 @@ MutationReport run_mutation_test(const std::string& game_dir_arg, const std::vec
       throw SetupError(fmt::format("{}: error: the scenario fails on the unmutated game, so mutants cannot be "
                                    "judged: {}",
                                    scenario_files[i], outcome.failures.empty() ? "" : outcome.failures.front()));
-    for (auto& [chunk, lines] : coverage.lines) {
+  }
+
+  // The scripts: the Lua files of the game folder that the game and its
+  // variants load (the files the sandbox opened), not every one there.
+  report.scripts = loaded_scripts(work.dir(0), baseline, options.limits);
+  std::vector<std::string> sources;
+  std::vector<Mutant> mutants;
+  for (const auto& script : report.scripts) {
+    sources.push_back(read_text(game_dir / script));
+    try {
+      auto more = make_mutants(sources.back(), script);
+      mutants.insert(mutants.end(), more.begin(), more.end());
+    } catch (const LuaSyntaxError& e) {
+      throw SetupError(fmt::format("{}/{}", game_dir_arg, e.what()));
+    }
+  }
+  std::vector<std::vector<std::set<int>>> reached(n, std::vector<std::set<int>>(report.scripts.size()));
+  for (size_t i = 0; i < n; ++i)
+    for (auto& [chunk, lines] : baseline[i].lines) {
       const fs::path rel = fs::absolute(chunk).lexically_normal().lexically_relative(work.dir(0));
       const auto it = std::find(report.scripts.begin(), report.scripts.end(), rel.generic_string());
       if (it != report.scripts.end()) reached[i][it - report.scripts.begin()] = std::move(lines);
     }
-  }
   std::vector<size_t> cheapest_first(n);
   for (size_t i = 0; i < n; ++i) cheapest_first[i] = i;
   std::stable_sort(cheapest_first.begin(), cheapest_first.end(), [&](size_t a, size_t b) { return cost[a] < cost[b]; });

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "core/board_geometry.hpp"
 #include "core/game_state.hpp"
+#include "core/safe_text.hpp"
 #include "observation/event_view.hpp"
 
 namespace rulebook {
@@ -28,14 +31,62 @@ std::string lower(std::string text) {
 
 // Whether `text` names `word` (any case), starting at a word boundary:
 // "The full shark at (1,3)" names "shark" and "(1,3)"; "sharks" names "shark".
-bool mentions(const std::string& text, const std::string& word) {
+// `t` is the text in lower case.
+bool mentions_lowered(const std::string& t, const std::string& word) {
   if (word.empty()) return false;
-  const std::string t = lower(text), w = lower(word);
+  const std::string w = lower(word);
   for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1))
     if (at == 0 || !std::isalnum(static_cast<unsigned char>(t[at - 1])) || !std::isalnum(static_cast<unsigned char>(w[0])))
       return true;
   return false;
 }
+
+// The rules' messages of one action, in lower case, searched for the words
+// of its other lines. An action's lines may be many (a 20,000-card deal
+// with a message each): every search is paid for from a fixed allowance of
+// characters read, and once it is spent the action's remaining lines are
+// told as they are, unmerged, so that narrating costs at most a constant
+// times the action's size (it runs in C++, where the script's CPU budget
+// cannot stop it).
+class MessageIndex {
+ public:
+  static constexpr size_t kAllowance = size_t{1} << 24;  // characters read per action
+
+  explicit MessageIndex(const std::vector<Narrator::Line>& lines) {
+    for (const auto& l : lines)
+      if (l.kind == Narrator::Line::Message) {
+        texts_.push_back(lower(l.text));
+        length_ += texts_.back().size() + 1;
+      }
+  }
+  // Whether one message names every word of `words`; the same question
+  // is answered once. False once the allowance is spent.
+  bool any_names(const std::vector<std::string>& words) {
+    if (texts_.empty()) return false;
+    std::string key;
+    for (const auto& w : words) key += w + '\0';
+    const auto known = answers_.find(key);
+    if (known != answers_.end()) return known->second;
+    if (spent_ + length_ * words.size() > kAllowance) return answers_[key] = false;
+    spent_ += length_ * words.size();
+    bool named = false;
+    for (const auto& t : texts_) {
+      bool all = true;
+      for (const auto& w : words) all = all && mentions_lowered(t, w);
+      if (all) {
+        named = true;
+        break;
+      }
+    }
+    return answers_[key] = named;
+  }
+
+ private:
+  std::vector<std::string> texts_;
+  size_t length_ = 0;
+  size_t spent_ = 0;
+  std::unordered_map<std::string, bool> answers_;
+};
 
 // "Trick 3", or "Round 2, trick 3" in a game played in rounds.
 std::string trick_heading(int game_round, int trick) {
@@ -54,6 +105,7 @@ std::string number_word(int n) {
 
 std::string cell_text(const GameState& s, int board, int cell) {
   const auto& g = s.definition().boards[board].geometry;
+  if (g.named()) return g.cell_name(cell);
   return fmt::format("({},{})", g.x(cell) + 1, g.y(cell) + 1);
 }
 
@@ -127,6 +179,11 @@ std::string with_article(const std::string& noun) {
 }
 
 std::string board_coordinates(const BoardDef& board) {
+  const BoardGeometry& g = board.geometry;
+  if (g.named())
+    return fmt::format("{}, {}x{}: a square is named by its column then its row, {} being the top-left corner and {} "
+                       "the bottom-right", board.title.empty() ? board.name : board.title, g.width(), g.height(),
+                       g.cell_name(0), g.cell_name(g.cell_count() - 1));
   return fmt::format("{}, {}x{}: a cell is written (column,row), (1,1) being the top-left corner",
                      board.title.empty() ? board.name : board.title, board.geometry.width(),
                      board.geometry.height());
@@ -145,7 +202,30 @@ std::string describe_component(const GameState& state, ComponentId id, bool know
 
 Narrator::~Narrator() { flush(); }
 
-void Narrator::emit_line(const std::string& line) { out_ << line << '\n'; }
+void Narrator::emit_line(const std::string& line) {
+  if (!style_.escape_controls) {
+    out_ << line << '\n';
+    return;
+  }
+  // Text between the style's escapes is made safe; the escapes pass.
+  std::string_view rest = line;
+  for (;;) {
+    size_t cut = rest.size();
+    const std::string* mark = nullptr;
+    for (const std::string* m : {&style_.strong, &style_.faint, &style_.reset}) {
+      const size_t at = m->empty() ? std::string_view::npos : rest.find(*m);
+      if (at < cut) {
+        cut = at;
+        mark = m;
+      }
+    }
+    out_ << terminal_text(rest.substr(0, cut));
+    if (!mark) break;
+    out_ << *mark;
+    rest.remove_prefix(cut + mark->size());
+  }
+  out_ << '\n';
+}
 
 void Narrator::flush() {
   resolve();
@@ -398,12 +478,17 @@ void Narrator::end_brief_turn() {
 // else tells the action.
 std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
   const bool full = level_ == NarrationLevel::Full;
+  MessageIndex messages(lines);
   if (!full)
     for (auto& l : lines)
       if ((l.kind == Line::Move || l.kind == Line::Change) && !l.title.empty())
-        for (const auto& m : lines)
-          if (m.kind == Line::Message && mentions(m.text, l.title) && mentions(m.text, l.mark)) l.covered = true;
+        l.covered = messages.any_names({l.title, l.mark});
   std::vector<std::string> out;
+  // A deal's stretch of moves found too small to tell as one (its start's
+  // zone and destination, and where it ends): a later start inside it is
+  // a part of it, too small as well, and is not scanned again.
+  size_t deal_refused_until = 0;
+  int deal_refused_from = -1, deal_refused_dest = -1;
   for (size_t i = 0; i < lines.size();) {
     const Line& l = lines[i];
     if (l.covered) {
@@ -423,9 +508,7 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
         // nothing: another seat's private choice tells nothing in brief
       } else if (level_ == NarrationLevel::Brief && l.kind == Line::Choice) {
         // A choice a message of its action names ("the field (4,4)") is told by it.
-        bool told = false;
-        for (const auto& m : lines) told = told || (m.kind == Line::Message && mentions(m.text, l.label));
-        if (!told) out.push_back(l.brief);
+        if (!messages.any_names({l.label})) out.push_back(l.brief);
       } else if (level_ != NarrationLevel::Brief || l.kind != Line::Change) {
         out.push_back(l.text);
       } else {
@@ -451,11 +534,8 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
       std::string text = n == total ? fmt::format("every {} moves {}", l.title, how.empty() ? "on " + board : how)
                                     : fmt::format("{} {} move {}", n, l.plural_title, how.empty() ? "on " + board : how);
       if (!how.empty()) text += " of " + board;
-      bool told = false;
-      for (const auto& m : lines)
-        if (m.kind == Line::Message && mentions(m.text, l.title) &&
-            (mentions(m.text, "every") || mentions(m.text, "all") || mentions(m.text, std::to_string(n))))
-          told = true;
+      const bool told = messages.any_names({l.title, "every"}) || messages.any_names({l.title, "all"}) ||
+                        messages.any_names({l.title, std::to_string(n)});
       if (!told) out.push_back(text);
       i = j;
       continue;
@@ -476,7 +556,7 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
     }
     // Many moves from one zone into the hands of several players (a deal):
     // one line, and what the narrated seat itself received.
-    {
+    if (l.dest_def >= 0 && !(i < deal_refused_until && l.from == deal_refused_from && l.dest_def == deal_refused_dest)) {
       size_t h = i;
       std::vector<std::pair<std::string, int>> per_zone;  // zone title, count (in order of first arrival)
       std::vector<std::string> mine;
@@ -509,6 +589,9 @@ std::vector<std::string> Narrator::render(std::vector<Line>& lines) const {
         i = h;
         continue;
       }
+      deal_refused_until = h;
+      deal_refused_from = l.from;
+      deal_refused_dest = l.dest_def;
     }
     // Many moves from one zone onto one board (a layout dealt): counted.
     size_t d = i;

@@ -39,6 +39,10 @@ struct NarrationStyle {
   std::string strong;  // the game's title, turn headings, the end
   std::string faint;   // players' choices
   std::string reset;   // back to plain
+  // For a terminal (cli/): the text's control characters (a script's
+  // narration, players' names) are written as visible escapes
+  // (core/safe_text.hpp's terminal_text); the style's own escapes pass.
+  bool escape_controls = false;
 };
 
 class Narrator : public EventSink {

@@ -22,6 +22,14 @@ json result_json(const GameState& state, const GameResult& r) {
     }
     j["stats"] = std::move(stats);
   }
+  if (!r.returns.empty()) {  // likewise: only when the rules gave returns
+    json returns = json::array();
+    for (double value : r.returns) {
+      if (std::floor(value) == value && std::fabs(value) < 9e15) returns.push_back(static_cast<int64_t>(value));
+      else returns.push_back(value);
+    }
+    j["returns"] = std::move(returns);
+  }
   return j;
 }
 

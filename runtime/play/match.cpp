@@ -200,6 +200,7 @@ nlohmann::json Match::evaluate(const std::string& expression, const std::string&
 }
 
 std::optional<double> Match::evaluation(Seat seat) { return run().evaluation(seat); }
+std::optional<std::vector<double>> Match::evaluations() { return run().evaluations(); }
 std::vector<int> Match::deal_unseen(Seat seat, const std::vector<int>& unseen, uint64_t stream_seed) {
   return run().deal_unseen(seat, unseen, stream_seed);
 }

@@ -124,6 +124,8 @@ class Match : public GameAccess {
   nlohmann::json evaluate(const std::string& expression, const std::string& chunk_name);
   // The game's estimate of `seat`'s share of the win (GameRun::evaluation).
   std::optional<double> evaluation(Seat seat);
+  // Every seat's, in one call under one budget (GameRun::evaluations).
+  std::optional<std::vector<double>> evaluations();
   // The game's sampling hint (GameRun::deal_unseen), on this game as it stands.
   std::vector<int> deal_unseen(Seat seat, const std::vector<int>& unseen, uint64_t stream_seed);
 

@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "observation/event_recorder.hpp"
+#include "play/explicit_chance.hpp"
 #include "play/log_file.hpp"
 #include "play/match.hpp"
 #include "setup/game_loader.hpp"
@@ -55,11 +57,12 @@ std::optional<int> small_int(const json& v) {
   return std::nullopt;
 }
 
-bool known_agent_kind(const std::string& kind) {
-  return kind == "random" || kind == "first" || kind == "human" ||
-         (kind.rfind("scripted:", 0) == 0 && kind.size() > 9) ||
-         (kind.rfind("exec:", 0) == 0 && kind.size() > 5);
+// An answer as the log writes it (make_log): [seat, index] or [seat, index, N].
+std::string answer_text(const AnswerRecord& a) {
+  return a.together ? fmt::format("[{}, {}, {}]", a.seat, a.index, a.together) : fmt::format("[{}, {}]", a.seat, a.index);
 }
+
+constexpr size_t kMaxLogSetupItems = 1000;
 
 ReplayReport failed(std::string message, size_t events = 0) {
   ReplayReport r;
@@ -86,6 +89,11 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
   } catch (const json::exception&) {
     throw SetupError("log: error: the log does not follow schemas/log.schema.json");
   }
+  // Lists no game writes so long: refused before any setup is loaded.
+  for (const auto& [field, size] : {std::pair<const char*, size_t>{"variants", spec.variants.size()},
+                                    {"sets", spec.sets.size()}, {"names", spec.names.size()}})
+    if (size > kMaxLogSetupItems)
+      return failed(fmt::format("{}: the log lists {}, more than the {} a log may", field, size, kMaxLogSetupItems));
   std::vector<AnswerRecord> answers;
   const json& logged_answers = log.at("answers");
   for (size_t i = 0; i < logged_answers.size(); ++i) {
@@ -100,17 +108,10 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
     if (!together) return failed(fmt::format("answer {} names simultaneous decision {}, which no game has", i + 1, a.at(2).dump()));
     answers.push_back({Seat{*seat}, *index, *together});
   }
-  std::vector<std::string> agent_kinds;
-  if (log.contains("agents")) {
-    agent_kinds = log.at("agents").get<std::vector<std::string>>();
-    if (agent_kinds.size() != static_cast<size_t>(spec.players))
-      return failed(fmt::format("agents: the log lists {} agents for {} players", agent_kinds.size(), spec.players));
-    for (size_t s = 0; s < agent_kinds.size(); ++s)
-      if (!known_agent_kind(agent_kinds[s]))
-        return failed(fmt::format("agents: seat {} has '{}', which is not an agent kind "
-                                  "(random, first, human, scripted:FILE, exec:COMMAND)",
-                                  s, agent_kinds[s]));
-  }
+  // Who gave the answers is a record, not a check: any agent's answers
+  // (a search bot's, an external program's, a person's) replay alike.
+  if (log.contains("agents") && log.at("agents").size() != static_cast<size_t>(spec.players))
+    return failed(fmt::format("agents: the log lists {} agents for {} players", log.at("agents").size(), spec.players));
 
   auto def = load_game(spec.game, LoadOptions{spec.variants, spec.sets});
   if (log.contains("game_name") && log.at("game_name") != def->name)
@@ -124,18 +125,37 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
     if (log.at("names") != names)
       return failed(fmt::format("names differ:\n  log:    {}\n  replay: {}", log.at("names").dump(), names.dump()));
   }
+  // A game whose chance was explicit (the Python module's) carries its
+  // outcomes: they are played instead of the seed's draws.
+  std::unique_ptr<ExplicitChance> chance;
+  if (log.contains("chance")) {
+    std::vector<int> outcomes;
+    const json& logged = log.at("chance");
+    for (size_t i = 0; i < logged.size(); ++i) {
+      const auto outcome = small_int(logged[i]);
+      if (!outcome) return failed(fmt::format("chance outcome {} is {}, which no draw has", i + 1, logged[i].dump()));
+      outcomes.push_back(*outcome);
+    }
+    chance = std::make_unique<ExplicitChance>(std::move(outcomes));
+  }
   Match match(def, limits);
+  if (chance) match.set_chance_override(chance.get());
   EventRecorder recorder;
   match.add_sink(&recorder);
   if (watcher) match.add_sink(watcher);
   size_t next = 0;
   for (Seat s : Seat::all(spec.players)) match.set_agent(s, std::make_unique<ReplayAgent>(&answers, &next));
+  match.record_answers();
   GameResult result;
   try {
     result = match.play(spec.players, spec.seed, spec.names);
   } catch (const std::exception& e) {
+    if (chance && chance->stopped())
+      return failed(fmt::format("the log's {} chance outcomes run out: the game draws again", chance->used()));
     return failed(fmt::format("the replay failed: {}", e.what()));
   }
+  if (chance && chance->used() != log.at("chance").size())
+    return failed(fmt::format("the game drew {} chance outcomes, the log has {}", chance->used(), log.at("chance").size()));
   const auto& expected = log.at("events");
   const auto& got = recorder.events();
   const size_t n = std::min(expected.size(), got.size());
@@ -148,6 +168,15 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
     return failed(fmt::format("the log has {} events, the replay {}", expected.size(), got.size()), n);
   if (next != answers.size())
     return failed(fmt::format("the replay used {} of the log's {} answers", next, answers.size()), n);
+  // Every number of every answer, the simultaneous decisions' numbers
+  // included: the replay records its answers as the game numbered them.
+  const std::vector<AnswerRecord>& given = match.answers();
+  for (size_t i = 0; i < answers.size(); ++i)
+    if (i >= given.size() || given[i].seat != answers[i].seat || given[i].index != answers[i].index ||
+        given[i].together != answers[i].together)
+      return failed(fmt::format("answer {} differs:\n  log:    {}\n  replay: {}", i + 1, answer_text(answers[i]),
+                                i < given.size() ? answer_text(given[i]) : std::string("none")),
+                    n);
   const json replayed = result_json(match.state(), result);
   // The schema lets a log omit its result: everything else is still checked.
   if (log.contains("result") && log.at("result") != replayed)

@@ -33,8 +33,9 @@ struct ReplayReport {
 };
 
 // Re-runs the game a log describes and checks every field of the log
-// against the replay: game_name, names, agents (count and kinds), every
-// answer (seat and index), every event and the result. The report names the
+// against the replay: game_name, names, agents (their count: any kind's
+// answers replay), every answer (seat, index and a simultaneous decision's
+// number), every event and the result. The report names the
 // first difference. Throws SetupError when the log does not follow its
 // schema (check it against log.schema.json first). `watcher`, when given,
 // receives the replayed game's events as they happen (a narrator).

@@ -1,6 +1,7 @@
 #include "play/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <filesystem>
 #include <optional>
@@ -22,11 +23,28 @@ namespace {
 
 using nlohmann::json;
 
+// Whether a component is the copy a forced shuffle's entry names (see
+// ForcedChance::shuffles).
+bool is_copy(const GameState& state, ComponentId id, const nlohmann::json& wanted) {
+  if (wanted.is_string()) return state.type_of(id).name == wanted.get<std::string>();
+  if (wanted.contains("id") && id.value() != wanted.at("id").get<int>()) return false;
+  if (wanted.contains("type") && state.type_of(id).name != wanted.at("type").get<std::string>()) return false;
+  const Component& c = state.component(id);
+  return !wanted.contains("face") || state.type_of(id).faces[static_cast<size_t>(c.face)] == wanted.at("face").get<std::string>();
+}
+
+std::string copy_text(const nlohmann::json& wanted) {
+  if (wanted.is_string()) return wanted.get<std::string>();
+  std::vector<std::string> parts;
+  for (const char* key : {"type", "face", "id"})
+    if (wanted.contains(key)) parts.push_back(fmt::format("{} {}", key, wanted.at(key).is_string() ? wanted.at(key).get<std::string>() : wanted.at(key).dump()));
+  return fmt::format("copy with {}", fmt::join(parts, " and "));
+}
+
 // Forced dice and deck orders, consumed in order.
 class ForcedChance : public ChanceOverride {
  public:
   std::deque<std::vector<std::string>> rolls;
-  std::deque<std::pair<std::string, std::vector<std::string>>> shuffles;
   std::vector<std::string> errors;
   int rolls_used = 0;
 
@@ -77,10 +95,10 @@ class ForcedChance : public ChanceOverride {
     if (zone_name != state.zone_id(zone)) return false;  // not this shuffle: play it randomly
     shuffles.pop_front();
     std::vector<ComponentId> rest = items, placed;
-    for (const auto& type : top) {
-      auto it = std::find_if(rest.begin(), rest.end(), [&](ComponentId id) { return state.type_of(id).name == type; });
+    for (const auto& wanted : top) {
+      auto it = std::find_if(rest.begin(), rest.end(), [&](ComponentId id) { return is_copy(state, id, wanted); });
       if (it == rest.end()) {
-        fail(fmt::format("forced shuffle of {}: no {} left to put on top", zone_name, type));
+        fail(fmt::format("forced shuffle of {}: no {} left to put on top", zone_name, copy_text(wanted)));
         continue;
       }
       placed.push_back(*it);
@@ -90,6 +108,10 @@ class ForcedChance : public ChanceOverride {
     for (auto it = placed.rbegin(); it != placed.rend(); ++it) items.push_back(*it);
     return true;
   }
+
+  // A shuffle's `top` entry: a type's name (any copy of it), or an object
+  // naming one copy by `id`, or by the `face` it shows (and its `type`).
+  std::deque<std::pair<std::string, std::vector<nlohmann::json>>> shuffles;
 
  private:
   void fail(std::string message) {
@@ -105,6 +127,7 @@ class ForcedChance : public ChanceOverride {
 // name (or names again) moves on to the next answer.
 struct Answers {
   std::vector<std::string> text;
+  std::vector<bool> label_only;  // written {label: X}: the label X, never an option's number
   std::vector<nlohmann::json> by_seat;
   std::vector<std::string> where;  // "file:line:col"
   size_t used = 0;
@@ -123,6 +146,16 @@ struct Answers {
   std::string prompt;
 };
 
+// An answer written {label: X} means the option labelled X, even "1".
+bool is_label_answer(const nlohmann::json& given) {
+  return given.is_object() && given.size() == 1 && given.contains("label") && given.at("label").is_primitive();
+}
+
+std::string answer_text(const nlohmann::json& given) {
+  const nlohmann::json& text = is_label_answer(given) ? given.at("label") : given;
+  return text.is_string() ? text.get<std::string>() : text.dump();
+}
+
 // Decisions taken without asking (a single option): an answer written for
 // one of them would be used by the next decision that asks. Recorded with
 // the answer that was next at the time, to explain a mismatch at that
@@ -133,7 +166,7 @@ class AutomaticDecisions : public EventSink {
   void on_event(const GameState& state, const Event& e) override {
     if (e.type != EventType::Choice || e.from != 1 || !answers_->left()) return;
     const std::string& next = answers_->text[answers_->used];
-    if (next == e.text || next == "1")
+    if (next == e.text || (next == "1" && !answers_->label_only[answers_->used]))
       found_.push_back({answers_->used, fmt::format("\"{}\" asked of {}", e.prompt, state.player(e.seat).name), e.text});
   }
   // The first answer (from `from` on) that was written for an automatic decision.
@@ -205,7 +238,7 @@ class ScenarioAgent : public Agent {
     }
     const size_t number = answers_->used++;
     const std::string& answer = answers_->text[number];
-    const int i = match_answer(d, answer);
+    const int i = answers_->label_only[number] ? match_label(d, answer) : match_answer(d, answer);
     if (i < 0) {
       const std::string why = automatic_->explain();
       if (!why.empty()) throw AgentFailure(why);
@@ -234,8 +267,8 @@ class ScenarioAgent : public Agent {
   int seat_answer(const Decision& d, const std::string& key) {
     const Answers& a = *answers_;
     const nlohmann::json& given = a.by_seat[a.open].at(key);
-    const std::string answer = given.is_string() ? given.get<std::string>() : given.dump();
-    const int i = match_answer(d, answer);
+    const std::string answer = answer_text(given);
+    const int i = is_label_answer(given) ? match_label(d, answer) : match_answer(d, answer);
     if (i < 0)
       throw AgentFailure(fmt::format("scenario answer '{}' for {} is not an option of \"{}\" (options: {}) "
                                      "(answer {}, {})",
@@ -290,11 +323,17 @@ Seat seat_of(const GameState& state, const json& who) {
   return Seat::none();
 }
 
-// "dice@John" -> "dice@1"
+// "dice@John" -> "dice@1", and on a board with named squares "board@e4" -> "board@5,4"
 std::string zone_key(const GameState& state, const std::string& key) {
   const auto at = key.find('@');
   if (at == std::string::npos) return key;
   const std::string who = key.substr(at + 1);
+  const int board = state.definition().find_board(key.substr(0, at));
+  if (board >= 0) {
+    const BoardGeometry& g = state.definition().boards[static_cast<size_t>(board)].geometry;
+    if (const int cell = g.cell_named(who); cell >= 0)
+      return fmt::format("{}{},{}", key.substr(0, at + 1), g.x(cell) + 1, g.y(cell) + 1);
+  }
   for (Seat s : Seat::all(state.player_count()))
     if (state.player(s).name == who) return key.substr(0, at + 1) + std::to_string(s.value());
   return key;
@@ -339,6 +378,86 @@ void check_seats(const GameState& state, const char* what, const json& expected,
   }
   if (names_of(state, want) != names_of(state, actual))
     failures.push_back(fmt::format("{}: expected {}, got {}", what, names_of(state, want), names_of(state, actual)));
+}
+
+// expect.returns: a list in seat order ([2, -1, -1]) or by player name
+// ({Ann: 2}); each must equal the game's return up to rounding (1e-9).
+void check_returns(const GameState& state, const json& expected, const std::vector<double>& actual,
+                   std::vector<std::string>& failures) {
+  if (actual.empty()) {
+    failures.push_back(fmt::format("returns: expected {}, but the game gave none", expected.dump()));
+    return;
+  }
+  auto check = [&](Seat seat, const json& wanted) {
+    const double want = wanted.get<double>(), got = actual[seat.index()];
+    if (std::fabs(want - got) > 1e-9 * std::max(1.0, std::fabs(want)))
+      failures.push_back(fmt::format("{}'s return: expected {}, got {}", state.player(seat).name, wanted.dump(),
+                                     json(got).dump()));
+  };
+  if (expected.is_array()) {
+    if (expected.size() != actual.size()) {
+      failures.push_back(fmt::format("returns: expected {} numbers, one a seat, got {}", actual.size(), expected.size()));
+      return;
+    }
+    for (Seat s : Seat::all(state.player_count())) check(s, expected[s.index()]);
+    return;
+  }
+  for (const auto& [who, wanted] : expected.items()) {
+    const Seat seat = seat_of(state, json(who));
+    if (seat.is_none() || seat.value() >= state.player_count()) failures.push_back(fmt::format("expect.returns: no player '{}'", who));
+    else check(seat, wanted);
+  }
+}
+
+// Each of `lines` is found in `text`, each after the one before (`log`).
+void check_lines_in_order(const std::string& text, const json& lines, const std::string& what,
+                          std::vector<std::string>& failures) {
+  size_t from = 0;
+  for (const auto& line : lines) {
+    const std::string wanted = line.get<std::string>();
+    const size_t at = text.find(wanted, from);
+    if (at == std::string::npos) {
+      failures.push_back(fmt::format("{}: \"{}\" not found{}", what, wanted, from ? " after the previous expected line" : ""));
+    } else {
+      from = at + wanted.size();
+    }
+  }
+}
+
+// None of `lines` is in `text` (`no_log`).
+void check_lines_absent(const std::string& text, const json& lines, const std::string& what, const char* why,
+                        std::vector<std::string>& failures) {
+  for (const auto& line : lines)
+    if (text.find(line.get<std::string>()) != std::string::npos)
+      failures.push_back(fmt::format("{}: \"{}\" should not appear{}", what, line.get<std::string>(), why));
+}
+
+// A seat by player name, or by seat number written as text (a YAML key).
+Seat seat_by_key(const GameState& state, const std::string& key) {
+  const Seat named = seat_of(state, json(key));
+  if (!named.is_none()) return named;
+  if (!key.empty() && key.size() <= 2 && std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const int n = std::stoi(key);
+    if (n < state.player_count()) return Seat{n};
+  }
+  return Seat::none();
+}
+
+// expect.narration_for: by seat, text its narration must contain (in
+// order, as `log`) and text it must lack.
+void check_seat_narration(const GameState& state, const json& wanted, const std::vector<std::ostringstream>& told,
+                          std::vector<std::string>& failures) {
+  for (const auto& [key, checks] : wanted.items()) {
+    const Seat seat = seat_by_key(state, key);
+    if (seat.is_none()) {
+      failures.push_back(fmt::format("expect.narration_for: no player '{}'", key));
+      continue;
+    }
+    const std::string text = told[seat.index()].str();
+    const std::string what = "narration for " + key;
+    if (checks.contains("contains")) check_lines_in_order(text, checks.at("contains"), what, failures);
+    if (checks.contains("lacks")) check_lines_absent(text, checks.at("lacks"), what, " (that seat was told it)", failures);
+  }
 }
 
 }  // namespace
@@ -407,20 +526,32 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     for (const auto& r : s.at("rolls")) chance.rolls.push_back(r.get<std::vector<std::string>>());
   if (s.contains("shuffles"))
     for (const auto& sh : s.at("shuffles"))
-      chance.shuffles.emplace_back(sh.at("zone").get<std::string>(), sh.at("top").get<std::vector<std::string>>());
+      chance.shuffles.emplace_back(sh.at("zone").get<std::string>(), sh.at("top").get<std::vector<json>>());
   match.set_chance_override(&chance);
   std::ostringstream narration;
   // Full narration: every event, so that `log` may name any of them.
   Narrator narrator(narration, Seat::none(), {}, NarrationLevel::Full);
   match.add_sink(&narrator);
+  // What each seat was told (`expect: narration_for:`): its own narration,
+  // redacted as `rulebook play --view SEAT --narrate full` prints it.
+  const bool per_seat = s.at("expect").contains("narration_for");
+  std::vector<std::ostringstream> seat_narration(per_seat ? static_cast<size_t>(players) : 0);
+  std::vector<std::unique_ptr<Narrator>> seat_narrators;
+  for (size_t seat = 0; seat < seat_narration.size(); ++seat) {
+    seat_narrators.push_back(std::make_unique<Narrator>(seat_narration[seat], Seat{static_cast<int>(seat)},
+                                                        NarrationStyle{}, NarrationLevel::Full));
+    match.add_sink(seat_narrators.back().get());
+  }
   const uint64_t seed = s.value("seed", uint64_t{1});
 
   Answers answers;
   if (s.contains("answers"))
     for (size_t i = 0; i < s.at("answers").size(); ++i) {
       const json& given = s.at("answers").at(i);
-      answers.text.push_back(scalar_text(given));
-      answers.by_seat.push_back(given.is_object() ? given : json());
+      const bool label = is_label_answer(given);
+      answers.text.push_back(answer_text(given));
+      answers.label_only.push_back(label);
+      answers.by_seat.push_back(given.is_object() && !label ? given : json());
       answers.where.push_back(doc.locate(fmt::format("/answers/{}", i)).str());
     }
   AutomaticDecisions automatic(&answers);
@@ -478,6 +609,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
     error = e.what();
   }
   narrator.flush();
+  for (auto& n : seat_narrators) n->flush();
   out.narration = narration.str();
   for (const auto& e : chance.errors) failures.push_back(e);
 
@@ -517,6 +649,7 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
         else if (it->second != wanted.get<double>())
           failures.push_back(fmt::format("stats.{}: expected {}, got {}", name, wanted.dump(), nlohmann::json(it->second).dump()));
       }
+    if (expect.contains("returns")) check_returns(state, expect.at("returns"), result.returns, failures);
     if (expect.contains("turns") && expect.at("turns").get<int>() != result.turns)
       failures.push_back(fmt::format("turns: expected {}, got {}", expect.at("turns").get<int>(), result.turns));
     if (expect.contains("zones")) {
@@ -571,22 +704,9 @@ ScenarioOutcome run_scenario(const std::string& path, const ScenarioOptions& opt
       }
     }
   }
-  if (expect.contains("log")) {
-    size_t from = 0;
-    for (const auto& line : expect.at("log")) {
-      const std::string wanted = line.get<std::string>();
-      const size_t at = out.narration.find(wanted, from);
-      if (at == std::string::npos) {
-        failures.push_back(fmt::format("log: \"{}\" not found{}", wanted, from ? " after the previous expected line" : ""));
-      } else {
-        from = at + wanted.size();
-      }
-    }
-  }
-  if (expect.contains("no_log"))
-    for (const auto& line : expect.at("no_log"))
-      if (out.narration.find(line.get<std::string>()) != std::string::npos)
-        failures.push_back(fmt::format("log: \"{}\" should not appear", line.get<std::string>()));
+  if (expect.contains("log")) check_lines_in_order(out.narration, expect.at("log"), "log", failures);
+  if (per_seat) check_seat_narration(state, expect.at("narration_for"), seat_narration, failures);
+  if (expect.contains("no_log")) check_lines_absent(out.narration, expect.at("no_log"), "log", "", failures);
   out.passed = failures.empty();
   return out;
 }

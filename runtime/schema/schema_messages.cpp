@@ -315,7 +315,9 @@ class Explainer {
     std::string listed;
     for (const auto& props : values_of(p.nodes, "properties"))
       for (auto it = props.begin(); it != props.end(); ++it)
-        if (*it != json(false)) allowed.push_back(it.key());
+        // Once each: a place's nodes may list a key twice (if/then/else branches).
+        if (*it != json(false) && std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
+          allowed.push_back(it.key());
     for (const auto& pp : values_of(p.nodes, "patternProperties"))
       for (auto it = pp.begin(); it != pp.end(); ++it) patterns.emplace_back(it.key());
     for (const auto& a : allowed) listed += (listed.empty() ? "" : ", ") + a;

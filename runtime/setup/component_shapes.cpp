@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -42,17 +43,66 @@ std::string rendered(const json& value) {
   return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
 
-// One end of a face range as written: a number or an option reference.
-struct RangeEnd {
-  long long value = 0;
-  std::string pointer;  // where it was written (the option's name when it follows one)
-  std::string said;     // "to 6" / "to follows option 'sides' = 6 (set at game.yaml:9:9)"
-};
-
 }  // namespace
 
-ComponentShapes::ComponentShapes(const json& setup, int max_players, Fail fail, Locate locate)
-    : setup_(setup), max_players_(max_players), fail_(std::move(fail)), locate_(std::move(locate)) {}
+ComponentShapes::ComponentShapes(const json& setup, int max_players, Fail fail, Locate locate, int min_players)
+    : setup_(setup), max_players_(max_players), min_players_(min_players < 0 ? max_players : min_players),
+      fail_(std::move(fail)), locate_(std::move(locate)) {}
+
+long long ComponentShapes::plus_of(const json& reference, const std::string& pointer, const std::string& what) const {
+  auto it = reference.find("plus");
+  if (it == reference.end()) return 0;
+  if (!it->is_number_integer())
+    fail(pointer + "/plus", fmt::format("{}: plus must be an integer, got {}", what, rendered(*it)));
+  const long long plus = saturated(*it);
+  if (plus < -ShapeLimits::kMaxFaceNumber || plus > ShapeLimits::kMaxFaceNumber)
+    fail(pointer + "/plus", fmt::format("{}: plus {} is out of {}..{}", what, plus, -ShapeLimits::kMaxFaceNumber,
+                                        ShapeLimits::kMaxFaceNumber));
+  return plus;
+}
+
+ComponentShapes::Reference ComponentShapes::reference(const json& v, const std::string& pointer,
+                                                      const std::string& what, bool players_allowed,
+                                                      const std::string& said_as) const {
+  const std::string& as = said_as.empty() ? what : said_as;
+  Reference r;
+  r.pointer = pointer;
+  if (v.is_number_integer()) {
+    r.value = r.least = saturated(v);
+    r.said = fmt::format("{} {}", as, r.value);
+    return r;
+  }
+  if (v.is_object() && v.contains("players") && !v.contains("option")) {
+    if (!players_allowed)
+      fail(pointer + "/players", fmt::format("{} cannot follow the player count (an option may set it)", what));
+    if (!v.at("players").is_boolean() || !v.at("players").get<bool>())
+      fail(pointer + "/players", fmt::format("{} must say players: true to follow the player count", what));
+    const long long plus = plus_of(v, pointer, what);
+    r.players = true;
+    r.plus = plus;
+    r.value = max_players_ + plus;
+    r.least = min_players_ + plus;
+    r.pointer = pointer + (v.contains("plus") ? "/plus" : "/players");
+    r.said = fmt::format("{} follows the player count{} ({}..{} for {}..{} players)", as,
+                         plus ? fmt::format(" plus {}", plus) : "", r.least, r.value, min_players_, max_players_);
+    return r;
+  }
+  auto option = v.is_object() ? v.find("option") : v.end();
+  if (!v.is_object() || option == v.end() || !option->is_string())
+    fail(pointer, fmt::format("{} must be a number, {{option: NAME}}{}", what,
+                              players_allowed ? " or {players: true}" : ""));
+  const std::string name = option->get<std::string>();
+  r.pointer = pointer + "/option";
+  const long long plus = plus_of(v, pointer, what);
+  const long long set = option_value(name, r.pointer, what);
+  if (__builtin_add_overflow(set, plus, &r.value))  // saturated, as the option's value
+    r.value = plus > 0 ? std::numeric_limits<long long>::max() : std::numeric_limits<long long>::min();
+  r.least = r.value;
+  r.plus = plus;
+  r.said = fmt::format("{} follows option '{}'{} = {}{}", as, name, plus ? fmt::format(" plus {}", plus) : "",
+                       r.value, set_at(name));
+  return r;
+}
 
 void ComponentShapes::fail(const std::string& pointer, const std::string& message) const {
   fail_(pointer, message);
@@ -93,27 +143,46 @@ int ComponentShapes::count(const json& component, const std::string& at) const {
       fail(pointer, fmt::format("{} {} is out of 0..{}", what, n, ShapeLimits::kMaxCount));
     return static_cast<int>(n);
   }
-  auto option = it->is_object() ? it->find("option") : it->end();
-  if (!it->is_object() || option == it->end() || !option->is_string())
-    fail(pointer, fmt::format("{} must be a number or {{option: NAME}}", what));
-  const std::string name = option->get<std::string>();
-  const bool per_player = is_true(*it, "per_player");
-  const long long value = option_value(name, pointer + "/option", what);
-  const std::string said = fmt::format("{} follows option '{}' = {}{}", what, name, value, set_at(name));
-  if (value < 0) fail(pointer + "/option", fmt::format("{}, below 0", said));
+  if (!(it->is_object() && (it->contains("option") || it->contains("players"))))
+    fail(pointer, fmt::format("{} must be a number, {{option: NAME}} or {{players: true}}", what));
+  const bool per_player = it->is_object() && is_true(*it, "per_player");
+  if (per_player && it->contains("players") && !it->contains("option"))
+    fail(pointer + "/per_player", fmt::format("{}: per_player goes with an option, not with players", what));
+  const Reference r = reference(*it, pointer, what, true);
+  if (r.least < 0) fail(r.pointer, fmt::format("{}, below 0", r.said));
   if (!per_player) {
-    if (value > ShapeLimits::kMaxCount)
-      fail(pointer + "/option", fmt::format("{}, above the most, {}", said, ShapeLimits::kMaxCount));
-    return static_cast<int>(value);
+    if (r.value > ShapeLimits::kMaxCount)
+      fail(r.pointer, fmt::format("{}, above the most, {}", r.said, ShapeLimits::kMaxCount));
+    return static_cast<int>(r.value);
   }
   // The value is checked alone first, so that the product cannot overflow.
   const std::string seats = fmt::format("for each of {} seats (players.max)", max_players_);
-  if (value > ShapeLimits::kMaxCount)
-    fail(pointer + "/option", fmt::format("{} {}, above the most, {}", said, seats, ShapeLimits::kMaxCount));
-  if (value * max_players_ > ShapeLimits::kMaxCount)
-    fail(pointer + "/option", fmt::format("{} {} makes {}, above the most, {}", said, seats, value * max_players_,
-                                           ShapeLimits::kMaxCount));
-  return static_cast<int>(value * max_players_);
+  if (r.value > ShapeLimits::kMaxCount)
+    fail(r.pointer, fmt::format("{} {}, above the most, {}", r.said, seats, ShapeLimits::kMaxCount));
+  if (r.value * max_players_ > ShapeLimits::kMaxCount)
+    fail(r.pointer, fmt::format("{} {} makes {}, above the most, {}", r.said, seats, r.value * max_players_,
+                                ShapeLimits::kMaxCount));
+  return static_cast<int>(r.value * max_players_);
+}
+
+std::optional<int> ComponentShapes::count_plus_players(const json& component) const {
+  auto it = component.find("count");
+  if (it == component.end() || !it->is_object() || !it->contains("players") || it->contains("option"))
+    return std::nullopt;
+  auto plus = it->find("plus");
+  return plus != it->end() && plus->is_number_integer() ? plus->get<int>() : 0;
+}
+
+int ComponentShapes::board_size(const json& board, const std::string& at, const char* key) const {
+  auto it = board.find(key);
+  const std::string what = fmt::format("board '{}': {}", name_of(board), key);
+  if (it == board.end()) fail(at, fmt::format("{} is missing", what));
+  // A number is the schema's to bound, as it always was (the geometry takes any).
+  if (it->is_number_integer()) return it->get<int>();
+  const Reference r = reference(*it, at + "/" + key, what, false);
+  if (r.value < 1 || r.value > ShapeLimits::kMaxBoardSide)
+    fail(r.pointer, fmt::format("{}, out of 1..{}", r.said, ShapeLimits::kMaxBoardSide));
+  return static_cast<int>(r.value);
 }
 
 std::vector<std::string> ComponentShapes::faces(const json& component, const std::string& at) const {
@@ -134,28 +203,20 @@ std::vector<std::string> ComponentShapes::faces(const json& component, const std
     fail(pointer, fmt::format("component '{}': faces must be a list of names or {{from: A, to: B}}", name));
 
   auto end_of = [&](const char* key) {
-    RangeEnd end;
-    const json& v = it->at(key);
-    end.pointer = pointer + "/" + key;
     const std::string what = fmt::format("component '{}': faces' {}", name, key);
-    if (v.is_number_integer()) {
-      end.value = saturated(v);
-      end.said = fmt::format("{} {}", key, end.value);
-    } else {
-      auto option = v.is_object() ? v.find("option") : v.end();
-      if (!v.is_object() || option == v.end() || !option->is_string())
-        fail(end.pointer, fmt::format("{} must be a number or {{option: NAME}}", what));
-      const std::string option_name = option->get<std::string>();
-      end.pointer += "/option";
-      end.value = option_value(option_name, end.pointer, what);
-      end.said = fmt::format("{} follows option '{}' = {}{}", key, option_name, end.value, set_at(option_name));
-    }
-    if (end.value < -ShapeLimits::kMaxFaceNumber || end.value > ShapeLimits::kMaxFaceNumber)
-      fail(end.pointer, fmt::format("component '{}': faces' {}, out of {}..{}", name, end.said,
-                                     -ShapeLimits::kMaxFaceNumber, ShapeLimits::kMaxFaceNumber));
+    const Reference end = reference(it->at(key), pointer + "/" + key, what, true, key);
+    for (long long value : {end.least, end.value})
+      if (value < -ShapeLimits::kMaxFaceNumber || value > ShapeLimits::kMaxFaceNumber)
+        fail(end.pointer, fmt::format("component '{}': faces' {}, out of {}..{}", name, end.said,
+                                      -ShapeLimits::kMaxFaceNumber, ShapeLimits::kMaxFaceNumber));
     return end;
   };
-  const RangeEnd from = end_of("from"), to = end_of("to");
+  const Reference from = end_of("from"), to = end_of("to");
+  // A range that follows the player count must hold a face at the fewest players too.
+  if (to.least < from.least && to.least != to.value)
+    fail(to.pointer, fmt::format("component '{}': faces from {} to {} at {} players would be none ({}; {}): to must be "
+                                 "at least from",
+                                 name, from.least, to.least, min_players_, from.said, to.said));
   if (to.value < from.value)
     fail(to.pointer, fmt::format("component '{}': faces from {} to {} would be none ({}; {}): to must be at least from",
                                   name, from.value, to.value, from.said, to.said));
@@ -169,8 +230,12 @@ std::vector<std::string> ComponentShapes::faces(const json& component, const std
 
 std::string shape_summary(const json& component) {
   auto said = [](const json& v) {
+    std::string plus;
+    if (v.is_object() && v.contains("plus") && v.at("plus").is_number_integer())
+      plus = fmt::format(" {:+}", v.at("plus").get<long long>());
     if (v.is_object() && v.contains("option") && v.at("option").is_string())
-      return "options." + v.at("option").get<std::string>();
+      return "options." + v.at("option").get<std::string>() + plus;
+    if (v.is_object() && v.contains("players")) return "players" + plus;
     return rendered(v);
   };
   std::vector<std::string> parts;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "setup/board_names.hpp"
 #include "setup/component_shapes.hpp"
 #include "setup/setup_error.hpp"
 
@@ -105,6 +106,11 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
   if (auto it = setup.find("options"); it != setup.end()) def.options = *it;
   if (auto it = setup.find("option_help"); it != setup.end()) def.option_help = *it;
 
+  // Counts, faces and board sizes may follow options (and counts and faces
+  // the player count): resolved here, from the options after every variant
+  // and --set (component_shapes.hpp).
+  const ComponentShapes shapes(setup, def.max_players, fail, locate, def.min_players);
+
   // Boards first: each board owns a zone definition for its cells.
   std::set<std::string> zone_names;
   if (auto it = setup.find("boards"); it != setup.end()) {
@@ -115,7 +121,11 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       BoardDef board;
       board.name = b.at("name").get<std::string>();
       board.title = str_or(b, "title", board.name);
-      board.geometry = BoardGeometry(b.at("width").get<int>(), b.at("height").get<int>());
+      const int width = shapes.board_size(b, at, "width");  // width first: its error comes first
+      board.geometry = BoardGeometry(width, shapes.board_size(b, at, "height"));
+      std::string names_at;
+      if (const std::string why = read_board_names(b, board.geometry, names_at); !why.empty())
+        fail(at + names_at, fmt::format("board '{}': {}", board.name, why));
       if (auto p = b.find("paths"); p != b.end()) {
         for (const auto& pj : *p) {
           BoardPath path;
@@ -181,9 +191,6 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
   }
 
   std::set<std::string> type_names;
-  // Counts and faces may follow options: resolved here, from the options
-  // after every variant and --set (component_shapes.hpp).
-  const ComponentShapes shapes(setup, def.max_players, fail, locate);
   if (auto it = setup.find("components"); it != setup.end()) {
     int component_index = -1;
     for (const auto& c : *it) {
@@ -194,6 +201,10 @@ GameDefinition build_game_definition(const json& setup, const std::string& dir, 
       type.kind = str_or(c, "kind", "token");
       type.title = str_or(c, "title", type.name);
       type.count = shapes.count(c, at);
+      if (const std::optional<int> plus = shapes.count_plus_players(c)) {
+        type.follows_players = true;
+        type.players_plus = *plus;
+      }
       type.faces = shapes.faces(c, at);
       if (type.faces.empty()) type.faces.push_back(type.name);
       type.attributes = c.value("attributes", json::object());

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/folder_boundary.hpp"
 #include "core/suggest.hpp"
 #include "schema/json_schema.hpp"
 #include "setup/definition_builder.hpp"
@@ -95,6 +96,15 @@ VariantInfo read_variant(const std::string& game_dir, const std::string& spec, S
     throw SetupError(fmt::format("{}: error: no variant '{}' (this game has: {})", display(path), spec,
                                  known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
   }
+  // A variant of the game's folder stays in it; one given by its path (on
+  // the command line) keeps to its own folder. A symbolic link out is outside.
+  const fs::path absolute_path = fs::absolute(path, ec).lexically_normal();
+  const fs::path relative_to_game = absolute_path.lexically_relative(fs::absolute(game_dir, ec).lexically_normal());
+  const bool of_the_game = !relative_to_game.empty() && *relative_to_game.begin() != "..";
+  const std::string boundary = of_the_game ? game_dir : absolute_path.parent_path().string();
+  if (!inside_folder(boundary, path.string()))
+    throw SetupError(fmt::format("{}: error: a symbolic link out of the game folder {}: a game's files stay in its folder",
+                                 display(path), display(boundary)));
   SourcedJson doc = load_yaml_file(display(path));
   check_against(doc, "variant.schema.json");
   VariantInfo info;
@@ -103,8 +113,14 @@ VariantInfo read_variant(const std::string& game_dir, const std::string& spec, S
   info.title = v.at("title").get<std::string>();
   info.source = v.at("source").get<std::string>();
   info.description = v.value("description", "");
+  if (v.contains("check") && v.at("check").contains("skip")) info.check_skip = v.at("check").at("skip").get<std::string>();
   if (v.contains("script")) {
     fs::path script = path.parent_path() / v.at("script").get<std::string>();
+    if (!inside_folder(boundary, script.string()))
+      throw SetupError(format_error(doc.locate("/script"),
+                                    fmt::format("variant script '{}' is outside the game folder {} (a game's files "
+                                                "stay in its folder; a symbolic link out of it is outside too)",
+                                                v.at("script").get<std::string>(), display(boundary))));
     if (!fs::exists(script, ec))
       throw SetupError(format_error(doc.locate("/script"),
                                     fmt::format("variant script '{}' not found", script.string())));
@@ -173,6 +189,8 @@ void check_against(const SourcedJson& doc, const std::string& schema_file) {
 std::shared_ptr<const GameDefinition> load_game(const std::string& game, const LoadOptions& options) {
   const std::string dir = resolve_game_dir(game);
   const std::string game_file = display(fs::path(dir) / "game.yaml");
+  if (!inside_folder(dir, (fs::path(dir) / "game.yaml").string()))
+    throw SetupError(fmt::format("{}: error: a symbolic link out of the game folder: a game's files stay in its folder", game_file));
   SourcedJson base = load_yaml_file(game_file);
   check_against(base, "game.schema.json");
 
@@ -213,6 +231,11 @@ std::shared_ptr<const GameDefinition> load_game(const std::string& game, const L
   }
 
   const std::string script = merged.value.value("script", "rules.lua");
+  if (!inside_folder(dir, (fs::path(dir) / script).string()))
+    throw SetupError(format_error(merged.locate("/script"),
+                                  fmt::format("script '{}' is outside the game folder {} (a game's files stay in its "
+                                              "folder; a symbolic link out of it is outside too)",
+                                              script, display(dir))));
   if (!fs::is_regular_file(fs::path(dir) / script))
     throw SetupError(format_error(merged.locate("/script"), fmt::format("script '{}' not found in {}", script, display(dir))));
   return std::make_shared<const GameDefinition>(build_game_definition(

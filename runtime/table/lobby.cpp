@@ -9,9 +9,12 @@
 #include <fmt/format.h>
 
 #include "bots/agent_factory.hpp"
+#include "core/player_name.hpp"
 #include "core/suggest.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
+#include "table/lobby_settings.hpp"
+#include "table/public_words.hpp"
 
 namespace rulebook {
 namespace {
@@ -23,7 +26,6 @@ using Why = LobbyError::Why;
 const char* const kRequestFields[] = {"game", "players", "variants", "set", "agents", "seed", "names"};
 const char* const kRequestShape = R"({"game": NAME, "players": N, "variants": [...], "set": [...], "agents": {"SEAT": KIND}})";
 
-LobbyError malformed(const std::string& message) { return LobbyError(Why::malformed, message); }
 
 std::string joined(const std::vector<std::string>& names) {
   return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
@@ -54,21 +56,19 @@ std::string utc_now() {
 }
 
 // A setup error names the server's folders and the command line's option;
-// a request knows neither.
+// a request knows neither (public_words.hpp cuts every path).
 std::string in_request_words(std::string message, const LobbyGame& game) {
   if (message.rfind("--set", 0) == 0) message.replace(0, 5, "set");
-  const std::string dir = game.definition->dir;
-  for (size_t at; !dir.empty() && (at = message.find(dir)) != std::string::npos;) message.replace(at, dir.size(), game.name);
-  return message;
+  return public_words(message, game.definition->dir);
 }
 
 std::vector<std::string> string_list(const json& request, const char* field) {
   std::vector<std::string> out;
   if (!request.contains(field)) return out;
   const json& list = request.at(field);
-  if (!list.is_array()) throw malformed(fmt::format("\"{}\" must be a list of strings", field));
+  if (!list.is_array()) throw LobbyError::malformed_request(fmt::format("\"{}\" must be a list of strings", field));
   for (const json& item : list) {
-    if (!item.is_string()) throw malformed(fmt::format("\"{}\" must be a list of strings, got {}", field, item.dump()));
+    if (!item.is_string()) throw LobbyError::malformed_request(fmt::format("\"{}\" must be a list of strings, got {}", field, item.dump()));
     out.push_back(item.get<std::string>());
   }
   return out;
@@ -136,7 +136,7 @@ const LobbyGame& Lobby::game_named(const std::string& name) const {
     if (game.name == name) return game;
     names.push_back(game.name);
   }
-  throw malformed(fmt::format("no game '{}' here{} (this server has: {})", name, did_you_mean(name, names), joined(names)));
+  throw LobbyError::malformed_request(fmt::format("no game '{}' here{} (this server has: {})", name, did_you_mean(name, names), joined(names)));
 }
 
 json Lobby::games_json() const {
@@ -170,15 +170,15 @@ json Lobby::games_json() const {
 // ---- Creating a table ---------------------------------------------------
 
 TableConfig Lobby::table_config(const json& request, const std::string& id) const {
-  if (!request.is_object()) throw malformed(fmt::format("a table's request is a JSON object: {}", kRequestShape));
+  if (!request.is_object()) throw LobbyError::malformed_request(fmt::format("a table's request is a JSON object: {}", kRequestShape));
   for (const auto& [key, value] : request.items()) {
     const std::vector<std::string> fields(std::begin(kRequestFields), std::end(kRequestFields));
     if (std::find(fields.begin(), fields.end(), key) == fields.end())
-      throw malformed(fmt::format("unknown field \"{}\"{} (a table's request has: {})", key, did_you_mean(key, fields),
+      throw LobbyError::malformed_request(fmt::format("unknown field \"{}\"{} (a table's request has: {})", key, did_you_mean(key, fields),
                                   joined(fields)));
   }
   if (!request.contains("game") || !request.at("game").is_string())
-    throw malformed(fmt::format("which game? A table's request is {}", kRequestShape));
+    throw LobbyError::malformed_request(fmt::format("which game? A table's request is {}", kRequestShape));
   const LobbyGame& game = game_named(request.at("game").get<std::string>());
 
   const std::vector<std::string> variants = string_list(request, "variants");
@@ -186,60 +186,62 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   for (const VariantInfo& v : game.variants) offered.push_back(v.name);
   for (const std::string& v : variants)
     if (std::find(offered.begin(), offered.end(), v) == offered.end())
-      throw malformed(fmt::format("{} has no variant '{}'{} (it has: {})", game.name, v, did_you_mean(v, offered),
+      throw LobbyError::malformed_request(fmt::format("{} has no variant '{}'{} (it has: {})", game.name, v, did_you_mean(v, offered),
                                   joined(offered)));
-  const std::vector<std::string> sets = string_list(request, "set");
-  for (const std::string& s : sets)
-    if (s.find('=') == std::string::npos) throw malformed(fmt::format("set: expected PATH=VALUE, got '{}'", s));
+  // Options only, never a path or another key (lobby_settings.hpp).
+  const std::vector<std::string> sets = checked_option_sets(string_list(request, "set"), game);
 
   TableConfig c;
   c.id = id;
   try {
     c.definition = variants.empty() && sets.empty() ? game.definition : load_game(game.source, LoadOptions{variants, sets});
   } catch (const SetupError& e) {
-    throw malformed(in_request_words(e.what(), game));
+    throw LobbyError::malformed_request(in_request_words(e.what(), game));
   }
   const GameDefinition& def = *c.definition;
 
   int players = def.default_players;
   if (request.contains("players")) {
     const json& p = request.at("players");
-    if (!p.is_number_integer()) throw malformed(fmt::format("\"players\" must be a whole number, got {}", p.dump()));
+    if (!p.is_number_integer()) throw LobbyError::malformed_request(fmt::format("\"players\" must be a whole number, got {}", p.dump()));
     const int64_t n = p.get<int64_t>();
     if (n < def.min_players || n > def.max_players)
-      throw malformed(fmt::format("{} takes {} to {} players, not {}", game.name, def.min_players, def.max_players, n));
+      throw LobbyError::malformed_request(fmt::format("{} takes {} to {} players, not {}", game.name, def.min_players, def.max_players, n));
     players = static_cast<int>(n);
   }
 
   uint64_t seed = std::random_device{}();
   if (request.contains("seed")) {
     const json& s = request.at("seed");
-    if (!s.is_number_unsigned()) throw malformed(fmt::format("\"seed\" must be a whole number from 0, got {}", s.dump()));
+    if (!s.is_number_unsigned()) throw LobbyError::malformed_request(fmt::format("\"seed\" must be a whole number from 0, got {}", s.dump()));
     seed = s.get<uint64_t>();
   }
 
   const std::vector<std::string> names = string_list(request, "names");
+  for (size_t i = 0; i < names.size(); ++i)  // shown on the operator's terminal and every page
+    if (const std::string problem = player_name_problem(names[i]); !problem.empty())
+      throw LobbyError::malformed_request(fmt::format("\"names\": name {} {}", i + 1, problem));
   if (names.size() > static_cast<size_t>(players))
-    throw malformed(fmt::format("{} names for {} players", names.size(), players));
+    throw LobbyError::malformed_request(fmt::format("{} names for {} players", names.size(), players));
 
   // Seats not given to a bot are people's; "all" first, then each seat.
   c.kinds.assign(static_cast<size_t>(players), "human");
   if (request.contains("agents")) {
     const json& agents = request.at("agents");
     if (!agents.is_object())
-      throw malformed(R"("agents" must be an object: {"SEAT": KIND}, seats numbered from 0, or {"all": KIND})");
+      throw LobbyError::malformed_request(R"("agents" must be an object: {"SEAT": KIND}, seats numbered from 0, or {"all": KIND})");
     std::vector<std::string> kinds = seatable_bots();
     kinds.insert(kinds.begin(), "human");
     auto check_kind = [&](const std::string& seat, const json& value) {
-      if (!value.is_string()) throw malformed(fmt::format("seat {}: a kind is a string ({}), got {}", seat, joined(kinds), value.dump()));
+      if (!value.is_string()) throw LobbyError::malformed_request(fmt::format("seat {}: a kind is a string ({}), got {}", seat, joined(kinds), value.dump()));
       const std::string kind = value.get<std::string>();
       if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return kind;
       const std::string base = kind.substr(0, kind.find(':'));
       if (std::find(kinds.begin(), kinds.end(), base) != kinds.end())
-        throw malformed(fmt::format("seat {}: the lobby seats a bot by its kind alone ({}), not '{}'", seat, joined(kinds), kind));
+        throw LobbyError::malformed_request(fmt::format("seat {}: the lobby seats a bot by its kind alone ({}), not '{}'", seat, joined(kinds), kind));
       if (builtin_agents().find(base))
-        throw malformed(fmt::format("seat {}: the lobby does not seat '{}' bots (it seats: {})", seat, base, joined(kinds)));
-      throw malformed(fmt::format("seat {}: no agent kind '{}'{} (the lobby seats: {})", seat, kind, did_you_mean(kind, kinds),
+        throw LobbyError::malformed_request(fmt::format("seat {}: the lobby does not seat '{}' bots (it seats: {})", seat, base, joined(kinds)));
+      throw LobbyError::malformed_request(fmt::format("seat {}: no agent kind '{}'{} (the lobby seats: {})", seat, kind, did_you_mean(kind, kinds),
                                   joined(kinds)));
     };
     if (agents.contains("all")) c.kinds.assign(static_cast<size_t>(players), check_kind("all", agents.at("all")));
@@ -248,7 +250,7 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
       const bool digits = !key.empty() && key.size() <= 2 && std::all_of(key.begin(), key.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
       const int seat = digits ? std::stoi(key) : -1;
       if (seat < 0 || seat >= players)
-        throw malformed(fmt::format("no seat '{}' at a table of {} players (seats are 0 to {}, or all)", key, players, players - 1));
+        throw LobbyError::malformed_request(fmt::format("no seat '{}' at a table of {} players (seats are 0 to {}, or all)", key, players, players - 1));
       c.kinds[static_cast<size_t>(seat)] = check_kind(key, value);
     }
   }
@@ -256,7 +258,7 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   // Bots alone would play on with nobody there, and a stopped table waits
   // for them to finish (rulebook simulate plays bots against bots).
   if (std::find(c.kinds.begin(), c.kinds.end(), "human") == c.kinds.end())
-    throw malformed("a table needs at least one person (\"human\"): bots alone are played by rulebook simulate");
+    throw LobbyError::malformed_request("a table needs at least one person (\"human\"): bots alone are played by rulebook simulate");
   c.spec = GameSpec{game.source, variants, sets, players, seed, names};
   c.limits = config_.limits;
   c.agent_settings = config_.agent_settings;
@@ -267,9 +269,16 @@ TableConfig Lobby::table_config(const json& request, const std::string& id) cons
   return c;
 }
 
+json Lobby::parse_request(const std::string& request) {
+  json parsed = json::parse(request, nullptr, false);
+  if (parsed.is_discarded()) throw LobbyError::malformed_request(fmt::format("the request is not JSON: send {}", kRequestShape));
+  return parsed;
+}
+
+TableConfig Lobby::check(const std::string& request) const { return table_config(parse_request(request), ""); }
+
 std::shared_ptr<Table> Lobby::create(const std::string& request) {
-  const json parsed = json::parse(request, nullptr, false);
-  if (parsed.is_discarded()) throw malformed(fmt::format("the request is not JSON: send {}", kRequestShape));
+  const json parsed = parse_request(request);
   auto full = [this] {
     return LobbyError(Why::full, fmt::format("the lobby is full: {} tables are playing (at most {}); try again when one ends",
                                              tables_.size(), config_.max_tables));
@@ -285,8 +294,11 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
     stop_each(dropped);
   }
   std::string id = random_id();
-  auto table = std::make_shared<Table>(table_config(parsed, id));
+  TableConfig table_setup = table_config(parsed, id);
   const std::string game = parsed.at("game").get<std::string>();
+  const std::string created = utc_now();
+  if (config_.store) config_.store->keep(table_setup, game, created);
+  auto table = std::make_shared<Table>(std::move(table_setup));
   std::vector<std::shared_ptr<Table>> dropped;  // destroyed after the lock is let go
   {
     std::lock_guard lock(mutex_);
@@ -296,7 +308,7 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
     Held held;
     held.table = table;
     held.game = game;
-    held.created = utc_now();
+    held.created = created;
     held.order = ++created_;
     held.active = now();
     tables_.emplace(id, std::move(held));
@@ -304,6 +316,47 @@ std::shared_ptr<Table> Lobby::create(const std::string& request) {
   stop_each(dropped);
   table->start();
   return table;
+}
+
+std::vector<std::shared_ptr<Table>> Lobby::bring_back(std::vector<TableStore::SetAside>& set_aside) {
+  std::vector<std::shared_ptr<Table>> back;
+  if (!config_.store) return back;
+  const std::vector<std::string> bots = seatable_bots();
+  for (TableStore::Saved& saved : config_.store->load(config_.limits, set_aside)) {
+    const auto offered = std::find_if(games_.begin(), games_.end(), [&](const LobbyGame& g) { return g.name == saved.game; });
+    if (offered == games_.end() || offered->source != saved.config.spec.game) {
+      set_aside.push_back(config_.store->set_aside(saved.config.id, fmt::format("this lobby does not offer its game '{}'", saved.game)));
+      continue;
+    }
+    // What a request may seat, and no more: the file is not trusted to run programs.
+    const auto unseatable = std::find_if(saved.config.kinds.begin(), saved.config.kinds.end(), [&](const std::string& kind) {
+      return kind != "human" && std::find(bots.begin(), bots.end(), kind) == bots.end();
+    });
+    if (unseatable != saved.config.kinds.end()) {
+      set_aside.push_back(config_.store->set_aside(saved.config.id, fmt::format("this lobby does not seat '{}'", *unseatable)));
+      continue;
+    }
+    const std::string id = saved.config.id;
+    saved.config.agent_settings = config_.agent_settings;
+    if (config_.save_log) {
+      auto save = config_.save_log;
+      saved.config.save_log = [save, id](const std::string& log) { save(id, log); };
+    }
+    auto table = std::make_shared<Table>(std::move(saved.config));
+    {
+      std::lock_guard lock(mutex_);
+      Held held;
+      held.table = table;
+      held.game = saved.game;
+      held.created = saved.created;
+      held.order = ++created_;
+      held.active = now();
+      tables_.emplace(id, std::move(held));
+    }
+    table->start();
+    back.push_back(table);
+  }
+  return back;
 }
 
 // The ended table that ended first goes (lock held).
@@ -349,7 +402,7 @@ json Lobby::held_json(const Held& held) {
   if (table.over()) {
     const std::string error = table.error();
     if (error.empty()) out["result"] = table.result().value("summary", "");
-    else out["error"] = error;
+    else out["error"] = table.public_error();
   }
   return out;
 }
@@ -428,6 +481,11 @@ Lobby::Swept Lobby::sweep() {
   // table's time to go counts from now.
   stop_each(dropped);
   stop_each(idle);
+  // Nothing of them is to come back after a restart.
+  if (config_.store) {
+    for (const std::string& id : swept.ended) config_.store->forget(id);
+    for (const auto& table : idle) config_.store->forget(table->id());
+  }
   std::lock_guard lock(mutex_);
   for (const auto& table : idle) {
     swept.stopped.push_back(table->id());

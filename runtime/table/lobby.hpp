@@ -25,6 +25,7 @@
 
 #include "core/game_definition.hpp"
 #include "table/table.hpp"
+#include "table/table_store.hpp"
 
 namespace rulebook {
 
@@ -48,6 +49,9 @@ struct LobbyConfig {
   // ends (the server may keep it on disk); what it throws becomes the
   // table's error.
   std::function<void(const std::string& id, const std::string& log)> save_log;
+  // Where tables are kept as they are played (--state-dir); null: nowhere.
+  // A table ended or stopped for idleness is forgotten there.
+  std::shared_ptr<TableStore> store;
 };
 
 // One game the lobby offers.
@@ -64,6 +68,8 @@ struct LobbyGame {
 struct LobbyError : std::runtime_error {
   enum class Why { malformed, missing, not_yet, full };
   LobbyError(Why why, const std::string& message) : std::runtime_error(message), why(why) {}
+  // A request the lobby cannot take as it is (HTTP 400).
+  static LobbyError malformed_request(const std::string& message) { return LobbyError(Why::malformed, message); }
   Why why;
 };
 
@@ -86,7 +92,7 @@ class Lobby {
   nlohmann::json games_json() const;
 
   // Creates a table from a request and starts it:
-  //   {"game": NAME, "players": N, "variants": [NAME...], "set": ["PATH=VALUE"...],
+  //   {"game": NAME, "players": N, "variants": [NAME...], "set": ["options.NAME=VALUE"...],
   //    "agents": {"SEAT": KIND, "all": KIND}, "seed": S, "names": [NAME...]}
   // Only "game" is required; seats not given to a bot are people's (KIND
   // "human"), and one seat at least must be. A bot is a kind of the agent
@@ -94,6 +100,17 @@ class Lobby {
   // nothing that reads the server's files or runs its programs. Throws
   // LobbyError (malformed or full).
   std::shared_ptr<Table> create(const std::string& request);
+  // What create checks before it starts anything: the table a request
+  // describes (its definition loaded, no Lua run, no id), or LobbyError.
+  // What a network client may ask is only what the lobby's page offers:
+  // a game of the catalogue, its players, variants it offers by name,
+  // values of its options (lobby_settings.hpp), seats by kind, names, a
+  // seed; never a path, a file or a program.
+  TableConfig check(const std::string& request) const;
+  // Brings back and starts every table the store kept (at the decision it
+  // stood at, under its id and tokens). What cannot come back is set aside
+  // and listed in `set_aside`. Returns the tables brought back.
+  std::vector<std::shared_ptr<Table>> bring_back(std::vector<TableStore::SetAside>& set_aside);
 
   // The table of this id; null when there is none (never was, or cleaned up).
   std::shared_ptr<Table> find(const std::string& id) const;
@@ -134,6 +151,7 @@ class Lobby {
 
   Clock::time_point now() const;
   const LobbyGame& game_named(const std::string& name) const;
+  static nlohmann::json parse_request(const std::string& request);
   TableConfig table_config(const nlohmann::json& request, const std::string& id) const;
   static nlohmann::json held_json(const Held& held);
   // Makes room for one more table (lock held); false when every table held is playing.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "table/public_words.hpp"
 #include "table/table_core.hpp"
 
 namespace rulebook {
@@ -38,12 +39,14 @@ const char* state_name(TableState state) {
 
 // ---- TableCore: what both threads share --------------------------------
 
-TableCore::TableCore(TableConfig c) : config(std::move(c)), images(*config.definition) {
+TableCore::TableCore(TableConfig c)
+    : config(std::move(c)), instance(random_hex(1)), images(*config.definition), resumed_together(config.resume.together) {
   for (Seat s : Seat::all(config.spec.players)) {
     if (config.kinds[s.index()] != "human") continue;
     auto stream = std::make_unique<TableStream>();
     stream->seat = s;
-    stream->token = random_hex(4);  // 128 bits
+    const bool kept = s.index() < config.tokens.size() && !config.tokens[s.index()].empty();
+    stream->token = kept ? config.tokens[s.index()] : random_hex(4);  // 128 bits
     streams.push_back(std::move(stream));
   }
   auto watchers = std::make_unique<TableStream>();
@@ -54,6 +57,16 @@ TableCore::TableCore(TableConfig c) : config(std::move(c)), images(*config.defin
     const Seat shown = s->seat == kSpectatorSeat ? Seat::none() : s->seat;
     s->messages.push_back(page_message(config, images, shown).dump());
   }
+}
+
+std::optional<int> TableCore::take_resumed(Seat seat, int number) {
+  for (auto it = resumed_together.begin(); it != resumed_together.end(); ++it)
+    if (it->seat == seat && it->decision == number) {
+      const int index = it->index;
+      resumed_together.erase(it);
+      return index;
+    }
+  return std::nullopt;
 }
 
 void TableCore::touch() {
@@ -133,6 +146,8 @@ void Table::stop() {
 }
 
 const std::string& Table::id() const { return core_->config.id; }
+
+const std::string& Table::instance() const { return core_->instance; }
 
 const TableConfig& Table::config() const { return core_->config; }
 
@@ -242,6 +257,14 @@ TableReply Table::answer(StreamId stream, const std::string& text) {
                                                    body["decision"].get<int64_t>(), s.decision));
     const seat_protocol::Answer answer = seat_protocol::check_answer(body, s.count, s.decision);
     if (!answer.ok()) return refuse(Refusal::malformed, answer.error);
+    // On disk before anybody hears of it: a server that dies now brings it back.
+    if (core_->config.journal) {
+      try {
+        core_->config.journal->answered(s.seat, s.decision, answer.index);
+      } catch (const std::exception& e) {
+        return refuse(Refusal::conflict, fmt::format("the table could not keep this answer: {}", e.what()));
+      }
+    }
     s.answer = json{{"choose", answer.index}, {"decision", s.decision}}.dump();
     ++core_->answered;
     s.messages.push_back(json{{"type", "answered"}, {"decision", s.decision}, {"choose", answer.index}}.dump());
@@ -299,6 +322,8 @@ std::string Table::error() const {
   std::lock_guard lock(core_->mutex);
   return core_->error;
 }
+
+std::string Table::public_error() const { return public_words(error(), core_->config.definition->dir); }
 
 nlohmann::json Table::result() const {
   std::lock_guard lock(core_->mutex);

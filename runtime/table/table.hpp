@@ -30,6 +30,7 @@
 #include "core/game_definition.hpp"
 #include "lua/rule_engine.hpp"
 #include "play/log_file.hpp"
+#include "table/table_journal.hpp"
 
 namespace rulebook {
 
@@ -46,6 +47,14 @@ struct TableConfig {
   // what it throws becomes the table's error. The log is kept in memory
   // too (log_text()).
   std::function<void(const std::string& log)> save_log;
+  // Each seat's token (people's seats; "" for a bot's): a table brought
+  // back keeps its links. Empty: the table draws them.
+  std::vector<std::string> tokens;
+  // Where the table keeps its answers as they come (rulebook serve
+  // --state-dir); null: nowhere.
+  std::shared_ptr<TableJournal> journal;
+  // A table brought back: where its game stood (played again quietly first).
+  TableResume resume;
   // Tests only: runs on the game thread after a person's decide message
   // is out and before the game waits for its answer (the moment a quick
   // page's answer may arrive first).
@@ -103,6 +112,10 @@ class Table {
   void stop();
 
   const std::string& id() const;
+  // Drawn anew for every Table object: a page's stream position (its SSE
+  // id) counts in this table's messages only, not in the ones of the same
+  // table before the server restarted.
+  const std::string& instance() const;
   const TableConfig& config() const;
   TableState state() const;
   // When anything last happened at the table: a message, an answer, an
@@ -160,8 +173,12 @@ class Table {
   // Finished or abandoned: nothing more will be played (a started game's
   // end message is out).
   bool over() const;
-  // After the end: "" when the game finished, else what stopped it.
+  // After the end: "" when the game finished, else what stopped it, whole
+  // (for the operator: a script error's source line, traceback and paths).
   std::string error() const;
+  // The same as a network client may read it (public_words.hpp): what
+  // pages, the end message and the lobby's lists show.
+  std::string public_error() const;
   // The end message's result object (null until the end).
   nlohmann::json result() const;
   // The game's log (JSON text; empty until the end, or when it never began).

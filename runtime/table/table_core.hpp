@@ -62,6 +62,7 @@ class TableCore : public EventSink {
   TableStream& spectators() const { return *streams.back(); }
 
   const TableConfig config;
+  const std::string instance;
   const DisplayImages images;  // read when the table opens: served by number
   std::thread game_thread;
 
@@ -86,6 +87,13 @@ class TableCore : public EventSink {
     bool checking = false;
   };
   std::optional<AskedUndo> undo_asked;
+  // A table brought back: answers given to the simultaneous decision under
+  // way before the server stopped (the game thread's, used up as asked).
+  std::vector<TableResume::Given> resumed_together;
+  // The given answer of `seat` to its decision `number`, taken out (the game thread's).
+  std::optional<int> take_resumed(Seat seat, int number);
+  // Gives a person's seat's open decision that answer, as the page would have.
+  void give_answer(Seat seat, int number, int index);
 
   // Listeners have their own lock: they are called outside the table's.
   std::mutex listeners_mutex;

@@ -10,6 +10,7 @@
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
 #include "play/match.hpp"
+#include "table/public_words.hpp"
 #include "table/table_core.hpp"
 
 namespace rulebook {
@@ -61,9 +62,12 @@ class PageSeat : public ExternalSeat {
   // A simultaneous decision: the page is asked now, with the group's other
   // pages, and may answer before the game reads its answer.
   void asked_together(const Decision& d) override {
-    table_.before_decide(seat_, decisions() + 1, d.count(), &d.together());
+    const int number = decisions() + 1;
+    table_.before_decide(seat_, number, d.count(), &d.together());
     asked_ = true;
     ExternalSeat::asked_together(d);
+    // Brought back: the page answered it before the server stopped.
+    if (const auto given = table_.take_resumed(seat_, number)) table_.give_answer(seat_, number, *given);
   }
   void taken_back(int kept, const nlohmann::json& view) override {
     asked_ = false;
@@ -76,6 +80,59 @@ class PageSeat : public ExternalSeat {
   Seat seat_;
   bool asked_ = false;
 };
+
+// A bot's seat at a table that keeps a journal: each answer is kept as it
+// is given, and a table brought back answers the simultaneous decision
+// under way as the bot had (it is not asked twice).
+class JournaledBot : public Agent {
+ public:
+  JournaledBot(TableCore& table, Seat seat, std::unique_ptr<Agent> inner)
+      : table_(table), seat_(seat), inner_(std::move(inner)) {}
+  std::string kind() const override { return inner_->kind(); }
+  void begin_game(uint64_t stream_seed, Seat seat) override { inner_->begin_game(stream_seed, seat); }
+  void prepare_game(const seat_protocol::GameInfo& game) override { inner_->prepare_game(game); }
+  int choose(const Decision& d) override {
+    const int number = ++decisions_;
+    if (const auto given = table_.take_resumed(seat_, number)) return *given;
+    const int index = inner_->choose(d);
+    table_.config.journal->answered(seat_, number, index);
+    return index;
+  }
+  void asked_together(const Decision& d) override { inner_->asked_together(d); }
+  bool answers_at_once() const override { return inner_->answers_at_once(); }
+  bool wants_events() const override { return inner_->wants_events(); }
+  void observe(const nlohmann::json& event) override { inner_->observe(event); }
+  bool wants_game_access() const override { return inner_->wants_game_access(); }
+  void attach(const GameAccess* game) override { inner_->attach(game); }
+  void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
+  void taken_back(int kept, const nlohmann::json& view) override {
+    decisions_ = kept;
+    inner_->taken_back(kept, view);
+  }
+
+ private:
+  TableCore& table_;
+  Seat seat_;
+  std::unique_ptr<Agent> inner_;
+  int decisions_ = 0;
+};
+
+// An answer the page gave before the server stopped, given again as the
+// page's (the game thread's; the decision is open).
+void TableCore::give_answer(Seat seat, int number, int index) {
+  TableStream& s = *stream_of_seat(seat);
+  Table::Version now;
+  {
+    std::lock_guard lock(mutex);
+    s.answer = json{{"choose", index}, {"decision", number}}.dump();
+    ++answered;
+    s.messages.push_back(json{{"type", "answered"}, {"decision", number}, {"choose", index}}.dump());
+    touch();
+    now = version;
+  }
+  changed.notify_all();
+  tell_listeners(now);
+}
 
 // The event sink: each stream's narration and, for the spectators, the
 // events (a seat's events come through its seat).
@@ -226,6 +283,8 @@ void TableCore::play() {
     std::vector<Agent*> seats;
     for (Seat s : Seat::all(config.spec.players)) {
       if (config.kinds[s.index()] == "human") agents.push_back(std::make_unique<PageSeat>(*this, *stream_of_seat(s)));
+      else if (config.journal)
+        agents.push_back(std::make_unique<JournaledBot>(*this, s, build_agent(config.kinds[s.index()], config.agent_settings)));
       else agents.push_back(build_agent(config.kinds[s.index()], config.agent_settings));
       seats.push_back(agents.back().get());
     }
@@ -237,6 +296,8 @@ void TableCore::play() {
     m.add_sink(&full_log);
     m.record_answers();
     match_ = &m;
+    // Brought back: the game is played again quietly up to where it stood.
+    if (!config.resume.answers.empty()) rewinder.rewind(config.resume.answers, config.resume.answers.size());
     for (;;) {
       try {
         game_result = m.play(config.spec.players, config.spec.seed, config.spec.names);
@@ -244,6 +305,9 @@ void TableCore::play() {
       } catch (const AgentFailure&) {  // the engine rethrows an agent's exception as AgentFailure
         if (!undo_going_) throw;
         announce_undo(*undo_going_, m.answers());
+        if (config.journal)
+          config.journal->taken_back(std::vector<AnswerRecord>(
+              m.answers().begin(), m.answers().begin() + static_cast<std::ptrdiff_t>(undo_going_->keep)));
         rewinder.rewind(m.answers(), undo_going_->keep);
         undo_going_.reset();
         full_log = EventRecorder();
@@ -251,6 +315,7 @@ void TableCore::play() {
     }
     send_views();
     finished = true;
+    if (config.journal) config.journal->finished();
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex);
     error = in_our_words(e, "the game stopped on an internal error");  // every page reads it
@@ -274,7 +339,7 @@ void TableCore::play() {
   }
   {
     std::lock_guard lock(mutex);
-    if (!error.empty()) end["error"] = error;
+    if (!error.empty()) end["error"] = public_words(error, config.definition->dir);  // pages are network clients
     result = end.value("result", json(nullptr));
   }
   for (auto& s : streams) {

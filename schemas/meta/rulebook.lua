@@ -418,11 +418,20 @@ function Board:height() end
 ---@return string
 function Board:name() end
 
----The cell at (x, y), nil off the board.
----@param x integer
----@param y integer
+---The cell at (x, y), nil off the board; or, on a board that names its
+---squares (column_names, row_names), the square of that name ("e4"), nil
+---when there is none.
+---@param x integer|string
+---@param y? integer
 ---@return Cell?
 function Board:cell(x, y) end
+
+---A square's name ("e4") on a board that names its squares; nil on one
+---that does not.
+---@param cell Cell|integer|string
+---@param y? integer
+---@return string?
+function Board:square_name(cell, y) end
 
 ---All cells, row by row.
 ---@return Cell[]

@@ -110,7 +110,8 @@ try {
   writeFileSync(`${outdir}/lobby.log.json`, log);
   if (readFileSync(`${logsDir}/${tableId}.json`, "utf8") !== log) fail("--logs-dir kept another log than the download");
   const sets = JSON.parse(log).sets;
-  if (JSON.stringify(sets) !== JSON.stringify(["options.sharks_start=hungry"])) fail(`the table was set up with ${JSON.stringify(sets)}`);
+  // The lobby writes each option it took as JSON (a text option's text exactly as sent).
+  if (JSON.stringify(sets) !== JSON.stringify(["options.sharks_start=\"hungry\""])) fail(`the table was set up with ${JSON.stringify(sets)}`);
 } finally {
   await browser.close();
 }

@@ -65,8 +65,8 @@ try {
   }
   const look = (page) => page.evaluate(() => {
     const options = document.getElementById("options");
-    const open = !document.getElementById("decision").hidden && options.children.length > 0 &&
-                 !options.children[0].disabled;
+    const open = !document.getElementById("decision").hidden && options.querySelector("button[data-index]") &&
+                 !options.querySelector("button[data-index]").disabled;
     return {
       decision: open ? Number(options.dataset.decision) : null,
       over: document.getElementById("status").classList.contains("over"),

@@ -8,8 +8,8 @@ const fail = (message) => { throw new Error(message); };
 // of the cards in each hand it can see, and what it shows of each hand.
 export const look = (page) => page.evaluate(() => {
   const options = document.getElementById("options");
-  const open = !document.getElementById("decision").hidden && options.children.length > 0 &&
-               !options.children[0].disabled;
+  const open = !document.getElementById("decision").hidden && options.querySelector("button[data-index]") &&
+               !options.querySelector("button[data-index]").disabled;
   const hands = {};
   for (const zone of document.querySelectorAll('[data-zone^="hand@"]')) {
     hands[zone.dataset.zone] = {
@@ -21,7 +21,7 @@ export const look = (page) => page.evaluate(() => {
   return {
     views: Number(document.body.dataset.views) || 0,
     decision: open ? Number(options.dataset.decision) : null,
-    count: options.children.length,
+    count: options.querySelectorAll("button[data-index]").length,
     over: document.getElementById("status").classList.contains("over"),
     status: document.getElementById("status").textContent,
     hands, ids,

@@ -97,3 +97,28 @@ TEST_CASE("stat tally: paired differences of a statistic's mean", "[statistics]"
   CHECK(d.significant());
   CHECK(p.stat("nothing").games == 0);
 }
+
+TEST_CASE("stat tally: values too large for a paired difference are said so, by name", "[statistics]") {
+  // Finite values whose difference is past the largest double: the game is
+  // no error, the statistic has no paired difference, the others keep theirs.
+  const double big = 1.7e308;
+  PairedStatistics p(2);
+  p.add(GameOutcome{1, 1, 1, "", nullptr, {{"huge", big}, {"margin", 1}}},
+        GameOutcome{1, 1, 1, "", nullptr, {{"huge", -big}, {"margin", 2}}}, 0);
+  p.add(GameOutcome{1, 1, 1, "", nullptr, {{"huge", 1}, {"margin", 1}}},
+        GameOutcome{1, 1, 1, "", nullptr, {{"huge", 1}, {"margin", 3}}}, 1);
+  CHECK(p.stat_too_large("huge"));
+  CHECK_FALSE(p.stat_too_large("margin"));
+  CHECK(p.stat("margin").games == 2);
+  CHECK(p.stat("margin").interval.estimate == Approx(1.5));
+  // Differences that fit, but whose squares do not: no finite interval.
+  PairedStatistics spread(2);
+  for (int i = 0; i < 3; ++i)
+    spread.add(GameOutcome{1, 1, 1, "", nullptr, {{"wide", 0}}},
+               GameOutcome{1, 1, 1, "", nullptr, {{"wide", i % 2 ? 1e300 : -1e300}}}, i);
+  CHECK(spread.stat_too_large("wide"));
+  // Merged: the overflow goes with the games.
+  PairedStatistics merged(2);
+  merged.merge(p);
+  CHECK(merged.stat_too_large("huge"));
+}

@@ -309,6 +309,28 @@ TEST_CASE("cli: new --from copies a bundled game under a new name", "[cli]") {
   CHECK(run_rulebook("new " + temp_folder("new") + "/x --from no-such-game").exit_code == 2);
 }
 
+TEST_CASE("cli: new --from copies a game's own files, never what a symbolic link points to", "[cli][security]") {
+  const std::string top = temp_folder("new");
+  const std::string source = top + "/linked";
+  REQUIRE(run_rulebook("new " + source).exit_code == 0);
+  write_file(top + "/private.txt", "my own secret notes\n");
+  std::filesystem::create_symlink(top + "/private.txt", source + "/notes.txt");
+  std::filesystem::create_directories(top + "/private-folder");
+  write_file(top + "/private-folder/key.txt", "a key\n");
+  std::filesystem::create_symlink(top + "/private-folder", source + "/stuff");
+  const std::string copy = top + "/copied";
+  auto r = run_rulebook("new " + copy + " --from " + source);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(std::filesystem::exists(copy + "/rules.lua"));
+  CHECK(std::filesystem::exists(copy + "/scenarios/first-heads-wins.yaml"));
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::symlink_status(copy + "/notes.txt")));
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::symlink_status(copy + "/stuff")));
+  CHECK(r.err.find("notes.txt is not copied: it is a symbolic link") != std::string::npos);
+  CHECK(r.err.find("stuff is not copied: it is a symbolic link") != std::string::npos);
+  CHECK(run_rulebook("test " + copy).exit_code == 0);
+}
+
 TEST_CASE("cli: a misspelt method suggests the closest; the error shows the line with a caret", "[cli]") {
   const std::string dir = tiny_game(rules_lua(
       "  game:finnish{winners = {0}}"));

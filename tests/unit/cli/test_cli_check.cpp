@@ -87,3 +87,19 @@ TEST_CASE("cli: check --bots-games and --bots-decisions say how much the bots te
   CHECK(run_rulebook("check " + dir + " --bots-decisions 0").exit_code == 2);
   CHECK(run_rulebook("check " + dir + " --bots-games 0").exit_code == 2);
 }
+
+TEST_CASE("cli: check prints the variants it leaves out, and --json lists them", "[cli][check][skip]") {
+  const rulebook::test::DefectiveGame game("hai-noon", "leak-public-hand");
+  game.write("variants/leak-public-hand.yaml",
+             "name: leak-public-hand\ntitle: A leak\nsource: a test\nscript: leak_public_hand.lua\n"
+             "check: {skip: shows every hand on purpose}\n");
+  auto text = run_rulebook("check " + game.dir() + " --games 1");
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("  skipped: variant leak-public-hand (its check.skip: shows every hand on purpose)\n") !=
+        std::string::npos);
+  auto json = run_rulebook("check --json --games 1 " + game.dir());
+  CHECK(json.exit_code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j.at("games")[0].at("skipped_variants") ==
+        nlohmann::json::parse(R"([{"variant": "leak-public-hand", "reason": "shows every hand on purpose"}])"));
+}

@@ -33,6 +33,39 @@ TEST_CASE("sweep: settings from ranges, lists and variant sets", "[sweep]") {
   CHECK_THROWS_AS(rulebook::cli::sweep_settings({}, {}, {"a=1..20", "b=1..20"}, 200), rulebook::SetupError);
 }
 
+TEST_CASE("sweep: a --set's value count is limited, counted without overflow", "[sweep]") {
+  using rulebook::cli::expand_set;
+  auto error_of = [](const std::string& spec) {
+    try {
+      expand_set(spec);
+    } catch (const rulebook::SetupError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // 9e300 steps: no integer holds the count.
+  CHECK_THAT(error_of("K=1..10:1e-300"), Catch::Contains("has more than the 1000 values a --set may sweep"));
+  CHECK_THAT(error_of("K=-1e308..1e308"), Catch::Contains("more than the 1000"));
+  CHECK_THAT(error_of("K=1..1001"), Catch::Contains("has 1001 values, more than the 1000"));
+  CHECK(expand_set("K=1..1000").size() == 1000);
+  std::string list = "K=0";
+  for (int i = 1; i <= 1000; ++i) list += "," + std::to_string(i);
+  CHECK_THAT(error_of(list), Catch::Contains("more than the 1000 values"));
+  // Through the command, before any game: exit 2, the limit named.
+  const auto r = run_rulebook("sweep pass-the-pandas --set options.points_target=1..10:1e-300 --games 2");
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("1000"));
+  CHECK_THAT(r.err, !Catch::Contains("one setting only"));
+  // Settings: the product is counted before any is built, and the limit named.
+  try {
+    rulebook::cli::sweep_settings({}, {}, {"a=1..1000", "b=1..1000", "c=1..1000", "d=1..1000"}, 200);
+    FAIL("no error");
+  } catch (const rulebook::SetupError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("more than 200 settings"));
+  }
+}
+
 TEST_CASE("sweep: every setting on the same seeds, the fairest named, Holm over the comparisons", "[sweep]") {
   const std::string dir = temp_folder("sweep");
   auto r = run_rulebook("sweep pass-the-pandas --variant panda-monium --set options.points_target=2..6:2 --games 200 "

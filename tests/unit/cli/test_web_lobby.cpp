@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <httplib.h>
@@ -58,6 +59,29 @@ std::string path_of(const std::string& link) {
   return link.substr(link.find('/', scheme + 3));
 }
 
+// Answers the first option for each of `people` through their links until
+// the table's game is over; returns the answers the table took.
+int answer_until_over(httplib::Client& client, const json& created, Table& table, const std::vector<Seat>& people) {
+  const std::string id = created["table"];
+  int answers = 0;
+  for (int guard = 0; guard < 20000 && !table.over(); ++guard) {
+    bool answered = false;
+    for (Seat seat : people) {
+      const Table::Seen seen = table.seen(table.stream_of(table.token(seat)));
+      if (seen.decision == 0) continue;
+      const std::string link = created["links"][std::to_string(seat.value())];
+      const std::string token = link.substr(link.find("token=") + 6);
+      const auto r = client.Post("/t/" + id + "/api/answer?token=" + token,
+                                 json{{"choose", 0}, {"decision", seen.decision}}.dump(), "application/json");
+      REQUIRE(r);
+      if (r->status == 200) ++answers;
+      answered = true;
+    }
+    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return answers;
+}
+
 }  // namespace
 
 TEST_CASE("lobby over HTTP: its page, the catalogue and a table opened with a link per person", "[serve][lobby]") {
@@ -79,7 +103,7 @@ TEST_CASE("lobby over HTTP: its page, the catalogue and a table opened with a li
   const std::string id = created["table"];
   CHECK(id.size() == 16);
   const json& links = created["links"];
-  CHECK(links.size() == 3);  // seats 0 and 1, and the spectators: the bot's seat has none
+  CHECK(links.size() == 4);  // seats 0 and 1, the spectators and the hot seat: the bot's seat has none
   const std::string base = "http://127.0.0.1:" + std::to_string(server->port()) + "/t/" + id + "/";
   CHECK(links["0"].get<std::string>().rfind(base + "play?token=", 0) == 0);
   CHECK(links["1"].get<std::string>().rfind(base + "play?token=", 0) == 0);
@@ -89,6 +113,8 @@ TEST_CASE("lobby over HTTP: its page, the catalogue and a table opened with a li
   const auto table = server->lobby().find(id);
   REQUIRE(table);
   CHECK(links["0"] == base + "play?token=" + table->token(Seat{0}));
+  // One page for both people at one screen (pass the device): both tokens, the bot's seat none.
+  CHECK(links["hot_seat"] == base + "play?seats=0:" + table->token(Seat{0}) + ",1:" + table->token(Seat{1}));
 
   // The table's page and assets under its prefix; its streams by token.
   const auto play = client.Get(path_of(links["0"]));
@@ -128,6 +154,9 @@ TEST_CASE("lobby over HTTP: bad requests are 4xx errors in our words and open no
   check_error(post_table(client, {{"game", "hai-noon"}, {"players", 1}}), 400, "hai-noon takes 2 to 4 players, not 1");
   check_error(post_table(client, {{"game", "hai-noon"}, {"variants", {"tiny"}}}), 400, "hai-noon has no variant 'tiny'");
   check_error(post_table(client, {{"game", "hai-noon"}, {"set", {"options.nope=1"}}}), 400, "unknown key 'nope'");
+  // Nothing a network client sends names a file of the server's: no script, no path, no key but an option.
+  for (const char* set : {"script=../coin-race/rules.lua", "script=../../tests/data/x.lua", "players.max=9", "components=[]"})
+    check_error(post_table(client, {{"game", "hai-noon"}, {"set", {set}}}), 400, "the lobby sets only the game's options");
   check_error(post_table(client, {{"game", "hai-noon"}, {"agents", {{"0", "exec:sh"}}}}), 400, "the lobby does not seat 'exec' bots");
   check_error(post_table(client, {{"game", "hai-noon"}, {"agents", {{"0", "wizard"}}}}), 400, "no agent kind 'wizard'");
   check_error(client.Post("/api/tables", std::string(100 * 1024, ' '), "application/json"), 413, "too large");
@@ -149,22 +178,7 @@ TEST_CASE("lobby over HTTP: a game played at a lobby's table; its downloaded log
   const std::string id = created["table"];
   const auto table = server->lobby().find(id);
   REQUIRE(table);
-  int answers = 0;
-  for (int guard = 0; guard < 20000 && !table->over(); ++guard) {
-    bool answered = false;
-    for (Seat seat : {Seat{0}, Seat{2}}) {
-      const Table::Seen seen = table->seen(table->stream_of(table->token(seat)));
-      if (seen.decision == 0) continue;
-      const std::string link = created["links"][std::to_string(seat.value())];
-      const std::string token = link.substr(link.find("token=") + 6);
-      const auto r = client.Post("/t/" + id + "/api/answer?token=" + token,
-                                 json{{"choose", 0}, {"decision", seen.decision}}.dump(), "application/json");
-      REQUIRE(r);
-      if (r->status == 200) ++answers;
-      answered = true;
-    }
-    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const int answers = answer_until_over(client, created, *table, {Seat{0}, Seat{2}});
   REQUIRE(table->wait_over(30));
   CHECK(answers > 0);
   CHECK(table->state() == TableState::finished);
@@ -190,6 +204,27 @@ TEST_CASE("lobby over HTTP: a game played at a lobby's table; its downloaded log
   CHECK(listed[0]["links"]["log"] == "http://127.0.0.1:" + std::to_string(server->port()) + "/t/" + id + "/log");
 }
 
+TEST_CASE("lobby over HTTP: the log of a table with search bots replays", "[serve][lobby][replay]") {
+  auto server = open_lobby();
+  httplib::Client client("127.0.0.1", server->port());
+  const json created = body_of(post_table(client, {{"game", "pass-the-pandas"}, {"players", 4}, {"seed", 12},
+                                                   {"agents", {{"1", "greedy"}, {"2", "mcts"}, {"3", "ismcts"}}}}), 201);
+  const auto table = server->lobby().find(created["table"]);
+  REQUIRE(table);
+  answer_until_over(client, created, *table, {Seat{0}});
+  REQUIRE(table->wait_over(60));
+  const auto log = client.Get("/t/" + created["table"].get<std::string>() + "/log");
+  REQUIRE(log);
+  REQUIRE(log->status == 200);
+  CHECK(json::parse(log->body)["agents"] == json{"human", "greedy", "mcts", "ismcts"});
+  const std::string file = rulebook::test::temp_folder("lobby-bots") + "/game.json";
+  rulebook::test::write_file(file, log->body);
+  const auto replay = rulebook::test::run_rulebook("replay '" + file + "'");
+  INFO(replay.out << replay.err);
+  CHECK(replay.exit_code == 0);
+  CHECK(replay.out.find("replay OK") != std::string::npos);
+}
+
 TEST_CASE("lobby over HTTP: a full lobby answers 503; an ended table makes room", "[serve][lobby]") {
   auto server = open_lobby(1);
   httplib::Client client("127.0.0.1", server->port());
@@ -205,6 +240,10 @@ TEST_CASE("serve: a lobby or one game, each with its own options", "[serve][lobb
   CHECK(game_option.exit_code == 2);
   CHECK(game_option.err.find("--players: error: a lobby's tables are set up on its page; give GAME to serve one game") !=
         std::string::npos);
+  // A lobby's people choose one screen on its page (the hot_seat link).
+  const auto hot_seat = rulebook::test::run_rulebook("serve --hot-seat --port 0");
+  CHECK(hot_seat.exit_code == 2);
+  CHECK(hot_seat.err.find("--hot-seat: error: a lobby's tables are set up on its page") != std::string::npos);
   const auto lobby_option = rulebook::test::run_rulebook("serve hai-noon --games-dir rules --port 0");
   CHECK(lobby_option.exit_code == 2);
   CHECK(lobby_option.err.find("--games-dir: error: only a lobby takes it (serve with no GAME)") != std::string::npos);

@@ -3,12 +3,6 @@
 // a cap on connections per address, requests too large (the caps a table or a
 // lobby is given in its config reach its server). Functional checks
 // with generous bounds, no timing assertions (bench/serve_load.cpp measures).
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <optional>
 #include <thread>
@@ -17,6 +11,7 @@
 #include <httplib.h>
 
 #include "cli/web_lobby.hpp"
+#include "raw_client.hpp"
 #include "cli/web_table.hpp"
 #include "setup/game_loader.hpp"
 
@@ -37,44 +32,6 @@ std::unique_ptr<WebTable> open_table(uint64_t seed, size_t max_per_address) {
   table->start();
   return table;
 }
-
-// A raw loopback connection: the crowd is sockets, not threads.
-struct RawClient {
-  int fd = -1;
-  std::string received;
-  bool ended = false;  // the server closed it
-
-  explicit RawClient(int port) {
-    fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  }
-  ~RawClient() {
-    if (fd >= 0) ::close(fd);
-  }
-  RawClient(const RawClient&) = delete;
-  RawClient& operator=(const RawClient&) = delete;
-
-  bool send_text(const std::string& text) { return ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()); }
-  // Reads whatever has arrived, without waiting.
-  void read_ready() {
-    char buffer[65536];
-    while (!ended) {
-      pollfd p{fd, POLLIN, 0};
-      if (::poll(&p, 1, 0) <= 0) return;
-      const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-      if (n <= 0) {
-        ended = true;
-        return;
-      }
-      received.append(buffer, static_cast<size_t>(n));
-    }
-  }
-};
 
 // Reads every client until `done` holds for all of them, or 60 s pass.
 template <class Done>
@@ -131,7 +88,7 @@ TEST_CASE("serve: 300 open spectator streams and 100 slowloris connections do no
     REQUIRE(spectators.back()->send_text("GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n"));
   }
   // All of them at once receive the stream's first message.
-  CHECK(read_until(spectators, [](const RawClient& c) { return c.received.find("id: 0\n") != std::string::npos; }));
+  CHECK(read_until(spectators, [](const RawClient& c) { return c.received.find("id: 0.") != std::string::npos; }));
 
   // 100 slowloris connections: a request line, then a header byte a second.
   std::vector<std::unique_ptr<RawClient>> slow;
@@ -167,7 +124,7 @@ TEST_CASE("serve: 300 open spectator streams and 100 slowloris connections do no
 
   // Every spectator saw the game move: the answers' messages reached all of them.
   const size_t messages = table->messages("").size();
-  const std::string last_id = "id: " + std::to_string(messages - 1) + "\n";
+  const std::string last_id = "id: " + std::to_string(messages - 1) + ".";
   CHECK(read_until(spectators, [&](const RawClient& c) { return c.received.find(last_id) != std::string::npos; }));
   for (const auto& c : spectators) CHECK_FALSE(c->ended);
 

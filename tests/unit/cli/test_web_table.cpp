@@ -113,6 +113,7 @@ void check_no_hand_but(const std::vector<json>& messages, Seat own_seat) {
 // One SSE reader: collects (id, message) pairs until `enough` says stop.
 struct SseReader {
   std::vector<std::pair<long, json>> received;
+  std::string last_id;  // the last id as sent (INDEX.INSTANCE): what an EventSource sends back
   std::string buffer;
   bool take(const char* data, size_t size) {
     buffer.append(data, size);
@@ -121,7 +122,8 @@ struct SseReader {
       buffer.erase(0, end + 2);
       if (block.rfind("id: ", 0) != 0) continue;  // a keep-alive comment
       const auto newline = block.find('\n');
-      const long id = std::stol(block.substr(4, newline - 4));
+      last_id = block.substr(4, newline - 4);
+      const long id = std::stol(last_id);
       received.emplace_back(id, json::parse(block.substr(newline + 7)));
     }
     return true;
@@ -343,7 +345,7 @@ TEST_CASE("serve: a seat that reconnects mid-game resumes, and the finished game
   // The EventSource reconnects with Last-Event-ID: it gets what it missed, in order.
   const auto all = parsed(table->messages(seat0));
   SseReader resumed;
-  httplib::Headers headers{{"Last-Event-ID", std::to_string(last_seen)}};
+  httplib::Headers headers{{"Last-Event-ID", first.last_id}};
   client.Get(("/api/events?token=" + seat0).c_str(), headers, [&](const char* data, size_t size) {
     resumed.take(data, size);
     return resumed.received.empty() || static_cast<size_t>(resumed.received.back().first) + 1 < all.size();

@@ -75,7 +75,7 @@ TEST_CASE("a bad evaluation is reported with the script, the seat and what is wr
     return std::string();
   };
   CHECK_THAT(message("function rules.evaluate(game, seat) return 1.5 end"),
-             Catch::Contains("rules.lua: rules.evaluate(game, 1) returned 1.5; it must return a number from 0 to 1"));
+             Catch::Contains("rules.lua:7: rules.evaluate(game, 1) returned 1.5; it must return a number from 0 to 1"));
   CHECK_THAT(message("function rules.evaluate(game, seat) return -0.5 end"), Catch::Contains("returned -0.5"));
   CHECK_THAT(message("function rules.evaluate(game, seat) return 0/0 end"), Catch::Contains("returned"));
   CHECK_THAT(message("function rules.evaluate(game, seat) return 'good' end"), Catch::Contains("returned string"));
@@ -126,7 +126,8 @@ TEST_CASE("every bundled game evaluates every seat within [0, 1] all game long",
         ++decisions;
         pending = match.answer(random.choose(Decision(match.pending())));
       }
-      for (Seat s : Seat::all(players)) CHECK(*match.evaluation(s) == outcome_share(match.result(), s));
+      // Over: what the seat earned (the game's returns, else its share of the win).
+      for (Seat s : Seat::all(players)) CHECK(*match.evaluation(s) == seat_payoff(match.result(), s));
     }
     CHECK(decisions > 0);
     CHECK(lo < hi);  // it tells positions apart

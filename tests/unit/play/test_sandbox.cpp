@@ -180,6 +180,113 @@ TEST_CASE("sandbox: a memory bomb hits the memory cap", "[sandbox]") {
                    {"memory cap"}, EngineLimits{0, 32u * 1024 * 1024});
 }
 
+TEST_CASE("sandbox: a refusal that Lua's emergency collection makes good leaves no abort behind", "[sandbox]") {
+  // Half the cap is kept; garbage of the same size comes and goes. The
+  // collector starts a cycle late, so an allocation meets the cap, Lua
+  // collects everything at once and asks again, and that succeeds: the
+  // game goes on and ends well (it used to end with a stale "memory cap"
+  // at that line once game:finish raised its own abort).
+  const json d = probe(
+      "  local keep = {}\n"
+      "  for i = 1, 150 do keep[i] = string.rep('k', 100000) .. i end\n"
+      "  for i = 1, 2000 do local garbage = string.rep('x', 100000) .. i end\n"
+      "  d.kept = #keep");
+  CHECK(d.at("kept") == 150);
+}
+
+TEST_CASE("sandbox: a weak table made by a metatable changed after setmetatable fails the game",
+          "[sandbox][weak]") {
+  // setmetatable refuses '__mode'; set on the metatable afterwards, it
+  // would make the game depend on when the collector ran. The guard finds
+  // it after the game (and before a search's checkpoint), with the line of
+  // the setmetatable call.
+  const std::string message = expect_contained(
+      "  local mt = {}\n"
+      "  local t = setmetatable({}, mt)\n"
+      "  mt.__mode = 'k'\n"
+      "  t[{}] = true",
+      {"rules.lua:5: the metatable given to setmetatable here got a '__mode' field afterwards",
+       "weak tables are not allowed"});
+  (void)message;
+  // The same metatable given twice is reported where it was first given.
+  expect_contained(
+      "  local mt = {}\n"
+      "  local a = setmetatable({}, mt)\n"
+      "  local b = setmetatable({}, mt)\n"
+      "  mt.__mode = 'v'",
+      {"rules.lua:5: the metatable given to setmetatable here got a '__mode' field afterwards"});
+}
+
+namespace {
+
+// A 3-player game of `lua` (rules.play waits at a decision of seat 0 before
+// it finishes), started on `t` and waiting there: rules.evaluate can be asked.
+void start_waiting(Table& t) {
+  t.match.set_agents(std::vector<Agent*>(3, nullptr));
+  REQUIRE(t.match.start(3, 1));
+}
+
+const char* const kWaitingPlay =
+    "local rules = {}\n"
+    "function rules.setup(game) end\n"
+    "function rules.play(game) game:choose(0, 'wait', {1, 2}) game:finish{winners = {0}} end\n";
+
+}  // namespace
+
+TEST_CASE("sandbox: a decision or the game's end inside rules.evaluate is refused by name", "[sandbox][evaluate]") {
+  for (const std::string call : {"game:choose(seat, 'pick', {1, 2})", "game:finish{winners = {0}}",
+                                 "game:choose_together({0, 1}, 'pick', {1, 2})"}) {
+    TempGame game(std::string(kWaitingPlay) +
+                  "function rules.evaluate(game, seat)\n"
+                  "  " + call + "\n"
+                  "  return 0.5\n"
+                  "end\n"
+                  "return rules\n");
+    Table t(game);
+    start_waiting(t);
+    const std::string method = call.substr(0, call.find_first_of("({"));
+    INFO(call);
+    try {
+      (void)t.match.evaluation(Seat{1});
+      FAIL("no error");
+    } catch (const ScriptError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("rules.lua:4: rules.evaluate(game, 1) failed: ") &&
+                               Catch::Contains("rules.lua:5: " + method + " cannot be called inside rules.evaluate"));
+    }
+  }
+}
+
+TEST_CASE("sandbox: every seat's evaluation is one run under one budget", "[sandbox][evaluate]") {
+  // Each seat's evaluation spends 60% of the instruction budget: one
+  // seat's fits, all three in one run do not (each seat had a budget of
+  // its own): the second seat's runs over.
+  TempGame game(std::string(kWaitingPlay) +
+                "function rules.evaluate(game, seat)\n"
+                "  for i = 1, 600000 do end\n"
+                "  return seat / 4\n"
+                "end\n"
+                "return rules\n");
+  Table t(game, EngineLimits{1'000'000, 32u * 1024 * 1024});
+  start_waiting(t);
+  CHECK(t.match.evaluation(Seat{2}) == 0.5);
+  CHECK_THROWS_WITH(t.match.evaluations(), Catch::Contains("rules.lua:4: rules.evaluate(game, 1) failed") &&
+                                               Catch::Contains("instruction budget"));
+  TempGame fine(std::string(kWaitingPlay) +
+                "function rules.evaluate(game, seat) return (seat + math.random(0, 0)) / 4 end\n"
+                "return rules\n");
+  Table u(fine);
+  start_waiting(u);
+  const auto all = u.match.evaluations();
+  REQUIRE(all);
+  CHECK(*all == std::vector<double>{0.0, 0.25, 0.5});
+  // A value outside [0, 1] names the function's line and the seat.
+  TempGame seven(std::string(kWaitingPlay) + "function rules.evaluate(game, seat) return seat == 1 and 7 or 0 end\n" +
+                 "return rules\n");
+  Table v(seven);
+  start_waiting(v);
+  CHECK_THROWS_WITH(v.match.evaluations(), Catch::Contains("rules.lua:4: rules.evaluate(game, 1) returned 7"));
+}
+
 TEST_CASE("sandbox: dangerous functions and libraries are absent", "[sandbox]") {
   for (const char* name : {"os", "io", "debug", "package", "dofile", "loadfile", "collectgarbage",
                            "rawset", "coroutine", "next", "loadstring", "setfenv", "module"}) {
@@ -317,6 +424,37 @@ TEST_CASE("sandbox: require cannot reach a file next to the game folder", "[sand
   fs::remove(outside);
   CHECK_THAT(message, Catch::Contains("bad argument #1 to 'require'"));
   CHECK(t.play(3).finished);
+}
+
+TEST_CASE("sandbox: require does not follow a symbolic link out of the game folder", "[sandbox][security]") {
+  // A secret and a file that is no Lua, next to the game folder, reached
+  // through links inside it; a link that stays inside still loads.
+  TempGame game(probe_script(R"(
+  local function try(name)
+    local ok, err = pcall(require, name)
+    return {ok, tostring(err)}
+  end
+  d.secret = try("secret")
+  d.notes = try("lib.notes")
+  d.inside = try("alias")
+)"), {{"real.lua", "return 'inside'\n"}, {"lib/.keep", ""}});
+  const fs::path next_to = fs::path(game.dir()).parent_path() / (fs::path(game.dir()).filename().string() + "-outside");
+  fs::create_directories(next_to);
+  { std::ofstream(next_to / "secret.lua") << "return 'TOP-SECRET'\n"; }
+  { std::ofstream(next_to / "notes.txt") << "password: hunter2\n"; }
+  fs::create_symlink(next_to / "secret.lua", fs::path(game.dir()) / "secret.lua");
+  fs::create_symlink(next_to / "notes.txt", fs::path(game.dir()) / "lib" / "notes.lua");
+  fs::create_symlink("real.lua", fs::path(game.dir()) / "alias.lua");
+  Table t(game);
+  const json d = t.play(3).details;
+  fs::remove_all(next_to);
+  for (const char* key : {"secret", "notes"}) {
+    INFO(key << ": " << d.at(key).dump());
+    CHECK(d.at(key)[0] == false);
+    CHECK_THAT(d.at(key)[1].get<std::string>(), Catch::Contains("is outside the game folder"));
+    CHECK_THAT(d.at(key)[1].get<std::string>(), !Catch::Contains("TOP-SECRET") && !Catch::Contains("hunter2"));
+  }
+  CHECK(d.at("inside") == json::array({true, "inside"}));
 }
 
 TEST_CASE("sandbox: undeclared globals", "[sandbox]") {

@@ -191,6 +191,52 @@ TEST_CASE("an agent at one seat and none at the other: the game waits for the ot
   CHECK(match.answers().size() == 2);
 }
 
+TEST_CASE("an options function may ask a decision, and the game may wait there", "[together][step]") {
+  // The options are gathered in a protected continuation: a seat without
+  // an agent asked inside the function makes the game wait (a web table's
+  // person, a search's saved decision), and it goes on from there. (It
+  // used to be "attempt to yield across a C-call boundary", and a search
+  // with checkpoints then stopped the game: "seat 0 has no decision pending".)
+  const test::TempGame game(kBidYaml, test::rules_lua(
+      "  local seats = {0, 1}\n"
+      "  local bids = game:choose_together(seats, 'Bid', function(seat)\n"
+      "    seats[1], seats[2] = 'x', 'y'  -- the call read the list already\n"
+      "    local n = game:choose(seat, 'How many?', {2, 3})\n"
+      "    local list = {}\n"
+      "    for i = 1, n do list[i] = i * 10 end\n"
+      "    return list\n"
+      "  end)\n"
+      "  game:say('bids %d %d', bids[0], bids[1])\n"
+      "  game:finish{}"));
+  auto def = load_game(game.dir());
+  Match match(def);
+  EventRecorder recorder;
+  match.add_sink(&recorder);
+  match.record_answers();
+  REQUIRE(match.start(2, 1));
+  CHECK(match.pending_seats() == std::vector<Seat>{Seat{0}});
+  CHECK(match.pending(Seat{0}).prompt == "How many?");
+  CHECK(match.answer(Seat{0}, 1));  // 3 options
+  CHECK(match.pending(Seat{1}).prompt == "How many?");
+  CHECK(match.answer(Seat{1}, 0));  // 2 options
+  CHECK(match.pending_seats() == std::vector<Seat>{Seat{0}, Seat{1}});
+  CHECK(match.pending(Seat{0}).labels == std::vector<std::string>{"10", "20", "30"});
+  CHECK(match.pending(Seat{1}).labels == std::vector<std::string>{"10", "20"});
+  CHECK(match.answer(Seat{1}, 1));
+  CHECK_FALSE(match.answer(Seat{0}, 2));
+  CHECK(match.result().finished);
+  bool told = false;
+  for (const auto& e : recorder.events()) told = told || e.dump().find("bids 30 20") != std::string::npos;
+  CHECK(told);
+  // A fork replays into the function's decision and waits there too.
+  Match again(def);
+  again.record_answers();
+  REQUIRE(again.start(2, 1));
+  again.answer(Seat{0}, 1);
+  auto fork = again.fork();
+  CHECK(fork->pending_seats() == std::vector<Seat>{Seat{1}});
+}
+
 TEST_CASE("logs of simultaneous decisions replay, and their marks are checked", "[together][replay]") {
   const test::TempGame game(kBidYaml, kBidLua);
   auto def = load_game(game.dir());
@@ -210,6 +256,34 @@ TEST_CASE("logs of simultaneous decisions replay, and their marks are checked", 
   const ReplayReport r = replay_log(unmarked);
   CHECK_FALSE(r.ok);
   CHECK_THAT(r.message, Catch::Contains("simultaneous"));
+}
+
+TEST_CASE("a log whose simultaneous decisions carry wrong numbers does not replay", "[together][replay]") {
+  const test::TempGame game(kBidYaml, kBidLua);
+  auto def = load_game(game.dir());
+  Match match(def);
+  EventRecorder recorder;
+  match.add_sink(&recorder);
+  match.record_answers();
+  for (Seat s : Seat::all(2)) match.set_agent(s, std::make_unique<RandomAgent>());
+  const GameResult result = match.play(2, 5);
+  GameSpec spec{game.dir(), {}, {}, 2, 5, {}};
+  const json log = make_log(spec, match.state(), result, match.answers(), recorder.events(), {"random", "random"});
+  REQUIRE(log.at("answers").size() >= 4);
+  REQUIRE(replay_log(log).ok);
+
+  json one = log;  // the second decision's first answer renumbered
+  one["answers"][2][2] = 7;
+  const ReplayReport changed = replay_log(one);
+  CHECK_FALSE(changed.ok);
+  CHECK_THAT(changed.message, Catch::Contains("answer 3 differs") && Catch::Contains("[0, ") &&
+                                  Catch::Contains(", 7]") && Catch::Contains(", 2]"));
+
+  json shifted = log;  // every decision's number one too high
+  for (json& a : shifted["answers"]) a[2] = a[2].get<int>() + 1;
+  const ReplayReport all = replay_log(shifted);
+  CHECK_FALSE(all.ok);
+  CHECK_THAT(all.message, Catch::Contains("answer 1 differs"));
 }
 
 TEST_CASE("choose_together checks its arguments", "[together][errors]") {

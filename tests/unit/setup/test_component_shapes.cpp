@@ -189,7 +189,7 @@ TEST_CASE("shapes: the schema checks how a shape is written", "[setup][shapes][s
   const std::string typo_error = error_of(typo.dir());
   INFO(typo_error);
   CHECK(typo_error.find("game.yaml:16:38: error: missing required key 'option'") == 0);
-  CHECK(typo_error.find("game.yaml:16:47: error: unknown key 'optoin' (allowed: option, per_player); did you mean "
+  CHECK(typo_error.find("game.yaml:16:47: error: unknown key 'optoin' (allowed: players, plus, option, per_player); did you mean "
                         "`option`?") != std::string::npos);
   TempGame range(with("faces: {from: 1, to: {option: cards}}}\n  - {name: die",
                       "faces: {from: 1, upto: 6}}\n  - {name: die"),

@@ -253,6 +253,19 @@ TEST_CASE("lobby: bad requests are refused in our words and create nothing", "[l
   CHECK(lobby.size() == 0);
 }
 
+TEST_CASE("lobby: a player's name from the network is short and has no control characters", "[lobby][text]") {
+  Lobby lobby(LobbyConfig{});
+  // An OSC title, a clear screen, CR + erase line: shown on the operator's terminal.
+  refused(lobby, R"({"game": "hai-noon", "names": ["\u001b]0;pwned\u0007"]})", "\"names\": name 1 holds a control character (U+001B)");
+  refused(lobby, R"({"game": "hai-noon", "names": ["Ann", "\u001b[2J"]})", "name 2 holds a control character (U+001B)");
+  refused(lobby, R"({"game": "hai-noon", "names": ["ok\r\u001b[2Kfake"]})", "name 1 holds a control character (U+000D)");
+  refused(lobby, R"({"game": "hai-noon", "names": ["\u009b31m"]})", "holds a control character (U+009B)");
+  refused(lobby, "{\"game\": \"hai-noon\", \"names\": [\"" + std::string(65, 'x') + "\"]}",
+          "name 1 is longer than 64 characters (65)");
+  CHECK(lobby.size() == 0);
+  CHECK_NOTHROW(lobby.create("{\"game\": \"hai-noon\", \"names\": [\"" + std::string(64, 'x') + "\", \"Zo\u00eb\"]}"));
+}
+
 TEST_CASE("lobby: a finished table's log replays; a playing one's is not ready", "[lobby]") {
   Lobby lobby(LobbyConfig{});
   auto table = played_game(lobby, 5);
@@ -384,4 +397,69 @@ TEST_CASE("lobby: closing the lobby stops its tables", "[lobby]") {
   }
   CHECK(table->state() == TableState::abandoned);
   CHECK(table->closed());
+}
+
+TEST_CASE("lobby: a request sets the game's options only, never a script, a path or another key", "[lobby][security]") {
+  // Two games side by side: a request for one must not run the other's files.
+  const std::string club = test::temp_folder("club");
+  test::write_file(club + "/duel/game.yaml",
+                   test::one_die_game_yaml("duel", "Duel") + "options: {target: 3, fast: false, mode: slow, ratio: 0.5}\n");
+  test::write_file(club + "/duel/rules.lua", test::rules_lua("game:choose(0, 'Pick', {'a', 'b'})\ngame:finish{}"));
+  test::write_file(club + "/other/game.yaml", test::one_die_game_yaml("other", "Other"));
+  test::write_file(club + "/other/rules.lua", "error('the other game ran')\n");
+  LobbyConfig c;
+  c.games_dirs = {club};
+  Lobby lobby(c);
+  const std::string refusal_words = "the lobby sets only the game's options";
+  for (const char* set : {"script=../other/rules.lua", "script=rules.lua", "players.max=9", "components+=[]", "zones=[]",
+                          "options=7", "options", "name=x"}) {
+    refused(lobby, json{{"game", "duel"}, {"set", {set}}}.dump(), std::string(set) == "options" ? "expected PATH=VALUE" : refusal_words);
+  }
+  refused(lobby, R"({"game": "duel", "set": ["options.script=../other/rules.lua"]})", "unknown key 'script'");
+  refused(lobby, R"({"game": "duel", "set": ["options.targte=4"]})", "did you mean `target`?");
+  refused(lobby, R"({"game": "duel", "set": ["options.target=4", "options.target=5"]})", "options.target is given twice");
+  refused(lobby, R"({"game": "duel", "set": ["options.target="]})", "options.target takes a whole number, not ''");
+  refused(lobby, R"({"game": "duel", "set": ["options.target=2.5"]})", "options.target takes a whole number");
+  refused(lobby, R"({"game": "duel", "set": ["options.target={script: x}"]})", "options.target takes a whole number");
+  refused(lobby, R"({"game": "duel", "set": ["options.fast=yes"]})", "options.fast takes a boolean");
+  refused(lobby, R"({"game": "duel", "set": ["options.ratio=.nan"]})", "options.ratio takes a number");
+  refused(lobby, json{{"game", "duel"}, {"set", {"options.mode=" + std::string(2000, 'x')}}}.dump(), "more than the lobby takes");
+  CHECK(lobby.size() == 0);
+
+  // What the page sends is taken, each value as its option's kind; a text
+  // option's value is its text.
+  const TableConfig ok = lobby.check(
+      R"({"game": "duel", "set": ["options.target=5", "options.fast=true", "options.mode=8", "options.ratio=2"]})");
+  CHECK(ok.definition->options["target"] == 5);
+  CHECK(ok.definition->options["fast"] == true);
+  CHECK(ok.definition->options["mode"] == "8");
+  CHECK(ok.definition->options["ratio"] == 2);
+  CHECK(ok.definition->script == "rules.lua");
+  CHECK(ok.spec.sets == std::vector<std::string>{"options.target=5", "options.fast=true", "options.mode=\"8\"", "options.ratio=2"});
+  std::filesystem::remove_all(club);
+}
+
+TEST_CASE("lobby: a table's error is shown to clients without the server's paths or source lines", "[lobby][security]") {
+  const std::string club = test::temp_folder("club");
+  test::write_file(club + "/broken/game.yaml", test::one_die_game_yaml("broken", "Broken"));
+  test::write_file(club + "/broken/rules.lua", test::rules_lua("local secret_line = nil\nreturn secret_line.x"));
+  LobbyConfig c;
+  c.games_dirs = {club};
+  Lobby lobby(c);
+  auto table = lobby.create(R"({"game": "broken"})");
+  REQUIRE(table->wait_over(30));
+  // The operator's text is whole: the source line is in it.
+  CHECK(table->error().find("secret_line.x") != std::string::npos);
+  const json listed = lobby.table_json(table->id());
+  REQUIRE(listed.contains("error"));
+  const std::string shown = listed["error"];
+  INFO(shown);
+  CHECK(shown.rfind("rules.lua:5: attempt to index a nil value", 0) == 0);
+  CHECK(shown.find(club) == std::string::npos);
+  CHECK(shown.find('/') == std::string::npos);
+  CHECK(shown.find("secret_line.x") == std::string::npos);  // the source line stays on the server
+  CHECK(shown.find("traceback") == std::string::npos);
+  CHECK(shown == table->public_error());
+  CHECK(lobby.tables_json()[0]["error"] == shown);
+  std::filesystem::remove_all(club);
 }
