@@ -11,6 +11,20 @@ uint64_t seats_out(const GameState& state) {
   return out;
 }
 
+uint64_t sole_best(const std::vector<double>& returns) {
+  int best = -1;
+  bool tied = false;
+  for (int s = 0; s < static_cast<int>(returns.size()); ++s) {
+    if (best < 0 || returns[static_cast<size_t>(s)] > returns[static_cast<size_t>(best)]) {
+      best = s;
+      tied = false;
+    } else if (returns[static_cast<size_t>(s)] == returns[static_cast<size_t>(best)]) {
+      tied = true;
+    }
+  }
+  return best < 0 || tied ? 0 : uint64_t{1} << best;
+}
+
 void GameTracer::begin(Match& match, int players) {
   match_ = &match;
   evaluates_ = match.engine().has_evaluation();
@@ -21,8 +35,12 @@ void GameTracer::begin(Match& match, int players) {
 
 void GameTracer::values_now() {
   const GameState& state = match_->state();
-  for (Seat s : Seat::all(trace_.players()))
-    values_[s.index()] = evaluates_ ? match_->evaluation(s).value_or(0.0) : state.player(s).score;
+  if (evaluates_) {
+    // Every seat's in one call under one budget (rules.evaluate for each).
+    if (const std::optional<std::vector<double>> all = match_->evaluations()) values_ = *all;
+  } else {
+    for (Seat s : Seat::all(trace_.players())) values_[s.index()] = state.player(s).score;
+  }
   if (!told_apart_)
     for (double v : values_) told_apart_ = told_apart_ || v != values_[0];
 }
@@ -38,7 +56,13 @@ void GameTracer::finish(const GameResult& result, analysis::GameStats& into) {
   if (!match_) return;
   uint64_t winners = 0;
   for (Seat w : result.winners) winners |= uint64_t{1} << w.index();
-  if (evaluates_) {
+  // The final position's value: the returns where the rules gave them (the
+  // game's own payoff), else the share of the win on rules.evaluate's scale,
+  // else the scores.
+  if (!result.returns.empty()) {
+    values_ = result.returns;
+    if (winners == 0) winners = sole_best(result.returns);
+  } else if (evaluates_) {
     for (Seat s : Seat::all(trace_.players())) values_[s.index()] = outcome_share(result, s);
   } else {
     for (Seat s : Seat::all(trace_.players())) values_[s.index()] = match_->state().player(s).score;

@@ -3,9 +3,10 @@
 // for the metrics of how it felt (analysis/game_metrics.hpp): before each
 // decision, every seat's evaluation of the position -- the rules'
 // rules.evaluate where the game gives it, else the scores -- the turn and
-// the seats already out. Costs no search: one evaluate call per seat and
-// decision, nothing at all for a game without rules.evaluate (scores are
-// read from the state).
+// the seats already out; the final position is valued by the returns where
+// the rules give them. Costs no search: one protected call (rules.evaluate
+// for every seat) per decision, nothing at all for a game without
+// rules.evaluate (scores are read from the state).
 #include <vector>
 
 #include "analysis/game_trace.hpp"
@@ -36,6 +37,10 @@ class GameTracer {
   analysis::GameTrace trace_;
   std::vector<double> values_;
 };
+
+// The seat whose return is highest, alone, as a bit (0: a tie, or none):
+// the eventual winner of a game that names no winner but gives returns.
+uint64_t sole_best(const std::vector<double>& returns);
 
 // The seats out of the game (eliminated) as bits.
 uint64_t seats_out(const GameState& state);

@@ -61,6 +61,7 @@ class ReadOnlyCall {
     e_.ctx.random = random_after_;
     e_.ctx.read_only_call = read_only_after_;
   }
+  bool changed() const { return detector_.changed; }
   // `where` (the call, for the message) must only have read the game.
   void require_unchanged(const std::string& where) const {
     if (detector_.changed)
@@ -641,17 +642,19 @@ std::optional<std::vector<double>> GameRun::evaluations(Seat only) {
     lua_rawgeti(L, -1, static_cast<lua_Integer>(k) + 1);
     const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
     const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
-    const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
-    lua_pop(L, 1);
     if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0) {
+      const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
       lua_settop(L, handler - 1);
       throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
                                     "(the seat's estimated share of the win)", where(seat), got));
     }
+    lua_pop(L, 1);
     values[seat.index()] = value;
   }
   lua_settop(L, handler - 1);
-  call.require_unchanged(where(to.seats.front()));
+  // The message only when it is needed: a simulation's metrics ask at
+  // every decision, and building it took longer than the answer.
+  if (call.changed()) call.require_unchanged(where(to.seats.front()));
   return values;
 }
 

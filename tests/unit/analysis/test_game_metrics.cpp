@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "analysis/game_metrics.hpp"
@@ -127,46 +129,93 @@ double lowest_coverage(int samples) { return 0.95 - 3 * std::sqrt(0.95 * 0.05 / 
 
 // A random two-seat game of `steps` decisions, alternating seats: before
 // each decision after the first, the lead passes to the other seat with
-// probability p; the leader at the end wins; seat 1 is knocked out before
-// the last decision with probability q. Expected: lead changes (steps-1) p,
-// sit_out q.
-GameTrace random_game(rulebook::Rng& rng, int steps, double p, double q, GameTrace& t) {
+// probability p; the leader at the end wins; with probability q seat 1 is
+// knocked out before one of the last three decisions (each alike). Known
+// in closed form, with n = steps:
+//   lead changes (n - 1) p, per 10 turns 10 (n - 1) p / n;
+//   drama (the winner trailed by 1 wherever it trailed) 1 - (1 - p)^(n - 1),
+//     the chance that the lead ever changed;
+//   decisiveness E[R] / n, R the decisions since the last change:
+//     P(R >= k) = (1 - p)^(k - 1), so E[R] = (1 - (1 - p)^n) / p;
+//   sit_out q; sit_out_wait (games with one) (1 + 2 + 3) / 3 / n = 2 / n.
+GameTrace& random_game(rulebook::Rng& rng, int steps, double p, double q, GameTrace& t) {
   t.begin(2);
   int leader = 0;
   const bool knocked_out = rng.unit() < q;
+  const int out_from = steps - 1 - static_cast<int>(rng.below(3));
   std::vector<double> v(2);
   for (int i = 0; i < steps; ++i) {
     if (i > 0 && rng.unit() < p) leader = 1 - leader;
     v[0] = leader == 0 ? 1 : 0;
     v[1] = 1 - v[0];
-    t.add(i % 2, i, v, knocked_out && i >= steps - 2 ? 0b10 : 0);
+    t.add(i % 2, i, v, knocked_out && i >= out_from ? 0b10 : 0);
   }
-  t.add(-1, steps, v, 0);
+  t.add(-1, steps, v, knocked_out ? 0b10 : 0);
   t.finish(uint64_t{1} << leader, steps);
   return t;
 }
 
+// Seat 0 decides, seat 1 decides K times (K = 1, 2 or 3 alike), seat 0
+// decides again: seat 0's one wait is K, so downtime_seat0 and its 90th
+// percentile have mean 2.
+GameTrace& waiting_game(rulebook::Rng& rng, GameTrace& t) {
+  t.begin(2);
+  const std::vector<double> v{0, 0};
+  const int k = 1 + static_cast<int>(rng.below(3));
+  int step = 0;
+  t.add(0, step++, v, 0);
+  for (int i = 0; i < k; ++i) t.add(1, step++, v, 0);
+  t.add(0, step++, v, 0);
+  t.add(-1, step, v, 0);
+  t.finish(0b01, step);
+  return t;
+}
+
+// Over `runs` runs of `games` games each, how often each named metric's 95%
+// interval holds its true mean.
+struct Coverage {
+  std::map<std::string, double> truth;
+  std::map<std::string, int> covered;
+  void count(const StatTallies& tallies) {
+    for (const auto& [name, value] : truth) {
+      const Interval i = tallies.at(name).mean();
+      covered[name] += i.low <= value && value <= i.high ? 1 : 0;
+    }
+  }
+};
+
 }  // namespace
 
-TEST_CASE("the intervals of lead changes and sit-out cover their true means (1,000 runs)", "[metrics][coverage]") {
-  const int runs = 1000, games = 100, steps = 12;
-  const double p = 0.2, q = 0.3;
+TEST_CASE("every metric's 95% interval covers its true mean in about 95% of 1,000 runs", "[metrics][coverage]") {
+  const int runs = 1000, games = 100, n = 12;
+  const double p = 0.1, q = 0.3;
+  Coverage lead, wait;
+  lead.truth = {{"lead_changes", (n - 1) * p},
+                {"lead_changes_per_10_turns", 10.0 * (n - 1) * p / n},
+                {"drama", 1 - std::pow(1 - p, n - 1)},
+                {"decisiveness", (1 - std::pow(1 - p, n)) / p / n},
+                {"sit_out", q},
+                {"sit_out_wait", 2.0 / n}};
+  wait.truth = {{"downtime_seat0", 2.0}, {"downtime_p90_seat0", 2.0}};
   rulebook::Rng rng(42);
   GameTrace t;
-  int lead_covered = 0, sit_covered = 0;
   for (int run = 0; run < runs; ++run) {
-    StatTallies tallies;
+    StatTallies lead_tallies, wait_tallies;
     for (int g = 0; g < games; ++g) {
       GameStats m;
-      add_trace_metrics(random_game(rng, steps, p, q, t), m);
-      add_stats(tallies, m);
+      add_trace_metrics(random_game(rng, n, p, q, t), m);
+      add_stats(lead_tallies, m);
+      m.clear();
+      add_trace_metrics(waiting_game(rng, t), m);
+      add_stats(wait_tallies, m);
     }
-    const Interval lead = tallies.at("lead_changes").mean(), sit = tallies.at("sit_out").mean();
-    lead_covered += lead.low <= (steps - 1) * p && (steps - 1) * p <= lead.high ? 1 : 0;
-    sit_covered += sit.low <= q && q <= sit.high ? 1 : 0;
+    lead.count(lead_tallies);
+    wait.count(wait_tallies);
   }
-  CHECK(lead_covered >= lowest_coverage(runs) * runs);
-  CHECK(lead_covered <= 0.99 * runs);
-  CHECK(sit_covered >= lowest_coverage(runs) * runs);
-  CHECK(sit_covered <= 0.99 * runs);
+  for (const Coverage* c : {&lead, &wait})
+    for (const auto& [name, times] : c->covered) {
+      INFO(name << " covered its true mean in " << times << " of " << runs << " runs");
+      CHECK(times >= lowest_coverage(runs) * runs);
+      CHECK(times <= 0.99 * runs);
+    }
 }
