@@ -48,6 +48,22 @@ std::string metric_sentence(const std::string& name, const RunStatistics& base, 
   return text + ".";
 }
 
+// "Mean return by seat (game:finish returns): seat 0 0.31 in the base game, 0.12 with the variant (-0.19 ...); ..."
+std::string returns_sentence(const RunStatistics& base, const RunStatistics* with, const analysis::PairedStatistics* paired) {
+  std::vector<std::string> seats;
+  for (size_t s = 0; s < base.returns().size(); ++s) {
+    std::string text = fmt::format("seat {} {:.2f} in the base game", s, base.returns()[s].mean().estimate);
+    if (with && with->returns().size() == base.returns().size() && paired->has_returns()) {
+      const auto d = paired->seat_return(static_cast<int>(s));
+      text += fmt::format(", {:.2f} with the variant ({}, {})", with->returns()[s].mean().estimate,
+                          analysis::difference_text(d, 1, ""),
+                          d.significant() ? "a significant change" : "no significant change");
+    }
+    seats.push_back(text);
+  }
+  return fmt::format("Mean return by seat (the game's own payoff, game:finish returns): {}.", fmt::join(seats, "; "));
+}
+
 nlohmann::json side_json(const ReportSide& side) {
   nlohmann::json j = figures_json(*side.statistics);
   if (!j.contains("metrics")) j["metrics"] = nlohmann::json::object();
@@ -121,6 +137,15 @@ nlohmann::json report_json(const ReportInput& in) {
                         {"fairness", difference_json(fairness)},
                         {"mean_turns", difference_json(paired.turns())},
                         {"metrics", metrics}};
+    if (paired.has_returns()) {  // only for a game whose rules give returns, as in compare
+      nlohmann::json by_seat = nlohmann::json::array();
+      for (int s = 0; s < in.players; ++s) {
+        auto r = difference_json(paired.seat_return(s));
+        r["seat"] = s;
+        by_seat.push_back(r);
+      }
+      j["differences"]["returns"] = {{"by_seat", by_seat}};
+    }
     verdict = analysis::comparison_verdict(in.with->description, base, *with, paired, fairness) +
               feel_changes(base, *with, paired);
     finding("fairness", fmt::format("Base game: {}. With the variant: {}.", analysis::seat_advantage_sentence(base),
@@ -137,6 +162,7 @@ nlohmann::json report_json(const ReportInput& in) {
                                   fmt::format("{:.1f}", base.turns().mean().estimate), base.turns_quantile(0.1),
                                   base.turns_quantile(0.9)));
   }
+  if (!base.returns().empty()) finding("returns", returns_sentence(base, with, in.paired));
   for (const auto& name : report_metric_names())
     if (base.metrics().count(name) || (with && with->metrics().count(name)))
       finding(name, metric_sentence(name, base, with, in.paired));

@@ -221,8 +221,34 @@ std::string report_page(const Json& r) {
     h += "<td>" + number(r, fmt::format("/sides/{}/turns/quantiles/median/estimate", k), 0) + "</td>";
   h += "</tr></table>\n";
 
+  if (r["sides"][0].contains("returns")) {  // only for a game whose rules give returns
+    h += "<h2>Returns</h2><p class=\"muted\">Each seat's mean return (the game's own payoff, "
+         "<code>game:finish{returns = ...}</code>) with its 95% interval; the difference is paired game by game.</p>"
+         "\n<table id=\"returns\"><tr><th>seat</th>";
+    for (const auto& side : r["sides"]) h += fmt::format("<th>{}</th>", esc(side["name"].get<std::string>()));
+    if (with) h += "<th>difference (with − base)</th>";
+    h += "</tr>";
+    for (int s = 0; s < r["players"].get<int>(); ++s) {
+      h += fmt::format("<tr><td>seat {}</td>", s);
+      for (size_t k = 0; k < r["sides"].size(); ++k) {
+        const std::string p = fmt::format("/sides/{}/returns/by_seat/{}", k, s);
+        h += r["sides"][k].contains("returns")
+                 ? fmt::format("<td>{} [{}, {}]</td>", number(r, p + "/mean"), number(r, p + "/low"), number(r, p + "/high"))
+                 : std::string("<td>—</td>");
+      }
+      if (with && r["differences"].contains("returns")) {
+        const std::string p = fmt::format("/differences/returns/by_seat/{}", s);
+        h += fmt::format("<td class=\"{}\">{}</td>", r.at(Json::json_pointer(p + "/significant")).get<bool>() ? "sig" : "",
+                         interval(r, p + "/difference", false));
+      }
+      h += "</tr>";
+    }
+    h += "</table>\n";
+  }
+
   h += "<h2>How it feels</h2><p class=\"muted\">Each metric is computed per game from every position's evaluation "
-       "(the rules' <code>rules.evaluate</code>, else the scores): the mean over games with its 95% interval; the "
+       "(the rules' <code>rules.evaluate</code>, else the scores; the final position by the returns where the game "
+       "gives them): the mean over games with its 95% interval; the "
        "difference is paired game by game on the same seeds. docs/judging-a-rule.md defines each.</p>\n";
   h += "<table id=\"metrics\"><tr><th>metric</th>";
   for (const auto& side : r["sides"]) h += fmt::format("<th>{}</th>", esc(side["name"].get<std::string>()));

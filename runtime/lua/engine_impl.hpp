@@ -91,6 +91,18 @@ struct EngineImpl {
 enum class RunPhase : unsigned char { Ready, Running, Waiting, Over };
 
 struct GameRunImpl {
+  // The seats rules.evaluate is being asked about (game_run.cpp), each
+  // with its own stream, the one being asked, and each answer's Lua type
+  // and number; kept between calls so that asking allocates nothing.
+  struct SeatsToEvaluate {
+    std::vector<Seat> seats;
+    std::vector<Rng> streams;
+    std::vector<int> answers;
+    std::vector<double> values;
+    size_t at = 0;
+  };
+  SeatsToEvaluate evaluating;
+
   EngineImpl* engine = nullptr;
   uint64_t serial = 0;  // unique in the process: which run a checkpoint is of
   GameState* state = nullptr;

@@ -554,29 +554,25 @@ nlohmann::json GameRun::evaluate(const std::string& expression, const std::strin
 
 namespace {
 
-// The seats evaluate_every_seat asks about, each with its own stream, and
-// the one being asked.
-struct SeatsToEvaluate {
-  std::vector<Seat> seats;
-  std::vector<Rng> streams;
-  size_t at = 0;
-};
-
 // rules.evaluate for every seat in turn, in one protected call (one budget
 // for all: a looping evaluate costs one budget, not one per player). Each
-// seat's call draws math.random from its own stream. Upvalue 1: the
-// SeatsToEvaluate; arguments: evaluate, game. Returns the answers in a list.
+// seat's call draws math.random from its own stream. A light C function
+// (nothing to allocate); arguments: the GameRunImpl::SeatsToEvaluate, as
+// light userdata, evaluate, game. Each answer's type and number go to
+// `answers` and `values`, checked by the caller once the call is over.
 int evaluate_every_seat(lua_State* L) {
-  auto& to = *static_cast<SeatsToEvaluate*>(lua_touserdata(L, lua_upvalueindex(1)));
-  lua_createtable(L, static_cast<int>(to.seats.size()), 0);
+  auto& to = *static_cast<GameRunImpl::SeatsToEvaluate*>(lua_touserdata(L, 1));
   for (to.at = 0; to.at < to.seats.size(); ++to.at) {
     context(L)->random = &to.streams[to.at];
-    lua_pushvalue(L, 1);
     lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
     lua_pushinteger(L, to.seats[to.at].value());
     lua_call(L, 2, 1);
-    lua_rawseti(L, 3, static_cast<lua_Integer>(to.at) + 1);
+    to.answers[to.at] = lua_type(L, -1);
+    to.values[to.at] = to.answers[to.at] == LUA_TNUMBER ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
+    lua_pop(L, 1);
   }
+  lua_pushnil(L);  // the one result protected_rule_call expects
   return 1;
 }
 
@@ -609,22 +605,29 @@ std::optional<std::vector<double>> GameRun::evaluations(Seat only) {
   // Each seat's own fixed stream, never the game's chance nor its seed (a
   // bot's fork must not learn it): the same position always gets the same
   // value.
-  SeatsToEvaluate to;
+  // Kept between calls (streams reseeded): a simulation's metrics ask at
+  // every decision, and the asking allocates nothing.
+  GameRunImpl::SeatsToEvaluate& to = g.evaluating;
+  to.seats.clear();
   if (only.is_none()) {
     for (Seat s : Seat::all(players)) to.seats.push_back(s);
   } else {
-    to.seats = {only};
+    to.seats.push_back(only);
   }
-  for (Seat s : to.seats) to.streams.emplace_back(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(s.value())));
+  to.streams.resize(to.seats.size());
+  for (size_t k = 0; k < to.seats.size(); ++k)
+    to.streams[k].reseed(Rng::mix(0x6576616c75617465ull, static_cast<uint64_t>(to.seats[k].value())));
+  to.answers.assign(to.seats.size(), LUA_TNIL);
+  to.values.assign(to.seats.size(), 0.0);
   ReadOnlyCall call(e, g, to.streams.front(), "rules.evaluate", inside);
   lua_checkstack(L, 8);
   lua_pushcfunction(L, sandbox_traceback);
   const int handler = lua_gettop(L);
+  lua_pushcfunction(L, evaluate_every_seat);
   lua_pushlightuserdata(L, &to);
-  lua_pushcclosure(L, evaluate_every_seat, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.evaluate_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, g.game_ref);
-  const int status = protected_rule_call(e, L, inside, 2, handler);
+  const int status = protected_rule_call(e, L, inside, 3, handler);
   call.end();
   // "rules.lua:12: rules.evaluate(game, 1)": where the function is, in messages.
   auto where = [&](Seat seat) {
@@ -637,21 +640,17 @@ std::optional<std::vector<double>> GameRun::evaluations(Seat only) {
     return fmt::format("{}:{}{}", call_text.substr(0, colon), ar.linedefined, call_text.substr(colon));
   };
   if (status != LUA_OK) fail_rule_call(L, handler, where(to.seats[std::min(to.at, to.seats.size() - 1)]));
-  for (size_t k = 0; k < to.seats.size(); ++k) {
-    const Seat seat = to.seats[k];
-    lua_rawgeti(L, -1, static_cast<lua_Integer>(k) + 1);
-    const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
-    const double value = is_number ? static_cast<double>(lua_tonumber(L, -1)) : 0.0;
-    if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0) {
-      const std::string got = is_number ? fmt::format("{}", value) : luaL_typename(L, -1);
-      lua_settop(L, handler - 1);
-      throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
-                                    "(the seat's estimated share of the win)", where(seat), got));
-    }
-    lua_pop(L, 1);
-    values[seat.index()] = value;
-  }
   lua_settop(L, handler - 1);
+  for (size_t k = 0; k < to.seats.size(); ++k) {
+    const double value = to.values[k];
+    const bool is_number = to.answers[k] == LUA_TNUMBER;
+    if (!is_number || !std::isfinite(value) || value < 0.0 || value > 1.0) {
+      const std::string got = is_number ? fmt::format("{}", value) : lua_typename(L, to.answers[k]);
+      throw ScriptError(fmt::format("{} returned {}; it must return a number from 0 to 1 "
+                                    "(the seat's estimated share of the win)", where(to.seats[k]), got));
+    }
+    values[to.seats[k].index()] = value;
+  }
   // The message only when it is needed: a simulation's metrics ask at
   // every decision, and building it took longer than the answer.
   if (call.changed()) call.require_unchanged(where(to.seats.front()));

@@ -143,7 +143,10 @@ TEST_CASE("returns: compare gives each seat's paired difference; sweep each sett
   const std::string out = temp_folder("returns-export");
   REQUIRE(run_rulebook("simulate " + dir + " --games 5 --export " + out + "/e.csv").exit_code == 0);
   const std::string csv = read_text(out + "/e.csv");
-  CHECK(csv.find(",details,returns.seat0,returns.seat1\n") != std::string::npos);
+  // The metrics' columns follow the returns' (each metrics.NAME); without them the header ends there.
+  CHECK(csv.find(",details,returns.seat0,returns.seat1,metrics.") != std::string::npos);
+  REQUIRE(run_rulebook("simulate " + dir + " --games 5 --no-metrics --export " + out + "/plain.csv").exit_code == 0);
+  CHECK(read_text(out + "/plain.csv").find(",details,returns.seat0,returns.seat1\n") != std::string::npos);
   REQUIRE(run_rulebook("simulate " + dir + " --games 3 --export " + out + "/e.jsonl").exit_code == 0);
   const std::string jsonl = read_text(out + "/e.jsonl");
   CHECK(nlohmann::json::parse(jsonl.substr(0, jsonl.find('\n')))["returns"].size() == 2);
