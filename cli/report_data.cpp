@@ -90,6 +90,16 @@ std::string feel_changes(const RunStatistics& base, const RunStatistics& with, c
   return parts.empty() ? "" : fmt::format("; how it feels: {}", fmt::join(parts, ", "));
 }
 
+// The seats whose mean return changes significantly, in words: "; returns: seat 0 +2.00 ± 0.04".
+std::string return_changes(int players, const analysis::PairedStatistics& paired) {
+  if (!paired.has_returns()) return "";
+  std::vector<std::string> parts;
+  for (int s = 0; s < players; ++s)
+    if (const auto d = paired.seat_return(s); d.significant())
+      parts.push_back(fmt::format("seat {} {}", s, analysis::difference_text(d, 1, "")));
+  return parts.empty() ? "" : fmt::format("; returns: {}", fmt::join(parts, ", "));
+}
+
 }  // namespace
 
 nlohmann::json report_json(const ReportInput& in) {
@@ -147,7 +157,7 @@ nlohmann::json report_json(const ReportInput& in) {
       j["differences"]["returns"] = {{"by_seat", by_seat}};
     }
     verdict = analysis::comparison_verdict(in.with->description, base, *with, paired, fairness) +
-              feel_changes(base, *with, paired);
+              return_changes(in.players, paired) + feel_changes(base, *with, paired);
     finding("fairness", fmt::format("Base game: {}. With the variant: {}.", analysis::seat_advantage_sentence(base),
                                     analysis::seat_advantage_sentence(*with)));
     finding("length", fmt::format("Games last {} turns on average in the base game and {} with the variant ({}, {}).",

@@ -1,5 +1,9 @@
 #include "batch/game_tracer.hpp"
 
+#include <cmath>
+#include <iterator>
+#include <limits>
+
 #include "analysis/game_metrics.hpp"
 
 namespace rulebook::batch {
@@ -69,8 +73,12 @@ void GameTracer::finish(const GameResult& result, analysis::GameStats& into) {
   }
   trace_.add(-1, result.turns, values_, seats_out(match_->state()));
   trace_.finish(winners, result.turns);
-  into.clear();
+  // `into` keeps the last game's names: each metric this game gives
+  // overwrites its entry, and only those it does not give are erased, so
+  // a run allocates no map node nor name per metric per game.
+  for (auto& [name, value] : into) value = std::numeric_limits<double>::quiet_NaN();
   analysis::add_trace_metrics(trace_, into, told_apart_ || evaluates_);
+  for (auto it = into.begin(); it != into.end();) it = std::isnan(it->second) ? into.erase(it) : std::next(it);
 }
 
 }  // namespace rulebook::batch

@@ -196,3 +196,29 @@ TEST_CASE("returns: scenarios check them by seat order or by name", "[returns][s
   auto count = run_rulebook("test " + dir);
   CHECK((count.out + count.err).find("returns: expected 2 numbers, one a seat, got 1") != std::string::npos);
 }
+
+TEST_CASE("returns: the report shows each seat's mean return and its paired difference", "[returns][report]") {
+  const std::string dir = returns_game(), out = temp_folder("returns-report");
+  auto r = run_rulebook("report " + dir + " --set options.bonus=2 --games 100 --skill-games 0 --out " + out +
+                        "/r.html --json " + out + "/r.json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(read_text(out + "/r.json"));
+  const auto& d = j["differences"]["returns"]["by_seat"];
+  REQUIRE(d.size() == 2);
+  CHECK(d[0]["difference"]["estimate"] == 2.0);  // the bonus, every game
+  CHECK(d[0]["significant"] == true);
+  CHECK(d[1]["no_game_differed"] == true);
+  CHECK(j["sides"][1]["returns"]["by_seat"][0]["games"] == 100);
+  CHECK(j["verdict"].get<std::string>().find("returns: seat 0 +2.00") != std::string::npos);
+  bool said = false;
+  for (const auto& f : j["findings"]) said = said || f["topic"] == "returns";
+  CHECK(said);
+  const std::string page = read_text(out + "/r.html");
+  CHECK(page.find("id=\"returns\"") != std::string::npos);
+  CHECK(page.find("data-json=\"/differences/returns/by_seat/0/difference/estimate\"") != std::string::npos);
+  CHECK(page.find("data-json=\"/sides/1/returns/by_seat/0/mean\"") != std::string::npos);
+  // A game without returns has no such table.
+  REQUIRE(run_rulebook("report pass-the-pandas --games 20 --skill-games 0 --out " + out + "/p.html").exit_code == 0);
+  CHECK(read_text(out + "/p.html").find("id=\"returns\"") == std::string::npos);
+}
