@@ -68,6 +68,26 @@ return rules
   return dir;
 }
 
+// No rules.evaluate: the scores lead, seat 0 then seat 1; the game names no
+// winner, but its returns make seat 1 the eventual winner (the sole best).
+std::string returns_winner_game() {
+  const std::string dir = temp_folder("returns-winner");
+  write_file(dir + "/game.yaml", "name: payout\ntitle: Payout\nplayers: {min: 2, max: 2, default: 2}\nscript: rules.lua\n");
+  write_file(dir + "/rules.lua", R"(local rules = {}
+function rules.setup(game) end
+function rules.play(game)
+  game:choose(0, "Go", {"a", "b"})
+  game:add_score(0, 2)
+  game:choose(1, "Go", {"a", "b"})
+  game:add_score(1, 3)
+  game:choose(0, "Go", {"a", "b"})
+  game:finish{returns = {0, 1}}
+end
+return rules
+)");
+  return dir;
+}
+
 double mean_of(const nlohmann::json& figures, const std::string& name) {
   return figures["metrics"][name]["mean"]["estimate"].get<double>();
 }
@@ -92,6 +112,18 @@ TEST_CASE("metrics: a winner fixed before the first decision", "[metrics][report
   CHECK(text.out.find("  decisiveness: mean 1.00 ± ") != std::string::npos);
   // --no-metrics: none, as before.
   CHECK_FALSE(json_of(run_rulebook("simulate " + dir + " --games 5 --json --no-metrics")).contains("metrics"));
+}
+
+TEST_CASE("metrics: the returns value the final position and name the eventual winner", "[metrics][report]") {
+  auto r = run_rulebook("simulate " + returns_winner_game() + " --games 20 --json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = json_of(r);
+  check_schema(j, "simulate.schema.json");
+  // Scores before each decision: tied, seat 0 by 2, seat 1 by 1; the returns: seat 1.
+  CHECK(mean_of(j, "lead_changes") == 1);
+  CHECK(mean_of(j, "drama") == 2);  // seat 1 trailed by 2 at the one decision where it trailed
+  CHECK(mean_of(j, "decisiveness") == Approx(1.0 / 3));  // it led from the third decision of three
 }
 
 TEST_CASE("metrics: a kingmaker seat by design, and a seat out before the end", "[metrics][report]") {
