@@ -43,6 +43,7 @@ struct CompareOptions {
   std::string plot;
   std::string export_file;
   bool no_metrics = false;
+  std::string evaluator;  // --evaluator: a search values positions for the metrics
 };
 
 struct SideSetup {
@@ -143,6 +144,7 @@ int run(CompareOptions& o) {
   plan.cancel = cancel_on_interrupt();
   plan.keep_details = !o.export_file.empty();
   plan.metrics = !o.no_metrics;
+  plan.evaluator = o.evaluator;
 
   struct alignas(64) Accumulator {  // one per worker, on its own cache lines
     RunStatistics base, with;
@@ -359,6 +361,7 @@ Runner add_compare(CLI::App& app) {
   cmd->add_option("--plot", o->plot, "draw both sides and their paired differences into FILE.svg or FILE.png (needs gnuplot)");
   cmd->add_option("--export", o->export_file, "write one row per game and side to FILE.csv or FILE.jsonl");
   add_no_metrics_flag(*cmd, o->no_metrics);
+  add_evaluator_option(*cmd, o->evaluator);
   document_interrupt(*cmd);
   return [o] { return run(*o); };
 }

@@ -39,6 +39,7 @@ struct ReportOptions {
   std::string searcher = "ismcts";
   std::string baseline = "random";
   bool kingmaking = false;
+  std::string evaluator;  // --evaluator: a search values positions for the metrics
   std::string logs;
 };
 
@@ -53,6 +54,7 @@ std::string command_text(const ReportOptions& o) {
   if (o.skill_games > 0)
     text += fmt::format(" --skill-games {} --budgets {} --searcher {} --baseline {}", o.skill_games, o.budgets, o.searcher, o.baseline);
   if (o.kingmaking) text += " --kingmaking";
+  if (!o.evaluator.empty()) text += " --evaluator " + o.evaluator;
   if (!o.logs.empty()) text += " --logs " + o.logs;
   if (!o.out.empty()) text += " --out " + o.out;
   if (!o.json.empty()) text += " --json " + o.json;
@@ -86,6 +88,7 @@ int run(ReportOptions& o) {
   plan.cancel = cancel_on_interrupt();
   plan.metrics = true;
   plan.kingmaking = o.kingmaking;
+  plan.evaluator = o.evaluator;
   // Found before any game is played.
   const std::vector<int> budgets = o.skill_games > 0 ? parse_budgets(o.budgets) : std::vector<int>{};
 
@@ -177,6 +180,7 @@ Runner add_report(CLI::App& app) {
   cmd->add_flag("--kingmaking", o->kingmaking,
                 "measure kingmaking: replay the last decisions of each seat that lost with every alternative (costs "
                 "games; agents that answer from the decision alone)");
+  add_evaluator_option(*cmd, o->evaluator);
   cmd->add_option("--logs", o->logs, "a folder of played games' logs (lobby --logs-dir, play --log): people beside bots");
   document_interrupt(*cmd);
   return [o] { return run(*o); };

@@ -31,6 +31,7 @@ struct SimulateOptions {
   std::string out;
   std::string export_file;
   bool no_metrics = false;
+  std::string evaluator;  // --evaluator: a search values positions for the metrics
 };
 
 int run(SimulateOptions& o) {
@@ -55,6 +56,7 @@ int run(SimulateOptions& o) {
   plan.cancel = cancel_on_interrupt();
   plan.keep_details = !o.export_file.empty();
   plan.metrics = !o.no_metrics;
+  plan.evaluator = o.evaluator;
 
   // One accumulator per worker, each on its own cache lines: workers share nothing while they play.
   struct alignas(64) Accumulator {
@@ -120,6 +122,7 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--export", o->export_file,
                   "write one row per game (seed, winners, turns, end reason, decisions, details) to FILE.csv or FILE.jsonl");
   add_no_metrics_flag(*cmd, o->no_metrics);
+  add_evaluator_option(*cmd, o->evaluator);
   return [o] { return run(*o); };
 }
 

@@ -49,6 +49,7 @@ struct SweepOptions {
   bool json = false;
   std::string plot;
   bool no_metrics = false;
+  std::string evaluator;  // --evaluator: a search values positions for the metrics
 };
 
 // What a paired comparison needs of a game, kept for every game of every setting (16 bytes).
@@ -156,6 +157,7 @@ int run(SweepOptions& o) {
   plan.progress = !o.json && isatty(2);
   plan.cancel = cancel_on_interrupt();
   plan.metrics = !o.no_metrics;
+  plan.evaluator = o.evaluator;
 
   std::vector<SettingRun> runs;
   RunTiming timing{0, 1};
@@ -330,6 +332,7 @@ Runner add_sweep(CLI::App& app) {
                   "('-' or empty: no variant)");
   cmd->add_flag("--json", o->json, "print one JSON object (schemas/sweep.schema.json)");
   add_no_metrics_flag(*cmd, o->no_metrics);
+  add_evaluator_option(*cmd, o->evaluator);
   cmd->add_option("--plot", o->plot, "draw every setting's unfairness and length into FILE.svg or FILE.png (needs gnuplot)");
   document_interrupt(*cmd);
   return [o] { return run(*o); };

@@ -68,6 +68,9 @@ void add_batch_options(CLI::App& cmd, int64_t& games, int& jobs, std::vector<std
 
 // --no-metrics: skip the metrics of how games felt (docs/judging-a-rule.md).
 void add_no_metrics_flag(CLI::App& cmd, bool& no_metrics);
+// --evaluator AGENT: a search agent values the positions of a game without
+// rules.evaluate for the metrics (cli/simulation_runner.hpp: RunPlan::evaluator).
+void add_evaluator_option(CLI::App& cmd, std::string& evaluator);
 
 // "SEAT=KIND" or "all=KIND" (repeatable) -> the agent kind of every seat
 // (default random). Throws SetupError.

@@ -103,6 +103,14 @@ void add_no_metrics_flag(CLI::App& cmd, bool& no_metrics) {
                "and decision)");
 }
 
+void add_evaluator_option(CLI::App& cmd, std::string& evaluator) {
+  cmd.add_option("--evaluator", evaluator,
+                 "value each position of a game that has no rules.evaluate by a search agent's estimate, for the "
+                 "metrics (lead changes, drama, decisiveness), in place of its scores: AGENT is mcts or ismcts, e.g. "
+                 "ismcts:iterations=200. Costs one search per decision; the games played stay the same")
+      ->type_name("AGENT");
+}
+
 std::vector<std::string> agent_kinds(const std::vector<std::string>& specs, int players) {
   std::vector<std::string> kinds(players, "random");
   for (const auto& spec : specs) {

@@ -11,6 +11,8 @@
 
 #include "batch/game_tracer.hpp"
 #include "batch/kingmaking.hpp"
+#include "bots/agent_factory.hpp"
+#include "bots/search_agent.hpp"
 #include "core/game_state.hpp"
 #include "play/match.hpp"
 #include "setup/setup_error.hpp"
@@ -18,34 +20,64 @@
 namespace rulebook::cli {
 namespace {
 
-// Counts the decisions an agent answers, passing everything through.
+// Counts the decisions an agent answers, passing everything through; with
+// an evaluator (--evaluator), a search agent of the same seat that values
+// each position for the tracer before the seat's own agent decides. The
+// evaluator follows the seat's events and searches from its information
+// on its own stream (seeded from the seat's stream seed by a one-way hash),
+// so the game's chance and the seat's agent draw exactly what they drew
+// without it.
 class CountingAgent : public Agent {
  public:
   // `tracer`: where the worker keeps the tracer of the game being played (null: none).
-  CountingAgent(std::unique_ptr<Agent> inner, batch::GameTracer* const* tracer)
-      : inner_(std::move(inner)), tracer_(tracer) {}
+  CountingAgent(std::unique_ptr<Agent> inner, batch::GameTracer* const* tracer, std::unique_ptr<Agent> evaluator = {})
+      : inner_(std::move(inner)), tracer_(tracer), evaluator_(std::move(evaluator)) {}
   std::string kind() const override { return inner_->kind(); }
   void begin_game(uint64_t stream_seed, Seat seat) override {
     decisions_ = 0;
     inner_->begin_game(stream_seed, seat);
+    if (evaluating()) evaluator_->begin_game(agent_stream_seed(stream_seed, seat), seat);
   }
   int choose(const Decision& d) override {
     ++decisions_;
-    if (*tracer_) (*tracer_)->before_decision(d.seat());
+    if (*tracer_) {
+      const std::vector<double>* values = nullptr;
+      if (evaluating()) {
+        evaluator_->choose(d);
+        values = search_root_values(*evaluator_);
+      }
+      (*tracer_)->before_decision(d.seat(), values);
+    }
     return inner_->choose(d);
   }
-  bool answers_at_once() const override { return inner_->answers_at_once(); }
-  bool wants_events() const override { return inner_->wants_events(); }
-  void observe(const nlohmann::json& event) override { inner_->observe(event); }
-  bool wants_game_access() const override { return inner_->wants_game_access(); }
-  void attach(const GameAccess* game) override { inner_->attach(game); }
-  void prepare_game(const seat_protocol::GameInfo& game) override { inner_->prepare_game(game); }
-  void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
+  bool answers_at_once() const override { return inner_->answers_at_once() && !evaluating(); }
+  bool wants_events() const override { return inner_->wants_events() || evaluating(); }
+  void observe(const nlohmann::json& event) override {
+    if (inner_->wants_events()) inner_->observe(event);
+    if (evaluating()) evaluator_->observe(event);
+  }
+  bool wants_game_access() const override { return inner_->wants_game_access() || evaluating(); }
+  void attach(const GameAccess* game) override {
+    if (inner_->wants_game_access()) inner_->attach(game);
+    if (evaluating()) evaluator_->attach(game);
+  }
+  void prepare_game(const seat_protocol::GameInfo& game) override {
+    inner_->prepare_game(game);
+    if (evaluating()) evaluator_->prepare_game(game);
+  }
+  void end_game(const nlohmann::json& result) override {
+    if (inner_->wants_events()) inner_->end_game(result);
+    if (evaluating()) evaluator_->end_game(result);
+  }
   int64_t decisions() const { return decisions_; }
 
  private:
+  // This game's positions are valued by the evaluator (the tracer, begun
+  // before the game, says whether the game lacks rules.evaluate).
+  bool evaluating() const { return evaluator_ && *tracer_ && (*tracer_)->searched(); }
   std::unique_ptr<Agent> inner_;
   batch::GameTracer* const* tracer_;
+  std::unique_ptr<Agent> evaluator_;
   int64_t decisions_ = 0;
 };
 
@@ -77,7 +109,7 @@ class SimulationWorker {
       for (int s = 0; s < plan.players; ++s) {
         auto counter = std::make_unique<CountingAgent>(
             make_agent(agent_kinds(plan, set).at(s), std::cin, std::cerr, AgentSettings{plan.agent_timeout}),
-            &tracing_);
+            &tracing_, plan.metrics && !plan.evaluator.empty() ? build_agent(plan.evaluator) : nullptr);
         agents[set].push_back(counter.get());
         counters_[set].push_back(std::move(counter));
       }
@@ -101,7 +133,7 @@ class SimulationWorker {
     for (size_t side = 0; side < matches_.size(); ++side) {
       if (!tracers_.empty()) {
         tracing_ = &tracers_[side];
-        tracing_->begin(*matches_[side], plan_.players);
+        tracing_->begin(*matches_[side], plan_.players, !plan_.evaluator.empty());
       }
       const GameResult& r = matches_[side]->play(plan_.players, game.seed);
       analysis::GameOutcome& out = outcomes_[side];
@@ -138,6 +170,19 @@ class SimulationWorker {
 
 }  // namespace
 
+void check_evaluator(const std::string& spec) {
+  std::unique_ptr<Agent> agent;
+  try {
+    agent = build_agent(spec);
+  } catch (const AgentSpecError& e) {
+    throw SetupError(fmt::format("--evaluator: error: {}", e.what()));
+  }
+  if (!search_root_values(*agent))
+    throw SetupError(fmt::format("--evaluator: error: '{}' is not a search agent: the evaluator is mcts or ismcts "
+                                 "(for example ismcts:iterations=200), whose search values each position",
+                                 spec));
+}
+
 batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record) {
   const int humans = static_cast<int>(std::count(plan.agent_kinds.begin(), plan.agent_kinds.end(), "human"));
   batch::BatchPlan batch_plan;
@@ -157,6 +202,7 @@ batch::BatchRun run_games(const RunPlan& plan, const GameRecorder& record) {
                                      "kingmaking plays alternatives with agents that answer from the decision alone "
                                      "(random, first, scripted)", kind));
     }
+  if (!plan.evaluator.empty()) check_evaluator(plan.evaluator);
   std::atomic<int64_t> done{0};
   batch_plan.done = &done;
   // Each worker's state lives here, beyond its thread: a worker is made on its own thread.

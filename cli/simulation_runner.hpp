@@ -33,10 +33,18 @@ struct RunPlan {
   int jobs = 1;
   bool keep_details = false;  // each outcome carries game:finish's details (--export)
   bool metrics = false;  // each outcome carries the metrics of how the game felt (batch/game_tracer.hpp)
+  // With metrics: a search agent (mcts or ismcts, "ismcts:iterations=200") whose value estimate
+  // values each position of a game without rules.evaluate, in place of its scores (a search per
+  // decision); empty: none.
+  std::string evaluator;
   bool kingmaking = false;  // and metrics.kingmaking, which plays on each alternative (batch/kingmaking.hpp)
   bool progress = false;  // a progress bar on stderr (the caller checks it is a terminal)
   const std::atomic<bool>* cancel = nullptr;  // set on Ctrl-C: stop at the next game
 };
+
+// Throws SetupError (a usage error) unless `spec` names a search agent
+// (mcts or ismcts, with valid parameters): what --evaluator takes.
+void check_evaluator(const std::string& spec);
 
 struct RunTiming {
   double seconds = 0;

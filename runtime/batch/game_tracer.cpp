@@ -29,9 +29,10 @@ uint64_t sole_best(const std::vector<double>& returns) {
   return best < 0 || tied ? 0 : uint64_t{1} << best;
 }
 
-void GameTracer::begin(Match& match, int players) {
+void GameTracer::begin(Match& match, int players, bool search_evaluator) {
   match_ = &match;
-  evaluates_ = match.engine().has_evaluation();
+  searched_ = search_evaluator && !match.engine().has_evaluation();
+  evaluates_ = match.engine().has_evaluation() || searched_;
   told_apart_ = false;
   trace_.begin(players);
   values_.assign(static_cast<size_t>(players), 0.0);
@@ -39,7 +40,9 @@ void GameTracer::begin(Match& match, int players) {
 
 void GameTracer::values_now() {
   const GameState& state = match_->state();
-  if (evaluates_) {
+  if (searched_) {
+    // values_ already holds the search's (or the last position's).
+  } else if (evaluates_) {
     // Every seat's in one call under one budget (rules.evaluate for each).
     if (const std::optional<std::vector<double>> all = match_->evaluations()) values_ = *all;
   } else {
@@ -49,8 +52,9 @@ void GameTracer::values_now() {
     for (double v : values_) told_apart_ = told_apart_ || v != values_[0];
 }
 
-void GameTracer::before_decision(Seat seat) {
+void GameTracer::before_decision(Seat seat, const std::vector<double>* searched_values) {
   if (!match_) return;
+  if (searched_ && searched_values && searched_values->size() == values_.size()) values_ = *searched_values;
   values_now();
   const GameState& state = match_->state();
   trace_.add(static_cast<int>(seat.index()), state.turns().turns_played(), values_, seats_out(state));

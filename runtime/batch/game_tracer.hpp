@@ -18,9 +18,17 @@ namespace rulebook::batch {
 class GameTracer {
  public:
   // A new game on `match` (the tracer reads it; it must outlive the game).
-  void begin(Match& match, int players);
+  // `search_evaluator`: a search agent's value estimates are on hand
+  // (--evaluator); they value the positions of a game without
+  // rules.evaluate (searched() is then true), in place of its scores.
+  void begin(Match& match, int players, bool search_evaluator = false);
+  // Whether this game's positions are valued by a search (see begin).
+  bool searched() const { return match_ != nullptr && searched_; }
   // `seat` is asked to decide (its agent calls this before answering).
-  void before_decision(Seat seat);
+  // `searched_values`: with searched(), the search's value of the position
+  // for every seat (bots/search_agent.hpp: search_root_values); null or
+  // empty (the search found nothing) keeps the last position's values.
+  void before_decision(Seat seat, const std::vector<double>* searched_values = nullptr);
   // The game is over: its final position, then the metrics into `into`.
   // Lead metrics (lead_changes, drama, decisiveness) only when the
   // evaluation ever told the seats apart: a game without rules.evaluate
@@ -32,7 +40,8 @@ class GameTracer {
  private:
   void values_now();  // fills values_ from the match
   Match* match_ = nullptr;
-  bool evaluates_ = false;  // rules.evaluate, else scores
+  bool evaluates_ = false;  // rules.evaluate or a search, else scores
+  bool searched_ = false;   // a search agent's values (--evaluator)
   bool told_apart_ = false;
   analysis::GameTrace trace_;
   std::vector<double> values_;

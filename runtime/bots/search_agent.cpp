@@ -269,8 +269,10 @@ class SearchAgent : public SeatSearchAgent {
     return p_.oracle ? p_.kind + ":oracle=1 (cheating: searches the true state)" : p_.kind;
   }
   const SearchStats& stats() const { return stats_; }
+  const std::vector<double>& root_values() const { return root_values_; }
 
   int choose(const Decision& d) override {
+    root_values_.clear();
     const auto started = std::chrono::steady_clock::now();
     ++stats_.decisions;
     if (!searching()) {
@@ -324,8 +326,11 @@ class SearchAgent : public SeatSearchAgent {
       const std::vector<double> rewards = det.rewards();
       if (give_up_if_over_limit(det, p_.kind)) break;  // the evaluation, this time
       it.backpropagate(rewards);
+      root_values_.resize(rewards.size(), 0.0);
+      for (size_t s = 0; s < rewards.size(); ++s) root_values_[s] += rewards[s];
       ++accepted;
     }
+    for (double& v : root_values_) v /= static_cast<double>(accepted);
     stats_.iterations += accepted;
     stats_.hint = det.hint_stats();
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -350,6 +355,7 @@ class SearchAgent : public SeatSearchAgent {
   SearchParams p_;
   SearchStats stats_;
   IterationScratch scratch_;
+  std::vector<double> root_values_;  // the last search's mean reward per seat at the root
 };
 
 }  // namespace
@@ -363,6 +369,11 @@ std::unique_ptr<Agent> make_search_agent(const SearchParams& params) {
 const SearchStats* search_stats(const Agent& agent) {
   const auto* search = dynamic_cast<const SearchAgent*>(&agent);
   return search ? &search->stats() : nullptr;
+}
+
+const std::vector<double>* search_root_values(const Agent& agent) {
+  const auto* search = dynamic_cast<const SearchAgent*>(&agent);
+  return search ? &search->root_values() : nullptr;
 }
 
 }  // namespace rulebook

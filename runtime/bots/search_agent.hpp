@@ -48,5 +48,10 @@ struct SearchStats {
   HintStats hint;        // the game's sampling hint (rules.deal_unseen), this game definition's
 };
 const SearchStats* search_stats(const Agent& agent);
+// The last decision's search, valued at its root: each seat's mean reward
+// over its accepted simulations (a share of the win, or the returns), from
+// the searching seat's information; empty when it searched nothing (it
+// answered at random). Null when `agent` is not a search agent.
+const std::vector<double>* search_root_values(const Agent& agent);
 
 }  // namespace rulebook

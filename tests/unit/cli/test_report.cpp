@@ -88,6 +88,29 @@ return rules
   return dir;
 }
 
+// No rules.evaluate, no scores, no returns: seat 0's first decision names
+// the winner (its first option, "yours", crowns seat 1), then each seat
+// waits twice (options.waits). Only a search can tell who leads before the end.
+std::string unscored_game() {
+  const std::string dir = temp_folder("unscored");
+  write_file(dir + "/game.yaml", "name: pick\ntitle: Pick\nplayers: {min: 2, max: 2, default: 2}\nscript: rules.lua\n"
+                                 "options: {waits: 2}\n");
+  write_file(dir + "/rules.lua", R"(local rules = {}
+function rules.setup(game) end
+function rules.play(game)
+  game:begin_turn(0)
+  local pick = game:choose(0, "Pick", {"yours", "mine"})
+  for i = 1, game.options.waits do
+    game:begin_turn(1) game:choose(1, "Wait", {"a", "b"})
+    game:begin_turn(0) game:choose(0, "Wait", {"a", "b"})
+  end
+  game:finish{winners = {pick == "mine" and 0 or 1}}
+end
+return rules
+)");
+  return dir;
+}
+
 double mean_of(const nlohmann::json& figures, const std::string& name) {
   return figures["metrics"][name]["mean"]["estimate"].get<double>();
 }
@@ -124,6 +147,52 @@ TEST_CASE("metrics: the returns value the final position and name the eventual w
   CHECK(mean_of(j, "lead_changes") == 1);
   CHECK(mean_of(j, "drama") == 2);  // seat 1 trailed by 2 at the one decision where it trailed
   CHECK(mean_of(j, "decisiveness") == Approx(1.0 / 3));  // it led from the third decision of three
+}
+
+TEST_CASE("metrics: --evaluator values the positions of a game with neither evaluate nor scores", "[metrics][report]") {
+  const std::string dir = unscored_game();
+  // Without a search nothing tells the seats apart: no lead metrics.
+  auto plain = run_rulebook("simulate " + dir + " --games 10 --agent all=first --json");
+  REQUIRE(plain.exit_code == 0);
+  const auto p = json_of(plain);
+  CHECK(p["metrics"].contains("downtime"));
+  for (const char* name : {"lead_changes", "drama", "decisiveness"}) CHECK_FALSE(p["metrics"].contains(name));
+  // With it: seat 0's search, before its pick, rates itself ahead (it would
+  // pick "mine"); "yours" hands seat 1 the lead for good from the second of
+  // five decisions on.
+  auto searched = run_rulebook("simulate " + dir + " --games 10 --agent all=first --json --evaluator ismcts:iterations=200");
+  INFO(searched.err);
+  REQUIRE(searched.exit_code == 0);
+  const auto s = json_of(searched);
+  check_schema(s, "simulate.schema.json");
+  CHECK(mean_of(s, "lead_changes") == 1);
+  CHECK(mean_of(s, "decisiveness") == Approx(0.8));
+  CHECK(mean_of(s, "drama") > 0.5);  // seat 1 trailed by the search's margin, the better move's value
+  CHECK(s["metrics"]["drama"]["max"].get<double>() <= 1);
+  // The games are the same games: only the metrics and the timing differ.
+  nlohmann::json a = p, b = s;
+  for (auto* j : {&a, &b})
+    for (const char* key : {"metrics", "seconds", "games_per_second"}) j->erase(key);
+  CHECK(a == b);
+  // compare, sweep and report take it too.
+  CHECK(json_of(run_rulebook("compare " + dir + " --games 4 --agent all=first --json --evaluator mcts:iterations=20 "
+                             "--with \"--set options.waits=1\""))["base"]["metrics"]
+            .contains("lead_changes"));
+  CHECK(run_rulebook("sweep " + dir + " --set options.waits=1,2 --games 4 --evaluator mcts:iterations=20").out.find("lead_changes") !=
+        std::string::npos);
+  const std::string out = temp_folder("evaluator-report");
+  REQUIRE(run_rulebook("report " + dir + " --games 4 --skill-games 0 --evaluator mcts:iterations=20 --json " + out + "/r.json")
+              .exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(out + "/r.json"));
+  CHECK(report["sides"][0]["metrics"].contains("lead_changes"));
+  // An agent that is not a search, or no agent at all: a usage error that says so.
+  auto greedy = run_rulebook("simulate " + dir + " --games 2 --evaluator greedy");
+  CHECK(greedy.exit_code == 2);
+  CHECK(greedy.err.find("--evaluator: error: 'greedy' is not a search agent") != std::string::npos);
+  auto unknown = run_rulebook("simulate " + dir + " --games 2 --evaluator oracle:iterations=5");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--evaluator: error: unknown agent 'oracle'") != std::string::npos);
+  CHECK(run_rulebook("report " + dir + " --games 2 --evaluator ismcts:iterations=0 --json " + out + "/x.json").exit_code == 2);
 }
 
 TEST_CASE("metrics: a kingmaker seat by design, and a seat out before the end", "[metrics][report]") {
