@@ -2,7 +2,8 @@
 // (touch, device scale factor 3), in Debian's headless chromium. For each
 // game, `rulebook serve GAME` with seat 0 a person and the others bots:
 // the page is as wide as the screen (no sideways scroll), the decision's
-// buttons lie inside it and are at least 44 px high, and a tap answers.
+// buttons and the folded seats' names lie inside it and are at least 44 px
+// high, and a tap answers.
 // A screenshot of each table lands in OUTDIR/phone-GAME.png.
 //
 // node phone.mjs RULEBOOK OUTDIR
@@ -49,6 +50,11 @@ const measure = (page) => page.evaluate(() => {
     const r = e.getBoundingClientRect();
     return { left: r.left, right: r.right, height: r.height, text: e.textContent, index: e.dataset.index };
   });
+  // The other seats' names, tapped to unfold what they show.
+  const seats = [...document.querySelectorAll("details.seat > summary")].filter(visible).map((e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right, height: r.height, text: e.textContent };
+  });
   const open = !box.hidden && !!options.querySelector("button[data-index]:not(:disabled)");
   return {
     open,
@@ -57,6 +63,7 @@ const measure = (page) => page.evaluate(() => {
     scrollWidth: document.documentElement.scrollWidth,
     bodyWidth: document.body.scrollWidth,
     targets,
+    seats,
   };
 });
 
@@ -90,6 +97,10 @@ try {
         if (t.left < 0 || t.right > WIDTH) fail(`${game}: the button "${t.text}" lies outside the screen (${t.left} to ${t.right})`);
         if (t.height < 44) fail(`${game}: the button "${t.text}" is ${t.height} px high (at least 44)`);
       }
+      for (const t of seen.seats) {
+        if (t.left < 0 || t.right > WIDTH) fail(`${game}: the seat "${t.text}" lies outside the screen (${t.left} to ${t.right})`);
+        if (t.height < 44) fail(`${game}: the seat "${t.text}" is ${t.height} px high to tap (at least 44)`);
+      }
       await page.screenshot({ path: `${outdir}/phone-${game}.png`, fullPage: true });
       // A tap answers: the server's stream for seat 0 says its decision was answered.
       const visibleButton = () => page.evaluateHandle(() =>
@@ -111,7 +122,7 @@ try {
         if (answered) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      console.log(`${game}: ${seen.targets.length} tap targets, all inside ${WIDTH} px and at least 44 px high; a tap answered`);
+      console.log(`${game}: ${seen.targets.length + seen.seats.length} tap targets, all inside ${WIDTH} px and at least 44 px high; a tap answered`);
       ++passed;
       await page.close();
     } finally {
