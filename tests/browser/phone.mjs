@@ -4,7 +4,8 @@
 // the page is as wide as the screen (no sideways scroll), the decision's
 // buttons and the folded seats' names lie inside it and are at least 44 px
 // high, and a tap answers.
-// A screenshot of each table lands in OUTDIR/phone-GAME.png.
+// A screenshot of each table lands in OUTDIR/phone-GAME.png (the whole
+// page) and phone-GAME-screen.png (the first screen).
 //
 // node phone.mjs RULEBOOK OUTDIR
 import { spawn } from "node:child_process";
@@ -102,6 +103,7 @@ try {
         if (t.height < 44) fail(`${game}: the seat "${t.text}" is ${t.height} px high to tap (at least 44)`);
       }
       await page.screenshot({ path: `${outdir}/phone-${game}.png`, fullPage: true });
+      await page.screenshot({ path: `${outdir}/phone-${game}-screen.png` });  // what the phone shows first
       // A tap answers: the server's stream for seat 0 says its decision was answered.
       const visibleButton = () => page.evaluateHandle(() =>
         [...document.querySelectorAll("#options button[data-index]:not(:disabled)")].find((b) => b.getClientRects().length > 0) || null);
