@@ -10,9 +10,12 @@
 # page (open_report.mjs). Then every bundled game's
 # table on a phone (phone.mjs: 390 x 844, touch: no sideways scroll, the
 # decision's buttons inside the screen and at least 44 px high, a tap
-# answers), and a game of Goofspiel at one screen (hot_seat.mjs: --hot-seat,
-# "pass the device", no seat's secrets between seats). Screenshots of the
-# pages land in OUT.
+# answers; phone-GAME.png is the whole page, phone-GAME-screen.png what the
+# phone shows first), and a game of Goofspiel at one screen (hot_seat.mjs:
+# --hot-seat, "pass the device", no seat's secrets between seats; and
+# hot_seat_lobby.mjs: the lobby's box for it, on a phone). Screenshots of
+# the pages land in OUT; docs/web-table.png is hai-noon-seat-0.png and
+# docs/web-table-phone.png phone-goofspiel-screen.png.
 #
 #   .ci/browser.sh [RULEBOOK]     (default build/cli/rulebook; OUT=DIR, default build/browser)
 set -euo pipefail
@@ -31,4 +34,6 @@ node tests/browser/open_report.mjs "$RULEBOOK" "$OUT"
 # Every bundled game's table on a phone; two people at one phone.
 node tests/browser/phone.mjs "$RULEBOOK" "$OUT"
 node tests/browser/hot_seat.mjs "$RULEBOOK" "$OUT"
-echo "browser.sh: two whole Hai Noon games (one table opened from the lobby), a game of sealed bids, a report, every game on a phone and a hot-seat game played in chromium in $(( $(date +%s) - start )) s"
+# The same from the lobby's "Everybody at one screen" box, on a phone.
+node tests/browser/hot_seat_lobby.mjs "$RULEBOOK" "$OUT"
+echo "browser.sh: two whole Hai Noon games (one table opened from the lobby), a game of sealed bids, a report, every game on a phone and hot-seat games (one opened from the lobby) played in chromium in $(( $(date +%s) - start )) s"

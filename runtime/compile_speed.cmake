@@ -25,6 +25,10 @@ set(RULEBOOK_PCH_HEADERS <nlohmann/json.hpp> <fmt/format.h> <algorithm> <functio
 # The first target given a precompiled header; the others reuse it (GCC).
 set(RULEBOOK_PCH_OWNER "" CACHE INTERNAL "")
 
+# A precompiled header is only used by a compile whose macros match the
+# one that built it: a -pthread (which defines _REENTRANT) in one target's
+# flags silently turned the reused header off (GCC's -Winvalid-pch, a
+# warning), which is why runtime/CMakeLists.txt takes it out of RE2's flags.
 function(rulebook_compile_speed target)
   if(RULEBOOK_UNITY_BUILD)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH UNITY_BUILD_BATCH_SIZE ${RULEBOOK_UNITY_BATCH})

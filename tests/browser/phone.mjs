@@ -2,8 +2,10 @@
 // (touch, device scale factor 3), in Debian's headless chromium. For each
 // game, `rulebook serve GAME` with seat 0 a person and the others bots:
 // the page is as wide as the screen (no sideways scroll), the decision's
-// buttons lie inside it and are at least 44 px high, and a tap answers.
-// A screenshot of each table lands in OUTDIR/phone-GAME.png.
+// buttons and the folded seats' names lie inside it and are at least 44 px
+// high, and a tap answers.
+// A screenshot of each table lands in OUTDIR/phone-GAME.png (the whole
+// page) and phone-GAME-screen.png (the first screen).
 //
 // node phone.mjs RULEBOOK OUTDIR
 import { spawn } from "node:child_process";
@@ -49,6 +51,11 @@ const measure = (page) => page.evaluate(() => {
     const r = e.getBoundingClientRect();
     return { left: r.left, right: r.right, height: r.height, text: e.textContent, index: e.dataset.index };
   });
+  // The other seats' names, tapped to unfold what they show.
+  const seats = [...document.querySelectorAll("details.seat > summary")].filter(visible).map((e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right, height: r.height, text: e.textContent };
+  });
   const open = !box.hidden && !!options.querySelector("button[data-index]:not(:disabled)");
   return {
     open,
@@ -57,6 +64,7 @@ const measure = (page) => page.evaluate(() => {
     scrollWidth: document.documentElement.scrollWidth,
     bodyWidth: document.body.scrollWidth,
     targets,
+    seats,
   };
 });
 
@@ -90,7 +98,12 @@ try {
         if (t.left < 0 || t.right > WIDTH) fail(`${game}: the button "${t.text}" lies outside the screen (${t.left} to ${t.right})`);
         if (t.height < 44) fail(`${game}: the button "${t.text}" is ${t.height} px high (at least 44)`);
       }
+      for (const t of seen.seats) {
+        if (t.left < 0 || t.right > WIDTH) fail(`${game}: the seat "${t.text}" lies outside the screen (${t.left} to ${t.right})`);
+        if (t.height < 44) fail(`${game}: the seat "${t.text}" is ${t.height} px high to tap (at least 44)`);
+      }
       await page.screenshot({ path: `${outdir}/phone-${game}.png`, fullPage: true });
+      await page.screenshot({ path: `${outdir}/phone-${game}-screen.png` });  // what the phone shows first
       // A tap answers: the server's stream for seat 0 says its decision was answered.
       const visibleButton = () => page.evaluateHandle(() =>
         [...document.querySelectorAll("#options button[data-index]:not(:disabled)")].find((b) => b.getClientRects().length > 0) || null);
@@ -111,7 +124,7 @@ try {
         if (answered) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      console.log(`${game}: ${seen.targets.length} tap targets, all inside ${WIDTH} px and at least 44 px high; a tap answered`);
+      console.log(`${game}: ${seen.targets.length + seen.seats.length} tap targets, all inside ${WIDTH} px and at least 44 px high; a tap answered`);
       ++passed;
       await page.close();
     } finally {
