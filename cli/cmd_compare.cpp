@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "analysis/paired_statistics.hpp"
+#include "analysis/game_metrics.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/commands.hpp"
 #include "core/safe_text.hpp"
@@ -316,7 +317,7 @@ int run(CompareOptions& o) {
     for (const auto& name : tally_names(base.metrics(), with.metrics())) {
       auto mean = [&](const RunStatistics& s) {
         const auto it = s.metrics().find(name);
-        return it == s.metrics().end() ? std::string("-") : analysis::plus_minus(it->second.mean());
+        return it == s.metrics().end() ? std::string("-") : analysis::plus_minus(analysis::metric_mean(name, it->second));
       };
       row(out, name + " (mean)", mean(base), mean(with), paired.metric(name).games > 0 ? cell_number(paired.metric(name)) : "");
     }

@@ -258,7 +258,8 @@ int run(SweepOptions& o) {
                          analysis::p_value_text(s.equal_seats_test().p_value), skill, vs_unfair, vs_turns);
     }
     // The game's statistics, then the metrics of how games felt: each by setting.
-    const auto by_setting = [&](const char* heading, const analysis::StatTallies& (RunStatistics::*tallies)() const) {
+    const auto by_setting = [&](const char* heading, const analysis::StatTallies& (RunStatistics::*tallies)() const,
+                                bool metrics) {
       std::set<std::string> names;
       for (const auto& r : runs)
         for (const auto& [name, tally] : (r.statistics.*tallies)()) names.insert(name);
@@ -269,18 +270,19 @@ int run(SweepOptions& o) {
           const auto& figures = (runs[k].statistics.*tallies)();
           const auto it = figures.find(name);
           out << fmt::format("    {:<{}} {}\n", settings[k].description, width,
-                             it == figures.end() ? std::string("no game gave it") : stat_text(it->second));
+                             it == figures.end() ? std::string("no game gave it")
+                                                 : stat_text(it->second, metrics ? name : std::string()));
         }
       }
     };
-    by_setting("the game's statistics by setting (game:finish stats):\n", &RunStatistics::stats);
+    by_setting("the game's statistics by setting (game:finish stats):\n", &RunStatistics::stats, false);
     for (size_t k = 0; k < runs.size(); ++k) {
       if (runs[k].statistics.returns().empty()) continue;
       out << fmt::format("returns by seat, {} (game:finish returns), mean with its 95% interval:\n",
                          settings[k].description);
       print_returns(out, runs[k].statistics.returns());
     }
-    by_setting("how the games felt by setting (metrics, see docs/judging-a-rule.md):\n", &RunStatistics::metrics);
+    by_setting("how the games felt by setting (metrics, see docs/judging-a-rule.md):\n", &RunStatistics::metrics, true);
     out << fmt::format("fairest: {}: unfairness {} points\n", settings[fairest].description,
                        analysis::plus_minus(runs[fairest].statistics.unfairness(), 100));
     std::vector<std::string> names;

@@ -96,7 +96,8 @@ void compare_side(const std::string& side, const RunStatistics& people, const Ru
     const auto p = people.metrics().find(name), b = bots.metrics().find(name);
     if (p == people.metrics().end() || b == bots.metrics().end()) continue;
     const auto* info = analysis::metric_info(name);
-    figures.push_back(figure_json(prefix + name, info ? info->unit : "", p->second.mean(), b->second.mean(),
+    figures.push_back(figure_json(prefix + name, info ? info->unit : "", analysis::metric_mean(name, p->second),
+                                  analysis::metric_mean(name, b->second),
                                   mean_gap(p->second.mean(), p->second.standard_deviation(), p->second.count(),
                                            b->second.mean(), b->second.standard_deviation(), b->second.count()),
                                   p->second.count()));

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/game_metrics.hpp"
 #include "analysis/verdict.hpp"
 #include "cli/run_provenance.hpp"
 #include "core/safe_text.hpp"
@@ -73,11 +74,11 @@ nlohmann::json interval_json(const Interval& i) {
   return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
 }
 
-nlohmann::json stats_json(const analysis::StatTallies& stats) {
+nlohmann::json stats_json(const analysis::StatTallies& stats, bool metrics) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [name, tally] : stats) {
     nlohmann::json one = {{"games", tally.count()},
-                          {"mean", interval_json(tally.mean())},
+                          {"mean", interval_json(metrics ? analysis::metric_mean(name, tally) : tally.mean())},
                           {"standard_deviation", tally.standard_deviation()}};
     for (const auto& q : kStatQuantiles) one[q.key] = tally.quantile(q.q);
     j[name] = std::move(one);
@@ -113,8 +114,9 @@ std::string stat_value_text(double value) {
   return fmt::format("{:.4g}", value);
 }
 
-std::string stat_text(const analysis::StatTally& tally) {
-  std::string text = fmt::format("mean {} (standard deviation {:.2f}, {} game{})", analysis::plus_minus(tally.mean()),
+std::string stat_text(const analysis::StatTally& tally, const std::string& metric) {
+  const Interval mean = metric.empty() ? tally.mean() : analysis::metric_mean(metric, tally);
+  std::string text = fmt::format("mean {} (standard deviation {:.2f}, {} game{})", analysis::plus_minus(mean),
                                  tally.standard_deviation(), tally.count(), tally.count() == 1 ? "" : "s");
   for (size_t k = 0; k < std::size(kStatQuantiles); ++k)
     text += fmt::format("{} {} {}", k ? "," : ";", kStatQuantiles[k].words, stat_value_text(tally.quantile(kStatQuantiles[k].q)));
@@ -174,7 +176,7 @@ nlohmann::json figures_json(const RunStatistics& s) {
   j["stats"] = stats_json(s.stats());
   // Only for a game that gives returns: the reports of the others are as they were.
   if (!s.returns().empty()) j["returns"] = returns_json(s.returns());
-  if (!s.metrics().empty()) j["metrics"] = stats_json(s.metrics());
+  if (!s.metrics().empty()) j["metrics"] = stats_json(s.metrics(), true);
   return j;
 }
 
@@ -282,7 +284,7 @@ void print_simulation(std::ostream& out, const RunDescription& d, const RunStati
   }
   if (s.metrics().empty()) return;
   out << "how the games felt (metrics, see docs/judging-a-rule.md):\n";
-  for (const auto& [name, tally] : s.metrics()) out << fmt::format("  {}: {}\n", name, stat_text(tally));
+  for (const auto& [name, tally] : s.metrics()) out << fmt::format("  {}: {}\n", name, stat_text(tally, name));
 }
 
 }  // namespace rulebook::cli

@@ -34,7 +34,8 @@ struct RunDescription {
 nlohmann::json interval_json(const analysis::Interval& i);
 // A game's own statistics (game:finish stats), each with its games, mean
 // and 95% interval, standard deviation and quantiles: {"NAME": {...}}.
-nlohmann::json stats_json(const analysis::StatTallies& stats);
+// `metrics`: the tallies are metrics (analysis/game_metrics.hpp: a share's interval stays within [0, 1]).
+nlohmann::json stats_json(const analysis::StatTallies& stats, bool metrics = false);
 // Each seat's return (game:finish returns): {"by_seat": [{"seat", "games",
 // "mean", "low", "high", "sd"}, ...]}, the mean with its 95% interval
 // (Student t) and the standard deviation.
@@ -42,7 +43,8 @@ nlohmann::json returns_json(const std::vector<analysis::StatTally>& by_seat);
 // "  seat 0: mean +0.112 [0.050, 0.174] (sd 1.402, 2000 games)", a line a seat.
 void print_returns(std::ostream& out, const std::vector<analysis::StatTally>& by_seat);
 // "mean 1.2 ± 0.4 (standard deviation 3.10, 1000 games); min -9, 25% -1, median 1, 75% 3, max 12".
-std::string stat_text(const analysis::StatTally& tally);
+// `metric`: the metric's name when the tally is one (its mean is then metric_mean's).
+std::string stat_text(const analysis::StatTally& tally, const std::string& metric = "");
 // Whole numbers without decimals, others to 4 significant digits.
 std::string stat_value_text(double value);
 // Every figure of a batch of games, with its 95% interval.

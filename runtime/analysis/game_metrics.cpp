@@ -1,5 +1,6 @@
 #include "analysis/game_metrics.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "analysis/lead_metrics.hpp"
@@ -76,6 +77,18 @@ const MetricInfo* metric_info(const std::string& name) {
   for (const auto& m : metric_catalogue())
     if (family == m.name) return &m;
   return nullptr;
+}
+
+Interval metric_mean(const std::string& name, const StatTally& tally) {
+  const MetricInfo* info = metric_info(name);
+  if (!info || std::string(info->unit) != "share" || tally.count() == 0) return tally.mean();
+  const auto& bins = tally.histogram();
+  const bool zero_one = std::all_of(bins.begin(), bins.end(), [](const auto& bin) { return bin.first == 0 || bin.first == 1; });
+  if (zero_one) return wilson_interval(tally.nonzero(), tally.count());
+  Interval mean = tally.mean();
+  mean.low = std::clamp(mean.low, 0.0, 1.0);
+  mean.high = std::clamp(mean.high, 0.0, 1.0);
+  return mean;
 }
 
 }  // namespace rulebook::analysis

@@ -28,4 +28,11 @@ const std::vector<MetricInfo>& metric_catalogue();
 // The entry of `name` (a seat's metric finds its family); null if none.
 const MetricInfo* metric_info(const std::string& name);
 
+// The mean of metric `name` over its games with its 95% interval. A share
+// (unit "share": sit_out, decisiveness...) stays within [0, 1]: a 0/1 share
+// per game (sit_out, kingmaking) gets the Wilson score interval of the
+// games where it was 1, any other share Student's t clipped to [0, 1];
+// every other metric, StatTally::mean().
+Interval metric_mean(const std::string& name, const StatTally& tally);
+
 }  // namespace rulebook::analysis

@@ -219,3 +219,43 @@ TEST_CASE("every metric's 95% interval covers its true mean in about 95% of 1,00
       CHECK(times <= 0.99 * runs);
     }
 }
+
+TEST_CASE("a share's interval stays within [0, 1]", "[metrics][intervals]") {
+  // No game had a seat out: 0.0% [0.0%, 0.2%] at 2,000 games, never below 0
+  // (Student's t with the zero-spread margin gave [-0.2%, 0.2%]).
+  StatTally none;
+  none.add(0, 2000);
+  const Interval out = metric_mean("sit_out", none);
+  CHECK(out.estimate == 0);
+  CHECK(out.low == 0);
+  CHECK(out.high > 0);
+  CHECK(out.high < 0.01);
+  CHECK(out.high == Approx(wilson_interval(0, 2000).high));
+  // Every game: up to 1, not beyond.
+  StatTally all;
+  all.add(1, 50);
+  CHECK(metric_mean("kingmaking", all).high == 1);
+  CHECK(metric_mean("kingmaking", all).low < 1);
+  // A 0/1 share in between: the Wilson interval of the games where it was 1.
+  StatTally some;
+  some.add(1, 3);
+  some.add(0, 97);
+  const Interval w = wilson_interval(3, 100), m = metric_mean("sit_out", some);
+  CHECK(m.estimate == Approx(0.03));
+  CHECK(m.low == Approx(w.low));
+  CHECK(m.high == Approx(w.high));
+  // A share that is not 0/1 per game: Student's t, clipped to [0, 1].
+  StatTally near_one;
+  near_one.add(1, 8);
+  near_one.add(0.5, 2);
+  const Interval d = metric_mean("decisiveness", near_one);
+  CHECK(d.estimate == Approx(0.9));
+  CHECK(d.high == 1);
+  CHECK(d.low == Approx(near_one.mean().low));
+  CHECK(near_one.mean().high > 1);  // what the clip removes
+  // Not a share: the mean's own interval, which may well go below 0.
+  StatTally changes;
+  changes.add(0, 20);
+  CHECK(metric_mean("lead_changes", changes).low == changes.mean().low);
+  CHECK(metric_mean("lead_changes", changes).low < 0);
+}

@@ -129,10 +129,15 @@ TEST_CASE("metrics: a winner fixed before the first decision", "[metrics][report
   CHECK(mean_of(j, "downtime") == 1);  // the other seat's one move between two of one's own
   CHECK(mean_of(j, "downtime_p90_seat1") == 1);
   CHECK(mean_of(j, "sit_out") == 0);
+  CHECK(j["metrics"]["sit_out"]["mean"]["low"] == 0.0);  // a share's interval stays within [0, 1]
+  CHECK(j["metrics"]["sit_out"]["mean"]["high"] > 0.0);
+  CHECK(j["metrics"]["decisiveness"]["mean"]["high"] == 1.0);
   CHECK(j["metrics"]["lead_changes"]["games"] == 50);
   auto text = run_rulebook("simulate " + dir + " --games 50");
   CHECK(text.out.find("how the games felt (metrics, see docs/judging-a-rule.md):") != std::string::npos);
-  CHECK(text.out.find("  decisiveness: mean 1.00 ± ") != std::string::npos);
+  // Decided in every game: within [0, 1], so shown as the interval itself, not a symmetric ±.
+  CHECK(text.out.find("  decisiveness: mean 1.00 [0.93, 1.00] ") != std::string::npos);
+  CHECK(text.out.find("  sit_out: mean 0.00 [0.00, 0.07] ") != std::string::npos);
   // --no-metrics: none, as before.
   CHECK_FALSE(json_of(run_rulebook("simulate " + dir + " --games 5 --json --no-metrics")).contains("metrics"));
 }
