@@ -45,9 +45,9 @@ Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, con
 
 Determinizer::~Determinizer() = default;
 
-void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                            std::vector<std::string> labels) {
-  GameAccess::Beginning start = truth.beginning();
+  TrueGame::Beginning start = truth.beginning();
   const int components = definition_->component_count();
   over_limit_.clear();
   broken_evaluation_.clear();
@@ -390,7 +390,7 @@ Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const G
                                    bool checkpoint) {
   // The simulations run under the true game's limits (--max-seconds and
   // the rest), not the defaults: a runaway script stops as soon there.
-  const EngineLimits limits = truth.limits();
+  const EngineLimits limits = Determinizer::limits_of(truth);
   std::shared_ptr<const GameDefinition> definition = truth.definition_ptr();
   if (!cache || &cache->definition() != definition.get() || !cache->same_limits(limits))
     cache = std::make_unique<Determinizer>(std::move(definition), limits);

@@ -152,8 +152,16 @@ class Determinizer {
   // never its state): `observed` is every event the seat received
   // (redacted JSON, in order), `labels` the options asked. Replays the
   // game once to learn which components the seat has observed.
-  void prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+  void prepare(const TrueGame& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                std::vector<std::string> labels);
+  // The same for a searching agent's sealed handle (the record behind it
+  // read here, never by the agent).
+  void prepare(const GameAccess& seat_side, Seat seat, const std::vector<nlohmann::json>& observed,
+               std::vector<std::string> labels) {
+    prepare(*seat_side.record_, seat, observed, std::move(labels));
+  }
+  // The limits a seat's simulations run under (its game's).
+  static EngineLimits limits_of(const GameAccess& seat_side) { return seat_side.record_->limits(); }
   // Components whose identity the seat has not observed (ascending ids):
   // never, or not since a roll or shuffle it could not see.
   const std::vector<int>& unobserved() const { return unobserved_; }

@@ -98,7 +98,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   bool searching = false;
   for (Agent* agent : seats)
     if (agent && agent->wants_game_access()) {
-      agent->attach(this);
+      agent->attach(&access_);
       searching = true;
     }
   run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats), settings_);
@@ -151,7 +151,7 @@ std::unique_ptr<Match> Match::fork() const {
   return fork;
 }
 
-GameAccess::Beginning Match::beginning() const {
+TrueGame::Beginning Match::beginning() const {
   Beginning b;
   b.players = state_.player_count();
   b.seed = state_.seed();

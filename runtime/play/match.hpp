@@ -24,7 +24,7 @@
 
 namespace rulebook {
 
-class Match : public GameAccess {
+class Match : public TrueGame {
  public:
   // Plays on a worker's engine (it must outlive the match).
   Match(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine);
@@ -119,7 +119,7 @@ class Match : public GameAccess {
   std::shared_ptr<const GameDefinition> definition_ptr() const override { return definition_; }
   RuleEngine& engine() { return *engine_; }
   EngineLimits limits() const override { return engine_->limits(); }
-  // GameAccess: how the current game began, and (cheating) its components' identities.
+  // TrueGame: how the current game began, and (cheating) its components' identities.
   Beginning beginning() const override;
   std::vector<int> true_identities() const override;
   const GameRunSettings& settings() const { return settings_; }
@@ -161,6 +161,7 @@ class Match : public GameAccess {
   uint64_t seed_ = 0;
   std::vector<std::string> names_;
   std::unique_ptr<GameRun> run_;
+  GameAccess access_{*this};  // what searching agents are handed (attach): sealed
   seat_protocol::GameInfo info_;  // what prepare_game tells the agents, rebuilt when names change
   int info_players_ = -1;
   std::vector<std::string> info_names_;
