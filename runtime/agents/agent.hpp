@@ -23,16 +23,14 @@ struct AnswerRecord;
 struct EngineLimits;
 class GameDefinition;  // core/game_definition.hpp
 
-// The game a searching agent sits in (greedy, mcts, ismcts), as far as its
-// seat may use it: what replays the game from its start to the decision
-// it stands at -- the definition, how it began, every answer given, the
-// rules' limits -- and nothing of its state. The determinizer
-// (determinize/determinizer.hpp) forks the game from this for the seat,
-// resampling what the seat never observed; evaluation and the game's deal
-// of the unseen happen on those forks, never on the true game. One door
-// reads the true state: true_identities, for oracle bots, which cheat on
-// purpose and say so. Match implements it (play/match.hpp).
-class GameAccess {
+// The record of a game a seat sits in, as the runtime replays it: the
+// definition, how it began (the chance seed included), every answer given
+// (other seats' private ones included), the rules' limits, and -- the
+// oracle's door -- its components' true identities. The runtime's only
+// (the sampler, the oracle, the test-only cheater): a searching agent is
+// handed a GameAccess, whose type reads none of it. Match implements it
+// (play/match.hpp).
+class TrueGame {
  public:
   // How the game began: with its definition, what a replay starts from.
   struct Beginning {
@@ -44,7 +42,7 @@ class GameAccess {
     bool prepare_at_first_turn = false;
   };
 
-  virtual ~GameAccess() = default;
+  virtual ~TrueGame() = default;
   virtual std::shared_ptr<const GameDefinition> definition_ptr() const = 0;
   virtual Beginning beginning() const = 0;
   // Every answer given so far, in order (every seat's).
@@ -52,9 +50,34 @@ class GameAccess {
   // The forks run under the same limits, so a runaway script stops as soon there.
   virtual EngineLimits limits() const = 0;
   // CHEATING: the identity each component has in the true game, as start
-  // identities (Match::set_start_identities). Only oracle bots (oracle=1),
-  // which measure the value of information, may ask.
+  // identities (Match::set_start_identities).
   virtual std::vector<int> true_identities() const = 0;
+};
+
+class Determinizer;     // determinize/determinizer.hpp: the sampler, which replays the seat's game
+struct OracleDoor;      // bots/search_agent.cpp: oracle=1, which cheats on purpose and says so
+namespace test {
+struct TruthDoor;       // tests/unit/support/truth_door.hpp: the no-peek tests' reference cheater
+}
+
+// What a searching agent (greedy, mcts, ismcts) is handed of the game it
+// sits in: a sealed handle. Its type has no way to reach the chance seed,
+// another seat's answer or a true identity: the record behind it is
+// private, read only by the runtime's sampler (the Determinizer, which
+// gives the agent worlds it cannot tell apart from the game), by the
+// oracle's named door and by the tests' door. It is no Match, so no cast
+// reaches the game either. A Match hands one to each agent that asks.
+class GameAccess final {
+ public:
+  explicit GameAccess(const TrueGame& record) : record_(&record) {}
+  // The rules: the seat may know them.
+  std::shared_ptr<const GameDefinition> definition_ptr() const { return record_->definition_ptr(); }
+
+ private:
+  friend class Determinizer;
+  friend struct OracleDoor;
+  friend struct test::TruthDoor;
+  const TrueGame* record_;
 };
 
 class Agent {

@@ -13,6 +13,12 @@
 #include "bots/seat_agent.hpp"
 
 namespace rulebook {
+
+// oracle=1: the one door of the bots to the true game, for a bot that
+// cheats on purpose and says so (its kind reads "oracle=1 (cheating...)").
+struct OracleDoor {
+  static std::vector<int> true_identities(const GameAccess& game) { return game.record_->true_identities(); }
+};
 namespace {
 
 // One tree. Nodes are reached by the labels of the options chosen from the
@@ -289,7 +295,7 @@ class SearchAgent : public SeatSearchAgent {
     std::vector<Tree> forest(static_cast<size_t>(trees));
     std::vector<Sample> fixed(static_cast<size_t>(trees));
     std::vector<bool> drawn(static_cast<size_t>(trees), false);
-    const std::vector<int> oracle = p_.oracle ? truth().true_identities() : std::vector<int>{};
+    const std::vector<int> oracle = p_.oracle ? OracleDoor::true_identities(truth()) : std::vector<int>{};
 
     long accepted = 0, tries = 0, rejected = 0;
     const long max_tries = 20L * p_.iterations + 200;

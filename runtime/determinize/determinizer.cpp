@@ -45,9 +45,9 @@ Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, con
 
 Determinizer::~Determinizer() = default;
 
-void Determinizer::prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                            std::vector<std::string> labels) {
-  GameAccess::Beginning start = truth.beginning();
+  TrueGame::Beginning start = truth.beginning();
   const int components = definition_->component_count();
   over_limit_.clear();
   broken_evaluation_.clear();
@@ -172,33 +172,46 @@ void Determinizer::save_decision() {
   if (!checkpoints_wanted_) return;
   if (!paused_) {
     paused_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
-    paused_ = std::make_unique<Match>(definition_, *paused_engine_);
-    paused_->record_answers();  // a look-ahead retraces the simulation
-    paused_->set_keep_details(false);
+    paused_ = std::make_unique<PositionService>(definition_, *paused_engine_);
+    paused_->match().set_keep_details(false);
     paused_replayer_ = std::make_unique<Replayer>();
-    paused_replayer_->state = &paused_->state();
+    paused_replayer_->state = &paused_->match().state();
     paused_replayer_->observer = observer_.get();
   }
-  if (paused_->prepare_code() != sim_->prepare_code())
-    paused_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
-  Replayer& p = *paused_replayer_;
-  aim_at_decision(p);
-  p.pause = true;
-  const bool reached = replay_to_decision(*paused_, p);
-  p.pause = false;
-  if (!reached || paused_->pending_seats() != std::vector<Seat>{seat_}) return;
+  checkpoint_ready_ = bring_to_decision(*paused_, *paused_replayer_);
+}
+
+bool Determinizer::bring_to_decision(PositionService& service, Replayer& r) {
+  aim_at_decision(r);
+  service.follow(*sim_);
+  const std::vector<Agent*> agents(static_cast<size_t>(players_), &r);
   // The options' labels read once before the save: a label the rules keep
   // once built (Liar's Dice's bids) is then in the checkpoint, not built
   // again in every simulation. The same text as read after the redraw: a
   // label at the seat's decision may only tell what the seat observed,
   // which a determinization never redraws (`rulebook check` holds games to
   // that).
-  paused_->decide_pending(seat_, [](const Decision& d) {
-    for (int i = 0; i < d.count(); ++i) (void)d.label(i);
-    return 0;
-  });
-  paused_->save(checkpoint_);
-  checkpoint_ready_ = true;
+  auto ready = [&](Match& m) {
+    if (m.pending_seats() != std::vector<Seat>{seat_}) return false;
+    bool alone = true;
+    m.hand_over(agents);
+    m.decide_pending(seat_, [&](const Decision& d) {
+      alone = d.together().empty();
+      for (int i = 0; i < d.count(); ++i) (void)d.label(i);
+      return 0;
+    });
+    return alone;
+  };
+  try {
+    service.bring(ReplayStart{players_, seed_, names_}, *truth_log_, truth_answers_, true, ready);
+  } catch (const ReplayMismatch&) {
+    return false;
+  } catch (const AgentFailure&) {
+    return false;
+  } catch (const ScriptError&) {
+    return false;
+  }
+  return service.has_snapshot();
 }
 
 void Determinizer::find_free_answers(const std::vector<std::pair<size_t, int>>& candidates) {
@@ -377,7 +390,7 @@ Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const G
                                    bool checkpoint) {
   // The simulations run under the true game's limits (--max-seconds and
   // the rest), not the defaults: a runaway script stops as soon there.
-  const EngineLimits limits = truth.limits();
+  const EngineLimits limits = Determinizer::limits_of(truth);
   std::shared_ptr<const GameDefinition> definition = truth.definition_ptr();
   if (!cache || &cache->definition() != definition.get() || !cache->same_limits(limits))
     cache = std::make_unique<Determinizer>(std::move(definition), limits);

@@ -45,6 +45,7 @@
 #include "agents/game_cut_off.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
+#include "play/position_service.hpp"
 
 namespace rulebook {
 
@@ -151,8 +152,16 @@ class Determinizer {
   // never its state): `observed` is every event the seat received
   // (redacted JSON, in order), `labels` the options asked. Replays the
   // game once to learn which components the seat has observed.
-  void prepare(const GameAccess& truth, Seat seat, const std::vector<nlohmann::json>& observed,
+  void prepare(const TrueGame& truth, Seat seat, const std::vector<nlohmann::json>& observed,
                std::vector<std::string> labels);
+  // The same for a searching agent's sealed handle (the record behind it
+  // read here, never by the agent).
+  void prepare(const GameAccess& seat_side, Seat seat, const std::vector<nlohmann::json>& observed,
+               std::vector<std::string> labels) {
+    prepare(*seat_side.record_, seat, observed, std::move(labels));
+  }
+  // The limits a seat's simulations run under (its game's).
+  static EngineLimits limits_of(const GameAccess& seat_side) { return seat_side.record_->limits(); }
   // Components whose identity the seat has not observed (ascending ids):
   // never, or not since a roll or shuffle it could not see.
   const std::vector<int>& unobserved() const { return unobserved_; }
@@ -241,9 +250,9 @@ class Determinizer {
   // Whether this decision's generic simulations restore a checkpoint.
   bool restores() const { return checkpoint_ready_; }
   // Whether the last simulation started from the checkpoint.
-  bool last_restored() const { return active_ == paused_.get() && paused_; }
+  bool last_restored() const { return paused_ && active_ == &paused_->match(); }
   // The heap bytes the checkpoint of this decision copies back (0: none).
-  size_t checkpoint_bytes() const { return checkpoint_ready_ ? checkpoint_.heap_bytes() : 0; }
+  size_t checkpoint_bytes() const { return checkpoint_ready_ ? paused_->snapshot_bytes() : 0; }
 
  private:
   class Replayer;
@@ -277,18 +286,23 @@ class Determinizer {
   bool oracle_ = false;
   // The look-ahead's own game, made on first use.
   std::unique_ptr<RuleEngine> ahead_engine_;
-  std::unique_ptr<Match> ahead_;
+  Match* ahead_ = nullptr;  // ahead_at_'s match
   std::unique_ptr<Replayer> ahead_replayer_;
   std::unique_ptr<Observer> ahead_observer_;
   std::vector<AnswerRecord> ahead_log_;
-  // Its checkpoint of the seat's decision, saved on the first look-ahead
-  // of a decision (from a checkpointed simulation), kept while no replay
-  // ran on its engine (ahead_ready_).
+  // Its position service holds the seat's decision, saved on the first
+  // look-ahead of a decision (from a checkpointed simulation), kept while
+  // no replay ran on its engine (ahead_ready_).
+  std::unique_ptr<PositionService> ahead_at_;
   enum class AheadSave { Unknown, Saved, Failed };
   AheadSave ahead_state_ = AheadSave::Unknown;
   bool ahead_ready_ = false;
-  GameCheckpoint ahead_saved_;
   bool ahead_checkpoint();
+  // Brings `service` to the seat's decision (the true answers up to it,
+  // restored when it holds it already), handed over to `r` at every seat
+  // and the options' labels read, and saves it there: whether it did (a
+  // decision of the seat alone; a simultaneous one is never saved).
+  bool bring_to_decision(PositionService& service, Replayer& r);
   // The hint's game: the decision replayed once per decision, stopped there.
   std::unique_ptr<RuleEngine> deal_engine_;
   std::unique_ptr<Match> deal_;
@@ -297,9 +311,8 @@ class Determinizer {
   // The seat's decision, replayed once per decision on an engine of its
   // own, paused there and saved: generic simulations restore it.
   std::unique_ptr<RuleEngine> paused_engine_;
-  std::unique_ptr<Match> paused_;
+  std::unique_ptr<PositionService> paused_;
   std::unique_ptr<Replayer> paused_replayer_;
-  GameCheckpoint checkpoint_;
   bool checkpoint_ready_ = false;
   bool checkpoints_wanted_ = true;
   Match* active_ = nullptr;  // the game the last simulation played (sim_ or paused_)

@@ -79,9 +79,9 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;
-  active_ = paused_.get();
-  Match& m = *paused_;
-  m.restore(checkpoint_);
+  Match& m = paused_->match();
+  active_ = &m;
+  paused_->restore();
   try {
     const int index = m.decide_pending(seat_, [&](const Decision& d) {
       r.hand_over(d);
@@ -156,26 +156,19 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
 
 bool Determinizer::ahead_checkpoint() {
   if (ahead_state_ != AheadSave::Unknown && ahead_ready_) return ahead_state_ == AheadSave::Saved;
-  // The decision replayed on the look-ahead's engine, paused and saved, as
+  // The decision brought on the look-ahead's engine and saved, as
   // save_decision does on paused_.
-  Replayer& r = *ahead_replayer_;
-  aim_at_decision(r);
-  r.pause = true;
-  const bool reached = replay_to_decision(*ahead_, r);
-  r.pause = false;
   ahead_ready_ = true;
-  ahead_state_ = AheadSave::Failed;
-  if (!reached || ahead_->pending_seats() != std::vector<Seat>{seat_}) return false;
-  ahead_->save(ahead_saved_);
-  ahead_state_ = AheadSave::Saved;
-  return true;
+  ahead_state_ = bring_to_decision(*ahead_at_, *ahead_replayer_) ? AheadSave::Saved : AheadSave::Failed;
+  return ahead_state_ == AheadSave::Saved;
 }
 
 double Determinizer::look_ahead(int option, Seat seat) {
   if (!identities_) throw std::logic_error("look_ahead outside a simulation");
   if (!ahead_) {
     ahead_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
-    ahead_ = std::make_unique<Match>(definition_, *ahead_engine_);
+    ahead_at_ = std::make_unique<PositionService>(definition_, *ahead_engine_);
+    ahead_ = &ahead_at_->match();
     ahead_->set_keep_details(false);
     ahead_replayer_ = std::make_unique<Replayer>();
     ahead_observer_ = std::make_unique<Observer>();
@@ -187,7 +180,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   // A simulation that started from the decision's checkpoint looks ahead
   // from the look-ahead game's own checkpoint of that decision (saved on
   // first use), retracing only the simulation's answers since.
-  const bool from_checkpoint = !oracle_ && active_ == paused_.get() && paused_ && ahead_checkpoint();
+  const bool from_checkpoint = !oracle_ && last_restored() && ahead_checkpoint();
   // The simulation so far (the true game's answers, then its own), replayed
   // on the same identities and chance: the same position, then `option`.
   ahead_log_ = replayer_->log == nullptr ? std::vector<AnswerRecord>{} : *replayer_->log;
@@ -216,7 +209,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   try {
     if (from_checkpoint) {
       r.cursor = truth_answers_;
-      ahead_->restore(ahead_saved_);
+      ahead_at_->restore();
       const int index = ahead_->decide_pending(seat_, [&](const Decision& d) {
         r.hand_over(d);
         if (r.cursor < r.log->size()) return (*r.log)[r.cursor++].index;

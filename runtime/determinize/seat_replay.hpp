@@ -122,7 +122,7 @@ class Determinizer::Replayer : public Agent {
     }
     if (cursor < switch_at) {
       const AnswerRecord& a = (*log)[cursor++];
-      if (a.seat != d.seat() || a.index >= d.count()) reject();
+      if (!answers_decision(a, d)) reject();  // the position service's check of a logged answer
       return a.index;
     }
     // Another seat of the simultaneous decision the seat is in, asked

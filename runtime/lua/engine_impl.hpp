@@ -53,8 +53,15 @@ struct EngineImpl {
   // zone:id() texts by zone slot, formatted on first use (ids never change).
   std::vector<std::string> zone_ids;
   int attrs_ref = LUA_NOREF;       // type index + 1 -> {attribute -> value} (bind_component.cpp)
-  lua_State* spare_co = nullptr;   // a finished game's thread, for the next
+  // Lua heap: a finished game's thread, for the next (and its registry
+  // reference). Saved and restored with a checkpoint (game_checkpoint.cpp):
+  // a restored heap holds the thread as it was at the save.
+  lua_State* spare_co = nullptr;
   int spare_co_ref = LUA_NOREF;
+  // Lua heap: keyed by the addresses of Lua strings, so emptied when a
+  // checkpoint is restored (one made after the save may lie where another
+  // lies now). The ..._ref fields above are registry slots made while the
+  // rules load, before any checkpoint: a restore never moves them.
   struct FaceCacheSlot {
     const void* name = nullptr;  // a face name's Lua string object (a key of faces_ref): lua_topointer
     FaceId id;
@@ -65,6 +72,9 @@ struct EngineImpl {
   std::vector<const void*> face_names;  // face id -> its name's string object in faces_ref (alive as long as the engine)
 
   ~EngineImpl();
+  // After its heap was put back (GameRun::restore): the context's error
+  // state cleared and every C++ cache of Lua addresses emptied.
+  void after_heap_restore();
   void load_rules();
   // Puts back the module tables' fields a game changed; throws ScriptError
   // naming the first change.
@@ -90,6 +100,13 @@ struct EngineImpl {
 // Waiting. How the game ended is the result's (finished, stopped).
 enum class RunPhase : unsigned char { Ready, Running, Waiting, Over };
 
+// A checkpoint (game_checkpoint.cpp) copies every field below by value with
+// the engine's heap: the fields marked "Lua heap" point into that heap (a
+// lua_State, a registry slot, an object's address, a stack slot), and are
+// right after a restore only because the heap comes back at the same
+// addresses with them. A field added here that points into the heap needs
+// the same mark; one that points at C++ outside the run (state, agents,
+// answer_log, caller_sink) is the run's own and stays valid while it lives.
 struct GameRunImpl {
   // The seats rules.evaluate is being asked about (game_run.cpp), each
   // with its own stream, the one being asked, and each answer's Lua type
@@ -103,17 +120,17 @@ struct GameRunImpl {
   };
   SeatsToEvaluate evaluating;
 
-  EngineImpl* engine = nullptr;
+  EngineImpl* engine = nullptr;  // not taken from a checkpoint: the restoring run's own
   uint64_t serial = 0;  // unique in the process: which run a checkpoint is of
   GameState* state = nullptr;
-  lua_State* co = nullptr;  // the thread running this game
-  int co_ref = LUA_NOREF;
-  int game_ref = LUA_NOREF;          // this game's `game` table
-  int prepare_ref = LUA_NOREF;       // the settings' prepare code, compiled
-  // The prepare code while it waits for the first turn (an alias of
-  // prepare_ref, cleared when game:begin_turn runs it).
+  lua_State* co = nullptr;  // Lua heap: the thread running this game
+  int co_ref = LUA_NOREF;   // Lua heap: its registry slot
+  int game_ref = LUA_NOREF;          // Lua heap: this game's `game` table
+  int prepare_ref = LUA_NOREF;       // Lua heap: the settings' prepare code, compiled
+  // Lua heap: the prepare code while it waits for the first turn (an alias
+  // of prepare_ref, cleared when game:begin_turn runs it).
   int first_turn_prepare_ref = LUA_NOREF;
-  const void* game_table = nullptr;  // this game's `game`, for argument checks
+  const void* game_table = nullptr;  // Lua heap: this game's `game`, for argument checks
   uint64_t instructions = 0;         // budget used by this game so far
 
   std::vector<Agent*> agents;
@@ -133,7 +150,8 @@ struct GameRunImpl {
   // one, or every seat of a game:choose_together without an agent that
   // has not answered yet, in ascending seat order. Each entry's labels,
   // targets and view are built on first read (`built`; bare requests never
-  // are); `slot` is where its options lie on the waiting thread's stack.
+  // are); `slot` is where its options lie on the waiting thread's stack
+  // (Lua heap: a stack index of `co`, right with the thread it indexes).
   struct Waiting {
     DecisionRequest request;
     bool built = true;
@@ -167,6 +185,33 @@ struct GameRunImpl {
 void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w);
 // Option i's label of pending decision `w`, read the same way (one label).
 std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i);
+
+// Makes `g` the run bindings act on (the context's game, its state and
+// math.random's stream) for a scope, and puts back the run that was
+// current before on every way out: how C++ outside a resume (labels read
+// on demand, an expression evaluated) enters a run.
+class CurrentRun {
+ public:
+  CurrentRun(EngineImpl& e, GameRunImpl& g)
+      : ctx_(e.ctx), game_(ctx_.game), state_(ctx_.state), random_(ctx_.random) {
+    ctx_.game = &g;
+    ctx_.state = g.state;
+    ctx_.random = &g.state->chance();
+  }
+  ~CurrentRun() {
+    ctx_.game = game_;
+    ctx_.state = state_;
+    ctx_.random = random_;
+  }
+  CurrentRun(const CurrentRun&) = delete;
+  CurrentRun& operator=(const CurrentRun&) = delete;
+
+ private:
+  LuaContext& ctx_;
+  GameRunImpl* game_;
+  GameState* state_;
+  Rng* random_;
+};
 
 inline EngineImpl& engine(lua_State* L) { return *context(L)->engine; }
 // The game being resumed: bindings act on it.

@@ -11,6 +11,11 @@
 
 namespace rulebook {
 
+// Everything a checkpoint knows of the engine, by value: the heap's bytes,
+// the run's fields (engine_impl.hpp marks those that point into the heap),
+// the state, the answers' count and the engine's spare thread. Nothing
+// else of the engine changes between a save and a restore but what
+// EngineImpl::after_heap_restore resets.
 struct GameCheckpointImpl {
   const GameRunImpl* of = nullptr;  // the run that saved it (only it may restore)
   uint64_t serial = 0;              // and its number (another run may reuse its address)
@@ -61,30 +66,34 @@ void GameRun::save(GameCheckpoint& into) {
   c.spare_co_ref = e.spare_co_ref;
 }
 
+bool GameRun::can_restore(const GameCheckpoint& from) const {
+  return !from.empty() && from.impl_->of == impl_.get() && from.impl_->serial == impl_->serial;
+}
+
 void GameRun::restore(const GameCheckpoint& from) {
   GameRunImpl& g = *impl_;
-  if (from.empty() || from.impl_->of != &g || from.impl_->serial != g.serial) throw std::logic_error("GameRun::restore: a checkpoint of another game");
+  if (!can_restore(from)) throw std::logic_error("GameRun::restore: a checkpoint of another game");
   const GameCheckpointImpl& c = *from.impl_;
   EngineImpl* engine = g.engine;
   EngineImpl& e = *engine;
   e.ctx.heap->restore(c.heap);
-  e.ctx.abort = Abort::None;
-  e.ctx.refused = LuaContext::Refusal{};
-  e.ctx.abort_message.clear();
-  e.ctx.running = nullptr;
+  e.after_heap_restore();
   g = *c.run;
   g.engine = engine;
   *g.state = *c.state;
   if (g.answer_log) g.answer_log->resize(c.answers);
   e.spare_co = c.spare_co;
   e.spare_co_ref = c.spare_co_ref;
+}
+
+void EngineImpl::after_heap_restore() {
+  ctx.abort = Abort::None;
+  ctx.refused = LuaContext::Refusal{};
+  ctx.abort_message.clear();
+  ctx.running = nullptr;
   // Keyed by the addresses of Lua strings: one made after the save may
   // lie where another lies now.
-  for (auto& slot : e.face_cache) slot = EngineImpl::FaceCacheSlot{};
-  if (e.ctx.game == &g) {
-    e.ctx.state = g.state;
-    e.ctx.random = &g.state->chance();
-  }
+  for (auto& slot : face_cache) slot = FaceCacheSlot{};
 }
 
 }  // namespace rulebook

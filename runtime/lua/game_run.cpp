@@ -319,6 +319,11 @@ GameRun::GameRun(RuleEngine& engine, GameState& state, std::vector<Agent*> agent
 GameRun::~GameRun() = default;
 
 void GameRun::set_bare_requests(bool on) { impl_->bare_requests = on; }
+void GameRun::hand_over(const std::vector<Agent*>& agents) {
+  GameRunImpl& g = *impl_;
+  g.agents.assign(agents.begin(), agents.end());  // its capacity reused: a search hands over every simulation
+  g.agents.resize(static_cast<size_t>(g.state->player_count()), nullptr);
+}
 void GameRun::set_answer_log(std::vector<AnswerRecord>* log) { impl_->answer_log = log; }
 namespace {
 
@@ -365,10 +370,7 @@ int GameRun::decide_pending(Seat seat, const std::function<int(const Decision&)>
   GameRunImpl::Waiting* w = waiting_of(g, seat);
   if (!w || g.phase != RunPhase::Waiting) throw std::logic_error(fmt::format("seat {} has no decision pending", seat));
   // Labels run Lua (a metatable's) as this game's, as in game:choose.
-  EngineImpl& e = *g.engine;
-  e.ctx.game = &g;
-  e.ctx.state = g.state;
-  e.ctx.random = &g.state->chance();
+  const CurrentRun current(*g.engine, g);
   const Decision::LabelFn label = [&g, w](int i) { return waiting_option_label(g, *w, i); };
   const Decision::ViewFn view = [&g, seat]() { return g.view(seat); };
   const Decision::TargetFn target = [&g, w, seat](int i) { return option_target(g.co, w->slot, i, seat); };
@@ -526,9 +528,7 @@ nlohmann::json GameRun::evaluate(const std::string& expression, const std::strin
   EngineImpl& e = *g.engine;
   lua_State* L = e.L;
   if (g.game_ref == LUA_NOREF) throw std::logic_error("no game to evaluate against");
-  e.ctx.game = &g;
-  e.ctx.state = g.state;
-  e.ctx.random = &g.state->chance();
+  const CurrentRun current(e, g);
   e.ctx.abort = Abort::None;
   e.ctx.instructions = 0;
   e.load_game_chunk("return " + expression, chunk_name);

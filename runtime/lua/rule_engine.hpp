@@ -76,6 +76,12 @@ class GameRun {
   // a fork replays its answers bare and reads the last request whole.
   void set_bare_requests(bool on);
 
+  // The game under way goes on with `agents` at its seats (one per seat,
+  // null: that seat pauses the game). What they hear of events stays as
+  // begin() set it: agents handed a game mid-way (a search's replaying
+  // agents, after the step API brought it to a decision) want none.
+  void hand_over(const std::vector<Agent*>& agents);
+
   // Runs until a seat without an agent must decide (true) or the game is
   // over (false; see result()). Throws ScriptError / AgentFailure. A run
   // begins once, then waits at decisions and answers them until it is
@@ -127,6 +133,8 @@ class GameRun {
   // another run. Any other game on the same engine is lost with it: only
   // the saved run may have run on the engine since.
   void restore(const GameCheckpoint& from);
+  // Whether `from` was saved by this run (the only one it may go back into).
+  bool can_restore(const GameCheckpoint& from) const;
 
   // The rules' public data and the components, as `seat` may know them.
   nlohmann::json view(Seat seat) const;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "play/log_file.hpp"
+#include "play/position_service.hpp"
 
 namespace rulebook {
 
@@ -43,6 +44,11 @@ void Match::set_chance_override(ChanceOverride* chance) { chance_ = chance; }
 void Match::set_turn_limit(int turns) { settings_.turn_limit = turns; }
 void Match::set_keep_details(bool on) { settings_.keep_details = on; }
 void Match::record_answers(bool on) { record_answers_ = on; }
+void Match::set_bare_requests(bool on) {
+  settings_.bare_requests = on;
+  if (run_) run_->set_bare_requests(on);
+}
+void Match::hand_over(const std::vector<Agent*>& agents) { run().hand_over(agents); }
 
 void Match::set_start_identities(std::vector<int> source) {
   if (!source.empty() && static_cast<int>(source.size()) != state_.component_count())
@@ -92,7 +98,7 @@ bool Match::start(int players, uint64_t seed, std::vector<std::string> names) {
   bool searching = false;
   for (Agent* agent : seats)
     if (agent && agent->wants_game_access()) {
-      agent->attach(this);
+      agent->attach(&access_);
       searching = true;
     }
   run_ = std::make_unique<GameRun>(*engine_, state_, std::move(seats), settings_);
@@ -137,24 +143,15 @@ std::unique_ptr<Match> Match::fork() const {
   fork->settings_.prepare = settings_.prepare;
   fork->record_answers();
   const std::vector<AnswerRecord> answers = answers_;  // this match's log, as it stands now
-  auto retraced = [&](bool pending, size_t next) {
-    if (!pending || fork->pending_seat() != answers[next].seat)
-      throw std::logic_error(fmt::format("the fork left the game at answer {} of {}: the rules are not "
-                                         "deterministic", next + 1, answers.size()));
-  };
-  // Only the last decision's request is read: the others are bare.
-  fork->settings_.bare_requests = !answers.empty();
-  bool pending = fork->start(players_, seed_, names_);
-  fork->settings_.bare_requests = false;
-  for (size_t i = 0; i < answers.size(); ++i) {
-    retraced(pending, i);
-    if (i + 1 == answers.size()) fork->run_->set_bare_requests(false);
-    pending = fork->answer(answers[i].index);
+  try {
+    bring_to(*fork, ReplayStart{players_, seed_, names_}, answers, answers.size());
+  } catch (const ReplayMismatch& e) {
+    throw std::logic_error(fmt::format("the fork left the game ({}): the rules are not deterministic", e.what()));
   }
   return fork;
 }
 
-GameAccess::Beginning Match::beginning() const {
+TrueGame::Beginning Match::beginning() const {
   Beginning b;
   b.players = state_.player_count();
   b.seed = state_.seed();

@@ -24,7 +24,7 @@
 
 namespace rulebook {
 
-class Match : public GameAccess {
+class Match : public TrueGame {
  public:
   // Plays on a worker's engine (it must outlive the match).
   Match(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine);
@@ -48,6 +48,9 @@ class Match : public GameAccess {
   void set_prepare(const std::string& code, const std::string& chunk_name, bool at_first_turn = false);
   void record_answers(bool on = true);  // keep every answer given (answers())
   void set_keep_details(bool on);       // GameRunSettings::keep_details
+  // GameRunSettings::bare_requests, for the next games and the game under
+  // way (a replay builds no request but its last: play/position_service.hpp).
+  void set_bare_requests(bool on);
   // Component identities at the start of the next games: component i
   // starts as the type (and first face) of component source[i], in its own
   // start zone. Empty: as the definition says. Determinizations and the
@@ -90,6 +93,13 @@ class Match : public GameAccess {
   // checkpoint.
   void save(GameCheckpoint& into);
   void restore(const GameCheckpoint& from);
+  // Whether `from` is of the game under way (restore would take it).
+  bool can_restore(const GameCheckpoint& from) const { return run_ && run_->can_restore(from); }
+  // The game under way goes on with `agents` at its seats (one per seat,
+  // null: the seat pauses the game): a game the position service brought
+  // to a decision by the step API is handed over to the agents that play
+  // it from there (GameRun::hand_over). The next games keep set_agents'.
+  void hand_over(const std::vector<Agent*>& agents);
   // Asks `decide` for `seat`'s pending decision as an agent would be asked
   // (GameRun::decide_pending); answer it with answer(seat, index).
   int decide_pending(Seat seat, const std::function<int(const Decision&)>& decide);
@@ -109,7 +119,7 @@ class Match : public GameAccess {
   std::shared_ptr<const GameDefinition> definition_ptr() const override { return definition_; }
   RuleEngine& engine() { return *engine_; }
   EngineLimits limits() const override { return engine_->limits(); }
-  // GameAccess: how the current game began, and (cheating) its components' identities.
+  // TrueGame: how the current game began, and (cheating) its components' identities.
   Beginning beginning() const override;
   std::vector<int> true_identities() const override;
   const GameRunSettings& settings() const { return settings_; }
@@ -151,6 +161,7 @@ class Match : public GameAccess {
   uint64_t seed_ = 0;
   std::vector<std::string> names_;
   std::unique_ptr<GameRun> run_;
+  GameAccess access_{*this};  // what searching agents are handed (attach): sealed
   seat_protocol::GameInfo info_;  // what prepare_game tells the agents, rebuilt when names change
   int info_players_ = -1;
   std::vector<std::string> info_names_;

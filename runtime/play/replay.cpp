@@ -12,28 +12,13 @@
 #include "play/explicit_chance.hpp"
 #include "play/log_file.hpp"
 #include "play/match.hpp"
+#include "play/position_service.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
 
 namespace rulebook {
 
 using nlohmann::json;
-
-int ReplayAgent::choose(const Decision& d) {
-  if (*next_ >= answers_->size())
-    throw AgentFailure(fmt::format("the log has no answer left for \"{}\" (seat {})", d.prompt(), d.seat()));
-  const AnswerRecord& a = (*answers_)[(*next_)++];
-  if (a.seat != seat_)
-    throw AgentFailure(fmt::format("log answer {} was given by seat {}, but seat {} is asked \"{}\"",
-                                 *next_, a.seat, seat_, d.prompt()));
-  if ((a.together != 0) != !d.together().empty())
-    throw AgentFailure(fmt::format("log answer {} is {}, but \"{}\" asks seat {} {}", *next_,
-                                   a.together ? "an answer to a simultaneous decision" : "an answer of one seat",
-                                   d.prompt(), seat_, d.together().empty() ? "alone" : "in a simultaneous decision"));
-  if (a.index < 0 || a.index >= d.count())
-    throw AgentFailure(fmt::format("log answer {} picks option {} of {}", *next_, a.index + 1, d.count()));
-  return a.index;
-}
 
 namespace {
 
@@ -143,8 +128,8 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
   EventRecorder recorder;
   match.add_sink(&recorder);
   if (watcher) match.add_sink(watcher);
-  size_t next = 0;
-  for (Seat s : Seat::all(spec.players)) match.set_agent(s, std::make_unique<ReplayAgent>(&answers, &next));
+  LogReplayAgent replayer(&answers, answers.size());
+  for (Seat s : Seat::all(spec.players)) match.set_agent(s, &replayer);
   match.record_answers();
   GameResult result;
   try {
@@ -166,8 +151,8 @@ ReplayReport replay_log(const json& log, const EngineLimits& limits, EventSink* 
                     i);
   if (expected.size() != got.size())
     return failed(fmt::format("the log has {} events, the replay {}", expected.size(), got.size()), n);
-  if (next != answers.size())
-    return failed(fmt::format("the replay used {} of the log's {} answers", next, answers.size()), n);
+  if (replayer.next() != answers.size())
+    return failed(fmt::format("the replay used {} of the log's {} answers", replayer.next(), answers.size()), n);
   // Every number of every answer, the simultaneous decisions' numbers
   // included: the replay records its answers as the game numbered them.
   const std::vector<AnswerRecord>& given = match.answers();

@@ -10,20 +10,8 @@
 
 namespace rulebook {
 
-// Answers decisions from a recorded list, checking that the same seats ask.
-class ReplayAgent : public Agent {
- public:
-  ReplayAgent(const std::vector<AnswerRecord>* answers, size_t* next) : answers_(answers), next_(next) {}
-  std::string kind() const override { return "replay"; }
-  void begin_game(uint64_t, Seat seat) override { seat_ = seat; }
-  int choose(const Decision& d) override;
-  bool answers_at_once() const override { return true; }
-
- private:
-  const std::vector<AnswerRecord>* answers_;
-  size_t* next_;
-  Seat seat_;
-};
+// (The agent that answers a log's decisions is the position service's
+// LogReplayAgent: play/position_service.hpp.)
 
 struct ReplayReport {
   bool ok = false;

@@ -100,16 +100,7 @@ int decisions_of(const std::vector<AnswerRecord>& answers, size_t count, Seat se
 }
 
 bool replay_answers(Match& match, const ReplayStart& start, const std::vector<AnswerRecord>& answers, size_t keep) {
-  bool pending = match.start(start.players, start.seed, start.names);
-  for (size_t i = 0; i < keep; ++i) {
-    if (!pending || match.pending_seat() != answers[i].seat)
-      throw std::runtime_error(fmt::format("the game does not replay: answer {} is seat {}'s, but {}", i + 1,
-                                           answers[i].seat,
-                                           pending ? fmt::format("seat {} decides", match.pending_seat())
-                                                   : std::string("the game is over")));
-    pending = match.answer(answers[i].index);
-  }
-  return pending;
+  return bring_to(match, start, answers, keep);
 }
 
 UndoCheck check_undo(std::shared_ptr<const GameDefinition> definition, RuleEngine& engine, const ReplayStart& start,
@@ -162,20 +153,15 @@ class Rewinder::SeatAgent : public Agent {
   void attach(const GameAccess* game) override { inner_->attach(game); }
   void end_game(const nlohmann::json& result) override { inner_->end_game(result); }
   void taken_back(int kept, const nlohmann::json& view) override { inner_->taken_back(kept, view); }
+  // While the kept decisions replay, the one replaying agent answers
+  // (checked against the record); it hands the seat back to `inner_` at
+  // the first decision after them, once every agent heard of the undo.
   void asked_together(const Decision& d) override {
-    if (owner_.replaying_ && owner_.next_ < owner_.keep_) return;  // answered from the record
-    if (owner_.replaying_) owner_.finish();  // the agents hear of the undo before the question
+    if (owner_.replaying_) return owner_.replay_.asked_together(d);
     inner_->asked_together(d);
   }
   int choose(const Decision& d) override {
-    if (owner_.replaying_ && owner_.next_ < owner_.keep_) {
-      const AnswerRecord& a = owner_.answers_[owner_.next_++];
-      if (a.seat != seat_)
-        throw AgentFailure(fmt::format("undo: the game does not replay (seat {} decides, the answers say seat {})",
-                                       seat_, a.seat));
-      return a.index;
-    }
-    if (owner_.replaying_) owner_.finish();
+    if (owner_.replaying_) return owner_.replay_.choose(d);
     return inner_->choose(d);
   }
 
@@ -200,6 +186,7 @@ class Rewinder::Gate : public EventSink {
 Rewinder::Rewinder(Match& match, std::vector<Agent*> agents) : match_(match), agents_(std::move(agents)) {
   for (Seat s : Seat::all(static_cast<int>(agents_.size())))
     seats_.push_back(std::make_unique<SeatAgent>(*this, s, agents_[s.index()]));
+  replay_.hand_over_to(agents_);
 }
 
 Rewinder::~Rewinder() = default;
@@ -216,7 +203,8 @@ EventSink* Rewinder::gate(EventSink* sink) {
 void Rewinder::rewind(std::vector<AnswerRecord> answers, size_t keep) {
   answers_ = std::move(answers);
   keep_ = keep;
-  next_ = 0;
+  replay_.replay(&answers_, keep_);
+  replay_.on_hand_over([this] { finish(); });
   replaying_ = true;
 }
 

@@ -16,17 +16,11 @@
 #include <vector>
 
 #include "lua/rule_engine.hpp"
+#include "play/position_service.hpp"
 
 namespace rulebook {
 
 class Match;
-
-// What playing the game again from the start needs, besides its answers.
-struct ReplayStart {
-  int players = 0;
-  uint64_t seed = 0;
-  std::vector<std::string> names;
-};
 
 struct UndoCheck {
   bool allowed = false;
@@ -67,7 +61,8 @@ int decisions_of(const std::vector<AnswerRecord>& answers, size_t count, Seat se
 // Starts the game again on `match`, whose seats have no agents, and gives
 // it the first `keep` answers: the match then pauses where answer `keep`
 // was asked (true), or the game is over (false). Throws std::runtime_error
-// if a different seat decides than the answers say.
+// (ReplayMismatch) if a different seat decides than the answers say. The
+// position service's bring_to, under the name undo's callers know.
 bool replay_answers(Match& match, const ReplayStart& start, const std::vector<AnswerRecord>& answers, size_t keep);
 
 // Undo with agents at the seats (the terminal's play): each seat's agent is
@@ -96,7 +91,8 @@ class Rewinder {
   std::vector<std::unique_ptr<SeatAgent>> seats_;
   std::vector<std::unique_ptr<Gate>> gates_;
   std::vector<AnswerRecord> answers_;
-  size_t keep_ = 0, next_ = 0;
+  size_t keep_ = 0;
+  LogReplayAgent replay_;  // answers the kept decisions, then hands each seat back to its agent
   bool replaying_ = false;
 };
 

@@ -10,6 +10,7 @@
 
 #include "agents/agent.hpp"
 #include "play/match.hpp"
+#include "truth_door.hpp"
 
 namespace rulebook::test {
 
@@ -21,7 +22,7 @@ struct CapturingAgent : Agent {
   bool wants_events() const override { return true; }
   void observe(const nlohmann::json& e) override { events.push_back(e); }
   bool wants_game_access() const override { return true; }
-  void attach(const GameAccess* g) override { truth = dynamic_cast<const Match*>(g); }
+  void attach(const GameAccess* g) override { truth = TruthDoor::match(g); }
   void begin_game(uint64_t s, Seat) override { random.begin_game(s, Seat{0}); }
 };
 

@@ -10,6 +10,7 @@
 #include "agents/agent.hpp"
 #include "core/rng.hpp"
 #include "play/match.hpp"
+#include "truth_door.hpp"
 
 namespace rulebook::test {
 
@@ -20,7 +21,7 @@ class TrueStateReader : public Agent {
  public:
   std::string kind() const override { return "peeking"; }
   bool wants_game_access() const override { return true; }
-  void attach(const GameAccess* g) override { match_ = dynamic_cast<const Match*>(g); }
+  void attach(const GameAccess* g) override { match_ = TruthDoor::match(g); }
   void begin_game(uint64_t, Seat seat) override { seat_ = seat; }
   int choose(const Decision& d) override {
     const GameState& s = match_->state();
