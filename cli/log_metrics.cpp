@@ -11,6 +11,7 @@
 #include "cli/report_data.hpp"
 #include "cli/simulation_report.hpp"
 #include "play/match.hpp"
+#include "play/position_service.hpp"
 #include "play/replay.hpp"
 #include "setup/game_loader.hpp"
 #include "setup/setup_error.hpp"
@@ -21,13 +22,13 @@ namespace {
 using analysis::Interval;
 using analysis::RunStatistics;
 
-// A logged seat's answers, with the tracer told before each.
+// The logged answers (one replaying agent for every seat), with the tracer
+// told before each.
 class TracedReplay : public Agent {
  public:
-  TracedReplay(const std::vector<AnswerRecord>* answers, size_t* next, batch::GameTracer* tracer)
-      : inner_(answers, next), tracer_(tracer) {}
+  TracedReplay(const std::vector<AnswerRecord>* answers, batch::GameTracer* tracer)
+      : inner_(answers, answers->size()), tracer_(tracer) {}
   std::string kind() const override { return "replay"; }
-  void begin_game(uint64_t seed, Seat seat) override { inner_.begin_game(seed, seat); }
   int choose(const Decision& d) override {
     tracer_->before_decision(d.seat());
     return inner_.choose(d);
@@ -35,7 +36,7 @@ class TracedReplay : public Agent {
   bool answers_at_once() const override { return true; }
 
  private:
-  ReplayAgent inner_;
+  LogReplayAgent inner_;
   batch::GameTracer* tracer_;
 };
 
@@ -48,8 +49,8 @@ analysis::GameOutcome replay_outcome(const nlohmann::json& log, const std::share
     answers.push_back({Seat{a.at(0).get<int>()}, a.at(1).get<int>(), a.size() > 2 ? a.at(2).get<int>() : 0});
   Match match(def, limits);
   batch::GameTracer tracer;
-  size_t next = 0;
-  for (Seat s : Seat::all(players)) match.set_agent(s, std::make_unique<TracedReplay>(&answers, &next, &tracer));
+  TracedReplay replayer(&answers, &tracer);
+  for (Seat s : Seat::all(players)) match.set_agent(s, &replayer);
   tracer.begin(match, players);
   const GameResult& r = match.play(players, log.at("seed").get<uint64_t>(), log.at("names").get<std::vector<std::string>>());
   analysis::GameOutcome out;
