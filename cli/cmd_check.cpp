@@ -30,6 +30,8 @@ struct CheckOptions {
   std::string bots = "ismcts:iterations=8,depth=20";
   int bots_games = 3;
   int bots_decisions = 4;
+  int worlds_games = 1000000;
+  int worlds_horizons = 3;
   std::string leak_dir = (std::filesystem::temp_directory_path() / "rulebook-check-worlds").string();
   std::string world;
 };
@@ -68,6 +70,9 @@ int run(const CheckOptions& o) {
   if (!o.world.empty()) return show_world(o);
   ConformanceOptions options;
   options.leak_dir = o.leak_dir;
+  options.worlds = o.worlds_games > 0;
+  options.world_games = o.worlds_games;
+  options.world_horizons = o.worlds_horizons;
   options.games = o.games;
   options.seed = o.seed;
   options.jobs = o.jobs;
@@ -176,6 +181,15 @@ Runner add_check(CLI::App& app) {
                   "decisions of each seat compared in each of those games, spread over its game (first and last)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--worlds-games", o->worlds_games,
+                  "games of every configuration (the first ones) whose seats are compared in worlds they cannot\n"
+                  "tell apart (the worlds test; default: every game; 0: skip that test)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--worlds-horizons", o->worlds_horizons,
+                  "worlds of exchanged hidden identities per seat and game, compared up to points spread over\n"
+                  "the seat's game (the last at its end)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   cmd->add_option("--leak-dir", o->leak_dir,
                   "where a leak's two worlds are written, a file each (play one again with --world)")
       ->capture_default_str();

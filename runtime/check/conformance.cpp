@@ -258,7 +258,7 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
     }
 
     // What each seat receives: the same in worlds it cannot tell apart.
-    if (o.worlds && p.result.finished) check_worlds(check, game, config, seed, o, *engine, def, p.answers, out);
+    if (o.worlds && g < o.world_games && p.result.finished) check_worlds(check, game, config, seed, o, *engine, def, p.answers, out);
 
     // The bots: the same choices in worlds a seat cannot tell apart.
     if (o.make_bot && g < o.bot_games) {

@@ -47,6 +47,7 @@ struct ConformanceOptions {
   // cannot tell apart (check/leak_worlds.hpp), until the game reveals
   // something to it. `world_horizons` identity worlds per seat and game.
   bool worlds = true;
+  int world_games = 1000000;  // the first games of every configuration tested so
   int world_horizons = 3;
   // Where a leak's two worlds are written (a file each, for `rulebook check
   // GAME --world FILE`); empty: not written.

@@ -32,20 +32,21 @@ std::string question_text(const Decision& d) {
 // Records what one seat receives, and answers every seat from the world.
 class StreamRecorder : public EventSink {
  public:
-  StreamRecorder(SeatStream& out, Seat seat, int components, const SeatStream* path)
-      : out_(out), seat_(seat), narration_(text_, seat, {}, NarrationLevel::Full), path_(path) {
+  StreamRecorder(SeatStream& out, Seat seat, int components, const SeatStream* path, size_t horizon)
+      : out_(out), seat_(seat), narration_(text_, seat, {}, NarrationLevel::Full), path_(path), horizon_(horizon) {
     out_.seen_at.assign(static_cast<size_t>(components), SIZE_MAX);
   }
 
   void attach(Match* match) { match_ = match; }
 
   void on_event(const GameState& state, const Event& e) override {
+    if (done()) return;
     narration_.on_event(state, e);
     note_seen(state);
     if (e.type == EventType::Choice && e.from > 1) {
       const size_t answer = answers_++;
       if (hides_choice(e, seat_)) {
-        announcing_ = true;  // what the rules say next announces it
+        announcing_ = announced_ = true;  // what the rules say next announces it
         if (e.component.is_none()) out_.private_answers.emplace_back(answer, e.from);
       }
     }
@@ -62,11 +63,14 @@ class StreamRecorder : public EventSink {
   // question when it is the seat's (the other seats' questions reach it
   // only as their answers' events).
   void at_decision(const Decision& d) {
+    if (done()) return;
     flush_narration();
     note_seen(match_->state());
-    push("view " + match_->view(seat_).dump(), announcing_);
+    // The view where the seat acts on it (building every seat's view at
+    // every decision would cost more than the rules themselves).
     announcing_ = false;
     if (d.seat() == seat_) {
+      push_view();
       push("you are asked: " + question_text(d), false);
       out_.asked_at.push_back(out_.lines.size());
     }
@@ -76,6 +80,9 @@ class StreamRecorder : public EventSink {
   // seat, or one asked there and taken without asking here): its answers
   // no longer fit from there on.
   bool off_path() const { return off_path_; }
+  // Compared far enough: the streams differ, or the world went off the
+  // path, or the horizon is reached. The world stops at its next decision.
+  bool done() const { return decided_ || off_path_; }
   void answered_by_position() { by_position_ = true; }
   // Before a decision is asked (its choice event comes after the answer):
   // off the path already if the game played took it without asking.
@@ -88,16 +95,28 @@ class StreamRecorder : public EventSink {
   }
 
   void finish() {
+    if (done()) return;
     flush_narration();
     note_seen(match_->state());
+    push_view();
   }
 
   size_t lines() const { return out_.lines.size(); }
 
  private:
   void push(std::string line, bool reveal) {
+    if (done()) return;
+    const size_t at = out_.lines.size();
+    // Compared as it comes: the game played's line at the same place.
+    if (path_ && (at >= horizon_ || at >= path_->lines.size() || path_->lines[at] != line)) decided_ = true;
     out_.lines.push_back(std::move(line));
     out_.reveal.push_back(reveal ? 1 : 0);
+  }
+  // The view, which may show an announced private answer's consequences
+  // (a clue kept in game.state) since the seat's last view.
+  void push_view() {
+    push("view " + match_->view(seat_).dump(), announced_);
+    announced_ = false;
   }
   void follow_path(const Event& e) {
     const std::pair<int, bool> choice{e.seat.value(), e.from > 1};
@@ -132,10 +151,13 @@ class StreamRecorder : public EventSink {
   Narrator narration_;
   Match* match_ = nullptr;
   size_t answers_ = 0;
-  bool announcing_ = false;
+  bool announcing_ = false;  // after another seat's private answer, before the next decision
+  bool announced_ = false;   // since the seat's last view
   const SeatStream* path_;
   bool off_path_ = false;
   bool by_position_ = false;  // the answer under way was given by position, its label gone
+  size_t horizon_;
+  bool decided_ = false;
 };
 
 // A seat of a world: answers from the world's answers.
@@ -148,7 +170,7 @@ class WorldSeat : public Agent {
   int choose(const Decision& d) override {
     if (d.together().empty()) recorder_.expect_asked(d.seat());
     recorder_.at_decision(d);
-    if (recorder_.off_path() || cursor_ >= world_.answers.size()) off_path();
+    if (recorder_.done() || cursor_ >= world_.answers.size()) off_path();
     const AnswerRecord& a = world_.answers[cursor_];
     if (a.seat != d.seat()) off_path();
     int index = -1;
@@ -281,7 +303,7 @@ LeakWorld leak_world_from_json(const json& j) {
 SeatStream play_seat_stream(const std::shared_ptr<const GameDefinition>& def, RuleEngine& engine, int players,
                             const LeakWorld& world, Seat seat, const SeatStream* path) {
   SeatStream out;
-  StreamRecorder recorder(out, seat, def->component_count(), path);
+  StreamRecorder recorder(out, seat, def->component_count(), path, world.horizon);
   size_t cursor = 0;
   Match match(def, engine);
   recorder.attach(&match);

@@ -18,8 +18,8 @@
 //
 // What a seat receives, line by line: every event it may see (as JSON, as
 // event_view.hpp redacts it), the narration of each action, its view at
-// every decision (game.state and rules.describe included), every decision
-// it is asked (prompt and labels); the other seats' decisions reach it as
+// each of its decisions and at the end (game.state and rules.describe
+// included), every decision it is asked (prompt and labels); the other seats' decisions reach it as
 // their answers' events (label and position, unless private). The first line that differs
 // between two worlds is a leak unless it is a reveal: an event about a
 // component the seat knows (shown, moved where it sees it, rolled in its
