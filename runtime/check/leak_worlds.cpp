@@ -83,12 +83,11 @@ class StreamRecorder : public EventSink {
   // Compared far enough: the streams differ, or the world went off the
   // path, or the horizon is reached. The world stops at its next decision.
   bool done() const { return decided_ || off_path_; }
-  void answered_by_position() { by_position_ = true; }
   // Before a decision is asked (its choice event comes after the answer):
   // off the path already if the game played took it without asking.
-  void expect_asked(Seat seat) {
+  void expect_asked(const Decision& d) {
     const size_t k = out_.choices.size();
-    if (!path_ || off_path_ || (k < path_->choices.size() && path_->choices[k] == std::pair<int, bool>{seat.value(), true}))
+    if (!path_ || off_path_ || (k < path_->choices.size() && path_->choices[k] == SeatStream::Step{d.seat().value(), true, d.prompt()}))
       return;
     off_path_ = true;
     out_.stopped_at = out_.lines.size();
@@ -119,19 +118,17 @@ class StreamRecorder : public EventSink {
     announced_ = false;
   }
   void follow_path(const Event& e) {
-    const std::pair<int, bool> choice{e.seat.value(), e.from > 1};
+    SeatStream::Step choice{e.seat.value(), e.from > 1, e.prompt};
     const size_t k = out_.choices.size();
-    out_.choices.push_back(choice);
-    // An answer given by position because its label is gone is no longer
-    // the same answer: fine while the seat does not see it (a private
-    // decision of another seat), another path once it does.
-    const bool unlike = by_position_ && !hides_choice(e, seat_);
-    by_position_ = false;
-    if (!path_ || off_path_) return;
-    if (unlike || k >= path_->choices.size() || path_->choices[k] != choice) {
+    if (!path_ || off_path_) {
+      out_.choices.push_back(std::move(choice));
+      return;
+    }
+    if (k >= path_->choices.size() || path_->choices[k] != choice) {
       off_path_ = true;
       out_.stopped_at = out_.lines.size();
     }
+    out_.choices.push_back(std::move(choice));
   }
   void note_seen(const GameState& state) {
     for (ComponentId id : ComponentId::all(state.component_count()))
@@ -155,7 +152,6 @@ class StreamRecorder : public EventSink {
   bool announced_ = false;   // since the seat's last view
   const SeatStream* path_;
   bool off_path_ = false;
-  bool by_position_ = false;  // the answer under way was given by position, its label gone
   size_t horizon_;
   bool decided_ = false;
 };
@@ -168,7 +164,7 @@ class WorldSeat : public Agent {
   std::string kind() const override { return "world"; }
   bool answers_at_once() const override { return false; }
   int choose(const Decision& d) override {
-    if (d.together().empty()) recorder_.expect_asked(d.seat());
+    if (d.together().empty()) recorder_.expect_asked(d);
     recorder_.at_decision(d);
     if (recorder_.done() || cursor_ >= world_.answers.size()) off_path();
     const AnswerRecord& a = world_.answers[cursor_];
@@ -180,12 +176,9 @@ class WorldSeat : public Agent {
       for (int i = 0; i < d.count() && index < 0; ++i)
         if (d.label(i) == *label) index = i;
     }
-    // Another seat's answer whose label is gone: its position (a private
-    // answer the seat never sees; a public one shows its options first).
-    if (index < 0 && (!label || d.seat() != traced_) && a.index < d.count()) {
-      index = a.index;
-      if (label) recorder_.answered_by_position();
-    }
+    // Another seat's answer whose label is gone: redrawn, as its position
+    // (what the seat sees of it, a public answer's label, is compared).
+    if (index < 0 && (!label || d.seat() != traced_) && a.index < d.count()) index = a.index;
     if (index < 0) off_path();
     ++cursor_;
     out_.chosen.push_back(d.label(index));

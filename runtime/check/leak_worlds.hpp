@@ -64,7 +64,15 @@ struct SeatStream {
   std::vector<size_t> asked_at; // the line count at each of the seat's decisions
   std::vector<std::string> chosen;  // every answer's chosen label, in order
   std::vector<std::pair<size_t, int>> private_answers;  // others' private answers (no component): answer, options
-  std::vector<std::pair<int, bool>> choices;  // every choice event: its seat, and whether it was asked (options > 1)
+  // Every choice event: its seat, whether it was asked (options > 1), its prompt.
+  struct Step {
+    int seat = 0;
+    bool asked = false;
+    std::string prompt;
+    bool operator==(const Step& o) const { return seat == o.seat && asked == o.asked && prompt == o.prompt; }
+    bool operator!=(const Step& o) const { return !(*this == o); }
+  };
+  std::vector<Step> choices;
   bool complete = false;        // played to its end with every answer legal
   size_t stopped_at = SIZE_MAX; // the line count where an answer was no longer legal
   std::string error;            // a script error in this world
