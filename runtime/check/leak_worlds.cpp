@@ -56,7 +56,10 @@ class StreamRecorder : public EventSink {
     const bool shown = j.contains("component") && !j.at("component").is_null();
     const bool said_to_seat = e.type == EventType::Message && e.audience != ~SeatMask{0};
     const bool own_private = e.type == EventType::Choice && e.secret && e.seat == seat_;
-    push("event " + j.dump(), shown || said_to_seat || own_private || (announcing_ && e.type == EventType::Message));
+    const bool result = e.type == EventType::GameEnd;  // told to everybody on purpose
+    push("event " + j.dump(),
+         shown || said_to_seat || own_private || result || (announcing_ && e.type == EventType::Message));
+    if (announcing_ && e.type == EventType::Message) announced_in_action_ = true;
   }
 
   // At every decision: the narration so far, the seat's view, and the
@@ -68,7 +71,9 @@ class StreamRecorder : public EventSink {
     note_seen(match_->state());
     // The view where the seat acts on it (building every seat's view at
     // every decision would cost more than the rules themselves).
-    announcing_ = false;
+    // The window closes with the action that announced the answer (sealed
+    // bids are told once every bid is in, decisions later).
+    if (announced_in_action_) announcing_ = announced_in_action_ = false;
     if (d.seat() == seat_) {
       push_view();
       push("you are asked: " + question_text(d), false);
@@ -148,7 +153,8 @@ class StreamRecorder : public EventSink {
   Narrator narration_;
   Match* match_ = nullptr;
   size_t answers_ = 0;
-  bool announcing_ = false;  // after another seat's private answer, before the next decision
+  bool announcing_ = false;  // after another seat's private answer, until the action that announces it ends
+  bool announced_in_action_ = false;
   bool announced_ = false;   // since the seat's last view
   const SeatStream* path_;
   bool off_path_ = false;

@@ -24,8 +24,9 @@
 // between two worlds is a leak unless it is a reveal: an event about a
 // component the seat knows (shown, moved where it sees it, rolled in its
 // sight), a message said to it alone (game:say_to), its own private
-// answer, or what the rules say after another seat's private decision and
-// before the next one (the decision announced).
+// answer, the game's result, or what the rules say after another seat's
+// private decision, up to the end of the action that says it (the decision
+// announced, at once or once every sealed bid is in).
 #include <cstdint>
 #include <memory>
 #include <optional>
