@@ -17,6 +17,10 @@ using nlohmann::json;
 
 namespace {
 
+// SeatStream::reveal's bits.
+constexpr char kReveal = 1;  // the line reveals something to the seat through the API
+constexpr char kTold = 2;    // what the rules tell: a message, the narration, a view
+
 // Thrown by a seat of a world when the world's next answer does not fit.
 struct WorldOffPath : AgentFailure {
   WorldOffPath() : AgentFailure("the world's answer is no longer legal") {}
@@ -58,7 +62,8 @@ class StreamRecorder : public EventSink {
     const bool own_private = e.type == EventType::Choice && e.secret && e.seat == seat_;
     const bool result = e.type == EventType::GameEnd;  // told to everybody on purpose
     push("event " + j.dump(),
-         shown || said_to_seat || own_private || result || (announcing_ && e.type == EventType::Message));
+         shown || said_to_seat || own_private || result || (announcing_ && e.type == EventType::Message),
+         e.type == EventType::Message);
     if (announcing_ && e.type == EventType::Message) announced_in_action_ = true;
   }
 
@@ -108,18 +113,20 @@ class StreamRecorder : public EventSink {
   size_t lines() const { return out_.lines.size(); }
 
  private:
-  void push(std::string line, bool reveal) {
+  // `told`: what the rules tell (a message, the narration, the view), as
+  // against the questions and answers.
+  void push(std::string line, bool reveal, bool told = false) {
     if (done()) return;
     const size_t at = out_.lines.size();
     // Compared as it comes: the game played's line at the same place.
     if (path_ && (at >= horizon_ || at >= path_->lines.size() || path_->lines[at] != line)) decided_ = true;
     out_.lines.push_back(std::move(line));
-    out_.reveal.push_back(reveal ? 1 : 0);
+    out_.reveal.push_back(static_cast<char>((reveal ? kReveal : 0) | (told ? kTold : 0)));
   }
   // The view, which may show an announced private answer's consequences
   // (a clue kept in game.state) since the seat's last view.
   void push_view() {
-    push("view " + match_->view(seat_).dump(), announced_);
+    push("view " + match_->view(seat_).dump(), announced_, true);
     announced_ = false;
   }
   void follow_path(const Event& e) {
@@ -144,7 +151,7 @@ class StreamRecorder : public EventSink {
     std::istringstream in(text_.str());
     text_.str({});
     for (std::string line; std::getline(in, line);)
-      if (!line.empty()) push("narration " + line, announcing_);
+      if (!line.empty()) push("narration " + line, announcing_, true);
   }
 
   SeatStream& out_;
@@ -229,13 +236,18 @@ int another_option(Rng& rng, int index, int options) {
 enum class Verdict { Same, Revealed, Leak, Skipped };
 
 // Compares the world's stream with the game played's up to the horizon.
-Verdict compare(const SeatStream& played, const SeatStream& world, size_t horizon, size_t& line) {
+Verdict compare(const SeatStream& played, const SeatStream& world, size_t horizon, bool redrawn_answers, size_t& line) {
   const size_t end = std::min(horizon, played.lines.size());
   const size_t world_end = std::min(world.lines.size(), world.stopped_at);
   const size_t n = std::min(end, world_end);
   for (line = 0; line < n; ++line) {
     if (played.lines[line] == world.lines[line]) continue;
-    return played.reveal[line] || world.reveal[line] ? Verdict::Revealed : Verdict::Leak;
+    const int kind = played.reveal[line] | world.reveal[line];
+    // Where only private answers differ, what the rules tell about them is
+    // theirs to tell ("warm", "higher": private numbers narrowed by an
+    // outcome); a question or an answer that differs is still a leak.
+    const bool told = redrawn_answers && (kind & kTold);
+    return (kind & kReveal) || told ? Verdict::Revealed : Verdict::Leak;
   }
   // Off the game's path, or failing, before the horizon: not compared.
   if (!world.error.empty() || world_end < end) return Verdict::Skipped;
@@ -277,6 +289,7 @@ json to_json(const LeakWorld& w, Seat seat, int players, const std::vector<std::
          {"answers", std::move(answers)}};
   if (!w.identities.empty()) j["identities"] = w.identities;
   if (w.chance != 0) j["chance"] = w.chance;
+  if (w.redrawn_answers) j["redrawn_answers"] = true;
   if (w.horizon != SIZE_MAX) j["horizon"] = w.horizon;
   return j;
 }
@@ -287,6 +300,7 @@ LeakWorld leak_world_from_json(const json& j) {
     w.seed = j.at("seed").get<uint64_t>();
     if (j.contains("identities")) w.identities = j.at("identities").get<std::vector<int>>();
     w.chance = j.value("chance", uint64_t{0});
+    w.redrawn_answers = j.value("redrawn_answers", false);
     for (const auto& a : j.at("answers")) {
       w.answers.push_back(AnswerRecord{Seat{a.at("seat").get<int>()}, a.at("index").get<int>(), a.value("together", 0)});
       w.labels.push_back(a.contains("label") ? std::optional<std::string>(a.at("label").get<std::string>()) : std::nullopt);
@@ -389,6 +403,7 @@ LeakWorldsResult compare_seat_in_worlds(const std::shared_ptr<const GameDefiniti
                                       w.answers[at].index + 1, answers[at].index + 1));
     }
     w.what = fmt::format("the other seats' private answers redrawn: {}", fmt::join(redrawn, ", "));
+    w.redrawn_answers = true;
     worlds.push_back(std::move(w));
   }
   for (int t = 1; t <= options.chance_worlds; ++t) {
@@ -401,7 +416,7 @@ LeakWorldsResult compare_seat_in_worlds(const std::shared_ptr<const GameDefiniti
   for (LeakWorld& w : worlds) {
     const SeatStream b = play_seat_stream(def, engine, players, w, seat, &a);
     size_t line = 0;
-    const Verdict v = compare(a, b, w.horizon, line);
+    const Verdict v = compare(a, b, w.horizon, w.redrawn_answers, line);
     if (v == Verdict::Skipped) {
       ++result.skipped;
       continue;

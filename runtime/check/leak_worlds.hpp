@@ -8,7 +8,9 @@
 //   its game (a horizon) exchange identities among those of their kind and
 //   start zone; compared up to that horizon;
 // - an answers world: the other seats' private answers (no component)
-//   redrawn;
+//   redrawn; what the rules tell about them (a message, the narration, a
+//   view: "warm", "higher") is theirs to tell, but not a question or an
+//   answer the seat sees;
 // - chance worlds: every roll and shuffle redrawn (the seed kept).
 // Every world replays the game's answers where they are still legal: an
 // answer is the option with the same label (its position may move, which
@@ -50,6 +52,9 @@ struct LeakWorld {
   std::vector<std::optional<std::string>> labels;
   std::string what;  // how it differs from the game played, in words
   size_t horizon = SIZE_MAX;  // lines of the seat's stream compared (SIZE_MAX: all)
+  // Only other seats' private answers differ: what the rules tell of them
+  // (messages, narration, views) is theirs to tell.
+  bool redrawn_answers = false;
 };
 
 // A world as a file (`rulebook check GAME --world FILE` plays it again).
@@ -60,7 +65,7 @@ LeakWorld leak_world_from_json(const nlohmann::json& j);
 // What a seat received in a world, line by line.
 struct SeatStream {
   std::vector<std::string> lines;
-  std::vector<char> reveal;     // line i reveals something to the seat through the API
+  std::vector<char> reveal;     // line i: 1 reveals something to the seat through the API; 2 the rules tell it
   std::vector<size_t> seen_at;  // per component: the line count when the seat first could see it (SIZE_MAX: never)
   std::vector<size_t> asked_at; // the line count at each of the seat's decisions
   std::vector<std::string> chosen;  // every answer's chosen label, in order
