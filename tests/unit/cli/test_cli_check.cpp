@@ -48,7 +48,9 @@ TEST_CASE("cli: check --json prints one object", "[cli][check]") {
   const auto& tests = j.at("games")[1].at("tests");
   CHECK(tests.at("worlds").at("worlds_compared").get<int>() > 0);
   CHECK(tests.at("worlds").at("worlds_skipped").get<int>() >= 0);
-  CHECK(tests.at("bots").at("worlds_compared").get<int>() > 0);
+  CHECK(tests.at("bots").at("worlds_compared").get<int>() >= 0);
+  CHECK(tests.at("bots").at("worlds_skipped").get<int>() >= 0);
+  CHECK(tests.at("bots").at("decisions_compared") == j.at("games")[1].at("bots").at("decisions_compared"));
   CHECK(j.at("games")[0].at("tests").at("worlds").at("ok") == false);
 }
 
