@@ -2,7 +2,9 @@
 # CI stage: `rulebook check` on every bundled game (the conformance suite:
 # every player count and variant set plays random games that must finish,
 # replay, play alike in a reused and a fresh Lua state and leak nothing, and
-# ismcts chooses alike in worlds a seat cannot tell apart). 20 games a
+# ismcts chooses alike in worlds a seat cannot tell apart; and every seat
+# receives the same in worlds it cannot tell apart, the rules played again:
+# the worlds test, about a third of the stage's CPU). 20 games a
 # configuration: Hai Noon's card shown and hidden again (issue 28) needed
 # seed 12 of 4 players, last-diver-swimming + long, to show.
 #

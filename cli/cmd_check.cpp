@@ -1,5 +1,7 @@
 // rulebook check: the conformance suite (runtime/check/conformance.*) on any
 // game folder, so an author proves a game sound as the bundled ones are.
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -10,6 +12,8 @@
 #include "cli/interrupt.hpp"
 #include "core/safe_text.hpp"
 #include "check/conformance.hpp"
+#include "check/leak_worlds.hpp"
+#include "setup/setup_error.hpp"
 #include "setup/game_loader.hpp"
 
 namespace rulebook::cli {
@@ -26,10 +30,49 @@ struct CheckOptions {
   std::string bots = "ismcts:iterations=8,depth=20";
   int bots_games = 3;
   int bots_decisions = 4;
+  int worlds_games = 1000000;
+  int worlds_horizons = 3;
+  std::string leak_dir = (std::filesystem::temp_directory_path() / "rulebook-check-worlds").string();
+  std::string world;
 };
 
+// --world FILE: one world of a leak report played again, and what its seat
+// receives printed line by line (numbered as the report numbers them).
+int show_world(const CheckOptions& o) {
+  if (o.paths.size() != 1) throw SetupError("--world plays one game: give one PATH");
+  std::ifstream in(o.world);
+  if (!in) throw SetupError(fmt::format("{}: cannot read the world file", o.world));
+  nlohmann::json j;
+  LeakWorld world;
+  try {
+    j = nlohmann::json::parse(in);
+    world = leak_world_from_json(j);
+  } catch (const std::exception& e) {
+    throw SetupError(fmt::format("{}: {}", o.world, e.what()));
+  }
+  const Seat seat{j.at("seat").get<int>()};
+  auto def = load_game(o.paths[0], LoadOptions{j.value("variants", std::vector<std::string>{}), {}});
+  EngineLimits limits;
+  limits.max_seconds = o.max_seconds;
+  limits.max_instructions = o.max_instructions;
+  RuleEngine engine(def, limits);
+  const SeatStream stream = play_seat_stream(def, engine, j.at("players").get<int>(), world, seat);
+  std::cout << fmt::format("# {} (seat {}): {}\n", o.world, seat, world.what);
+  for (size_t i = 0; i < stream.lines.size(); ++i)
+    std::cout << fmt::format("{:>5}{} {}\n", i + 1, stream.reveal[i] ? "*" : " ", terminal_text(stream.lines[i]));
+  if (!stream.error.empty()) std::cout << "# the rules failed: " << terminal_text(stream.error) << "\n";
+  if (stream.stopped_at != SIZE_MAX) std::cout << "# an answer is no longer legal here: the world stops\n";
+  std::cout << "# * marks a line that reveals something to the seat through the API\n";
+  return stream.error.empty() ? kOk : kGameFailure;
+}
+
 int run(const CheckOptions& o) {
+  if (!o.world.empty()) return show_world(o);
   ConformanceOptions options;
+  options.leak_dir = o.leak_dir;
+  options.worlds = o.worlds_games > 0;
+  options.world_games = o.worlds_games;
+  options.world_horizons = o.worlds_horizons;
   options.games = o.games;
   options.seed = o.seed;
   options.jobs = o.jobs;
@@ -80,6 +123,9 @@ int run(const CheckOptions& o) {
       for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, "  ");
       std::cout << "  warning (not failing): " << terminal_text(text) << "\n";
     }
+    if (report.worlds)
+      std::cout << fmt::format("  worlds: {} compared, {} skipped (their rules took another path)\n",
+                               report.worlds_compared, report.worlds_skipped);
     if (!report.bot_kind.empty())
       std::cout << fmt::format("  bots: {} compared at {} decisions in worlds a seat cannot tell apart\n", report.bot_kind,
                                report.decisions_compared);
@@ -104,8 +150,10 @@ Runner add_check(CLI::App& app) {
       "check",
       "prove games sound: for every player count and variant set (each variant alone, and the combinations\n"
       "game.yaml lists under check.combinations, else every pair) random games finish within the budget,\n"
-      "logs replay, a reused Lua state plays like a fresh one, and no view, event, message or decision\n"
-      "shows a seat what it may not know (hidden components exchanging identities included).\n"
+      "logs replay, a reused Lua state plays like a fresh one, no view or event shows a seat a hidden\n"
+      "component, and each seat receives the same in worlds it cannot tell apart (the rules played\n"
+      "again with hidden identities exchanged, others' private answers and unseen chance redrawn) until\n"
+      "the game reveals something to it; a leak's two worlds are written to --leak-dir.\n"
       "Each failure names its check, configuration, seed and first wrong decision or event, with a\n"
       "`rulebook play` command that reproduces it. Exit 1 on any failure, 2 on usage errors, 130 on Ctrl-C.");
   cmd->add_option("PATH", o->paths, "bundled game names or game folders")->required();
@@ -133,6 +181,21 @@ Runner add_check(CLI::App& app) {
                   "decisions of each seat compared in each of those games, spread over its game (first and last)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--worlds-games", o->worlds_games,
+                  "games of every configuration (the first ones) whose seats are compared in worlds they cannot\n"
+                  "tell apart (the worlds test; default: every game; 0: skip that test)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--worlds-horizons", o->worlds_horizons,
+                  "worlds of exchanged hidden identities per seat and game, compared up to points spread over\n"
+                  "the seat's game (the last at its end)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--leak-dir", o->leak_dir,
+                  "where a leak's two worlds are written, a file each (play one again with --world)")
+      ->capture_default_str();
+  cmd->add_option("--world", o->world,
+                  "play again a world a leak report wrote and print, line by line, what its seat receives")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--max-instructions", o->max_instructions, "Lua instructions a game may run (0: no limit)")
       ->capture_default_str();
   document_interrupt(*cmd, "configuration (player count and variant set)");

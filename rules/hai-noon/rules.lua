@@ -390,7 +390,10 @@ end
 function rules.choose_play(game, seat)
   local plays = rules.legal_plays(game, seat)
   if #plays == 0 then return nil end
-  local play = game:choose(seat, "Play a card to a side", plays)
+  -- Private, and announced as the card is played face up to its side: the
+  -- options are the hand's cards, so an answer's position among them would
+  -- tell the others about the rest of the hand (rulebook check's worlds test).
+  local play = game:choose(seat, "Play a card to a side", plays, {private = true})
   return play.card, play.side
 end
 

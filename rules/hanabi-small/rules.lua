@@ -163,9 +163,13 @@ function rules.play_card(game, seat, position)
   end
 end
 
--- One turn: a move, then a card from the deck while it lasts.
+-- One turn: a move, then a card from the deck while it lasts. The move is
+-- private, and the rules announce it (the clue said, the card shown): the
+-- options depend on the other hands (a clue only for a colour or rank they
+-- hold), so a move's position among them would tell a player about its own
+-- hand, which it does not see (rulebook check's worlds test).
 function rules.turn(game, seat)
-  local move = game:choose(seat, "Your move", rules.moves(game, seat), {private = false})
+  local move = game:choose(seat, "Your move", rules.moves(game, seat), {private = true})
   if move.kind == "clue" then rules.clue(game, seat, move)
   elseif move.kind == "discard" then rules.discard(game, seat, move.position)
   else rules.play_card(game, seat, move.position) end

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 
@@ -10,6 +12,7 @@
 
 #include "batch/batch.hpp"
 #include "check/game_check.hpp"
+#include "check/leak_worlds.hpp"
 #include "observation/event_recorder.hpp"
 #include "observation/event_view.hpp"
 #include "play/bot_worlds.hpp"
@@ -136,7 +139,54 @@ struct ConfigOutcome {
   std::vector<ConformanceFailure> failures, warnings;
   int games = 0;
   int decisions_compared = 0;
+  int bot_worlds_compared = 0, bot_worlds_skipped = 0;
+  int worlds_compared = 0, worlds_skipped = 0;
 };
+
+// Writes a leak's world to `dir` and returns the command that plays it again.
+std::string save_world(const std::string& dir, const std::string& game, const ConformanceConfig& config, uint64_t seed,
+                       Seat seat, const LeakWorld& world, const char* which) {
+  namespace fs = std::filesystem;
+  std::string variants;
+  for (const auto& v : config.variants) variants += "-" + v;
+  const fs::path file = fs::path(dir) / fmt::format("{}-{}p{}-s{}-seat{}-{}.json", fs::path(game).filename().string(),
+                                                    config.players, variants, seed, seat, which);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  std::ofstream out(file);
+  out << to_json(world, seat, config.players, config.variants).dump(1) << "\n";
+  if (!out) return fmt::format("(could not write {})", file.string());
+  return fmt::format("rulebook check {} --world {}", shell_word(game), shell_word(file.string()));
+}
+
+// "worlds": every seat, in worlds it cannot tell apart from the game played.
+void check_worlds(GameCheck& check, const std::string& game, const ConformanceConfig& config, uint64_t seed,
+                  const ConformanceOptions& o, RuleEngine& engine, const std::shared_ptr<const GameDefinition>& def,
+                  const std::vector<AnswerRecord>& answers, ConfigOutcome& out) {
+  LeakWorldsOptions options;
+  options.horizons = o.world_horizons;
+  for (Seat s : Seat::all(config.players)) {
+    LeakWorldsResult r;
+    try {
+      r = compare_seat_in_worlds(def, engine, config.players, seed, answers, s, options);
+    } catch (const std::exception& e) {
+      check.fail("worlds", s, "the worlds test", e.what());
+      return;
+    }
+    out.worlds_compared += r.compared;
+    out.worlds_skipped += r.skipped;
+    if (!r.leaked) continue;
+    std::vector<std::string> commands;
+    if (!o.leak_dir.empty())
+      commands = {save_world(o.leak_dir, game, config, seed, s, r.played, "played"),
+                  save_world(o.leak_dir, game, config, seed, s, r.world, "world")};
+    check.fail("worlds", s, fmt::format("line {} of what seat {} receives", r.line, s),
+               fmt::format("seat {} receives something else in a world it cannot tell apart from the game played, "
+                           "before the game revealed it:\n    game played: {}\n    other world: {}\n    what differs: {}",
+                           s, r.played_line, r.world_line, r.what),
+               std::move(commands));
+  }
+}
 
 // One configuration: N games in one reused Lua state.
 void check_config(const std::string& game, const ConformanceConfig& config, const ConformanceOptions& o,
@@ -207,6 +257,9 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
       }
     }
 
+    // What each seat receives: the same in worlds it cannot tell apart.
+    if (o.worlds && g < o.world_games && p.result.finished) check_worlds(check, game, config, seed, o, *engine, def, p.answers, out);
+
     // The bots: the same choices in worlds a seat cannot tell apart.
     if (o.make_bot && g < o.bot_games) {
       BotWorldsOptions bots;
@@ -221,6 +274,8 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
           break;
         }
         out.decisions_compared += r.decisions_compared;
+        out.bot_worlds_compared += r.worlds_compared;
+        out.bot_worlds_skipped += r.worlds_skipped;
         if (r.peeked) check.fail("bots", s, r.where, fmt::format("{}: {}", o.bot_kind, r.message));
       }
     }
@@ -293,10 +348,15 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
   checked.run.rethrow_error();
   report.checked_configs = static_cast<int>(checked.results.size());
   report.cancelled = checked.run.cancelled;
+  report.worlds = o.worlds;
   if (o.make_bot) report.bot_kind = o.bot_kind.empty() ? "bot" : o.bot_kind;
   for (const auto& c : checked.results) {
     report.games += c.games;
     report.decisions_compared += c.decisions_compared;
+    report.bot_worlds_compared += c.bot_worlds_compared;
+    report.bot_worlds_skipped += c.bot_worlds_skipped;
+    report.worlds_compared += c.worlds_compared;
+    report.worlds_skipped += c.worlds_skipped;
     for (const auto& f : c.failures) report.failures.push_back(f);
     for (const auto& f : c.warnings) report.warnings.push_back(f);
   }
@@ -306,7 +366,8 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
 json to_json(const ConformanceFailure& f) {
   return json{{"check", f.check},     {"game", f.game},   {"players", f.players},
               {"variants", f.variants}, {"seed", f.seed}, {"seat", !f.seat.is_none() ? json(f.seat) : json(nullptr)},
-              {"where", f.where},     {"message", f.message}, {"reproduce", f.reproduce}};
+              {"where", f.where},     {"message", f.message}, {"reproduce", f.reproduce},
+              {"reproduce_worlds", f.reproduce_worlds}};
 }
 
 json to_json(const ConformanceReport& r) {
@@ -319,18 +380,36 @@ json to_json(const ConformanceReport& r) {
   json skipped = json::array();
   for (const auto& v : r.skipped) skipped.push_back(json{{"variant", v.name}, {"reason", v.reason}});
   out["skipped_variants"] = std::move(skipped);
+  auto passed = [&](const char* check) {
+    for (const auto& f : r.failures)
+      if (f.check == check) return false;
+    return true;
+  };
+  // Per test that compares worlds: the worlds compared and those skipped.
+  json tests = json::object();
+  if (r.worlds)
+    tests["worlds"] = json{{"worlds_compared", r.worlds_compared}, {"worlds_skipped", r.worlds_skipped}, {"ok", passed("worlds")}};
   if (!r.bot_kind.empty()) {
-    bool bots_ok = true;
-    for (const auto& f : r.failures) bots_ok = bots_ok && f.check != "bots";
-    out["bots"] = json{{"kind", r.bot_kind}, {"decisions_compared", r.decisions_compared}, {"ok", bots_ok}};
+    out["bots"] = json{{"kind", r.bot_kind}, {"decisions_compared", r.decisions_compared}, {"ok", passed("bots")}};
+    tests["bots"] = json{{"kind", r.bot_kind},
+                         {"decisions_compared", r.decisions_compared},
+                         {"worlds_compared", r.bot_worlds_compared},
+                         {"worlds_skipped", r.bot_worlds_skipped},
+                         {"ok", passed("bots")}};
   }
+  out["tests"] = std::move(tests);
   return out;
 }
 
 std::string describe(const ConformanceFailure& f) {
   std::string seat = !f.seat.is_none() ? fmt::format(", seat {}", f.seat) : std::string();
-  return fmt::format("{}: {}, {} players, variants {}, seed {}{}: {}\n  at {}\n  reproduce: {}", f.check, f.game,
-                     f.players, variants_text(f.variants), f.seed, seat, f.message, f.where, f.reproduce);
+  std::string out = fmt::format("{}: {}, {} players, variants {}, seed {}{}: {}\n  at {}\n  reproduce: {}", f.check,
+                                f.game, f.players, variants_text(f.variants), f.seed, seat, f.message, f.where,
+                                f.reproduce);
+  if (f.reproduce_worlds.size() == 2)
+    out += fmt::format("\n  the game played, as the seat receives it: {}\n  the other world, as the seat receives it: {}",
+                       f.reproduce_worlds[0], f.reproduce_worlds[1]);
+  return out;
 }
 
 }  // namespace rulebook

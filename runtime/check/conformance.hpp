@@ -7,9 +7,11 @@
 // - "finishes": each game ends (game:finish) within the engine's budget;
 // - "replay": each game's log replays field for field;
 // - "isolation": a fresh Lua state plays the same game event for event;
-// - "view", "hidden-identity", "event", "message", "decision": no view,
-//   event, message or decision shows a seat what it may not know (see
-//   conformance.cpp for each rule);
+// - "worlds": what a seat receives is the same in every world it cannot
+//   tell apart from the game, the rules played again in each
+//   (check/leak_worlds.hpp), until the game reveals something to it;
+// - "view", "event", "decision": no view or event shows a seat a component
+//   hidden from it, nor another seat's private answer;
 // - "together": at a simultaneous decision a seat's options and view are
 //   the same whatever the other seats answered.
 #include <atomic>
@@ -41,6 +43,15 @@ struct ConformanceOptions {
   // apart (play/bot_worlds.hpp) at `bot_decisions` of the seat's decisions,
   // spread over its game. Null: not tested.
   std::function<std::unique_ptr<Agent>()> make_bot;
+  // "worlds": every seat of every game receives the same in worlds it
+  // cannot tell apart (check/leak_worlds.hpp), until the game reveals
+  // something to it. `world_horizons` identity worlds per seat and game.
+  bool worlds = true;
+  int world_games = 1000000;  // the first games of every configuration tested so
+  int world_horizons = 3;
+  // Where a leak's two worlds are written (a file each, for `rulebook check
+  // GAME --world FILE`); empty: not written.
+  std::string leak_dir;
   std::string bot_kind;      // as the report names it
   int bot_games = 3;         // games of each configuration whose decisions are compared
   int bot_decisions = 4;     // decisions compared per seat and game
@@ -62,6 +73,9 @@ struct ConformanceFailure {
   std::string where;   // the first decision or event where it went wrong
   std::string message;
   std::string reproduce;  // a command that plays that game
+  // A leak found by the worlds test: a command that plays each of the two
+  // worlds again and prints what the seat receives (empty: files not written).
+  std::vector<std::string> reproduce_worlds;
 };
 
 // A variant whose YAML says `check: {skip: REASON}`: left out of every
@@ -86,6 +100,10 @@ struct ConformanceReport {
   // The bots test: its kind ("" when not run) and the decisions compared.
   std::string bot_kind;
   int decisions_compared = 0;
+  int bot_worlds_compared = 0, bot_worlds_skipped = 0;
+  // The worlds test (off: not run).
+  bool worlds = false;
+  int worlds_compared = 0, worlds_skipped = 0;
   bool ok() const { return failures.empty(); }
 };
 

@@ -238,6 +238,7 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   std::vector<std::optional<int>> played_choice(static_cast<size_t>(probes));
   for (const World& w : worlds) {
     const Trace b = run_world(def, engine, players, w, seat, nullptr, 0, -1);
+    const int before = result.decisions_compared;
     for (int p = 0; p < probes; ++p) {
       const int k = probed[static_cast<size_t>(p)];
       if (w.only_probe >= 0 && w.only_probe != k) continue;
@@ -252,6 +253,7 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
       if (!mine || !theirs) continue;
       ++result.decisions_compared;
       if (*mine != *theirs) {
+        ++result.worlds_compared;
         const std::string& question = a.shown[a.asked_at[static_cast<size_t>(k)] - 1];
         result.peeked = true;
         result.where = fmt::format("decision {} of seat {} ({})", k + 1, seat, question.substr(2));
@@ -262,6 +264,7 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
         return result;
       }
     }
+    ++(result.decisions_compared > before ? result.worlds_compared : result.worlds_skipped);
   }
   return result;
 }

@@ -36,6 +36,8 @@ struct BotWorldsResult {
   bool peeked = false;         // the bot chose differently in two worlds the seat cannot tell apart
   std::string where;           // "decision N of seat S (\"prompt\")"
   std::string message;
+  int worlds_compared = 0;  // other worlds in which at least one decision was compared
+  int worlds_skipped = 0;   // other worlds that showed the seat something else before every decision compared
 };
 
 // Seat `seat`'s decisions in the game of `seed` whose answers are `answers`

@@ -106,16 +106,18 @@ TEST_CASE("conformance: a variant that says check.skip is left out, and the repo
         nlohmann::json::parse(R"([{"variant": "leak-public-hand", "reason": "a teaching example of a leak"}])"));
 }
 
-TEST_CASE("conformance: a private decision shown fails the decision check", "[conformance]") {
+TEST_CASE("conformance: a private decision shown fails the worlds test", "[conformance]") {
+  // The chosen card's title reaches the other seats: in a world where the
+  // chooser's hidden cards are others, they read another label.
   const test::DefectiveGame game("hai-noon", "leak-private-decision");
   ConformanceOptions options;
   options.games = 1;
   const ConformanceReport r = check_conformance(game.dir(), options);
-  CHECK(checks_failed(r) == std::vector<std::string>{"decision"});
+  CHECK(checks_failed(r) == std::vector<std::string>{"worlds"});
   REQUIRE(!r.failures.empty());
   for (const auto& f : r.failures) CHECK(f.variants == std::vector<std::string>{"leak-private-decision"});
-  CHECK(r.failures.front().where.find("(choice)") != std::string::npos);
-  CHECK(r.failures.front().message.find("hidden from it") != std::string::npos);
+  CHECK(r.failures.front().message.find("\"type\":\"choice\"") != std::string::npos);
+  CHECK(r.failures.front().message.find("exchanged identities") != std::string::npos);
 }
 
 TEST_CASE("conformance: a weak table made behind setmetatable's back fails the game it is made in", "[conformance]") {
@@ -138,10 +140,10 @@ TEST_CASE("conformance: a weak table made behind setmetatable's back fails the g
   CHECK(r.failures.front().message.find("'__mode' field afterwards") != std::string::npos);
 }
 
-TEST_CASE("conformance: options that show a seat its hidden cards fail the identity swap", "[conformance]") {
+TEST_CASE("conformance: options that show a seat its hidden cards fail the worlds test", "[conformance]") {
   // Seat 0 picks a card from a face-down pile: the options are the hidden
-  // cards themselves, so their labels change when the cards exchange
-  // identities (and name what seat 0 may not know).
+  // cards themselves, so their labels change in worlds where the cards
+  // exchange identities (and name what seat 0 may not know).
   const rulebook::test::TempGame game(
       "name: blind-pick\ntitle: Blind pick\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
       "zones:\n  - {name: pile, visibility: hidden}\n  - {name: hand, per_player: true, visibility: owner}\n"
@@ -155,9 +157,12 @@ TEST_CASE("conformance: options that show a seat its hidden cards fail the ident
   options.games = 1;
   const ConformanceReport r = check_conformance(game.dir(), options);
   const auto failed = checks_failed(r);
-  CHECK(std::find(failed.begin(), failed.end(), "hidden-identity") != failed.end());
+  CHECK(std::find(failed.begin(), failed.end(), "worlds") != failed.end());
   for (const auto& f : r.failures)
-    if (f.check == "hidden-identity") CHECK(f.where == "decision 1 (seat 0: \"Pick a card from the pile\")");
+    if (f.check == "worlds") {
+      CHECK(f.seat == Seat{0});
+      CHECK(f.message.find("game played: you are asked: Pick a card from the pile | ") != std::string::npos);
+    }
 }
 
 TEST_CASE("conformance: a decision among hidden cards is private unless the rules say otherwise", "[conformance]") {
@@ -165,7 +170,7 @@ TEST_CASE("conformance: a decision among hidden cards is private unless the rule
   // options are the cards themselves: the runtime keeps the answer from the
   // other seats and the check passes; told `{private = false}` (every
   // decision before private decisions existed), the answer names a card
-  // hidden from them and the decision check fails.
+  // hidden from them and the worlds test fails.
   auto game_with = [](const std::string& how) {
     return std::make_unique<rulebook::test::TempGame>(
         "name: face-down\ntitle: Face down\nplayers: {min: 2, max: 3}\nscript: rules.lua\n"
@@ -196,7 +201,7 @@ TEST_CASE("conformance: a decision among hidden cards is private unless the rule
   CHECK(fine.ok());
   const auto announced = game_with(", {private = false}");
   const ConformanceReport leak = check_conformance(announced->dir(), options);
-  CHECK(checks_failed(leak) == std::vector<std::string>{"decision"});
+  CHECK(checks_failed(leak) == std::vector<std::string>{"worlds"});
   REQUIRE_FALSE(leak.failures.empty());
-  CHECK(leak.failures.front().message.find("hidden from it") != std::string::npos);
+  CHECK(leak.failures.front().message.find("\"label\":") != std::string::npos);
 }

@@ -41,9 +41,36 @@ TEST_CASE("cli: check --json prints one object", "[cli][check]") {
   REQUIRE(j.at("games").size() == 2);
   CHECK(j.at("games")[1].at("ok") == true);
   const auto& f = j.at("games")[0].at("failures")[0];
-  CHECK(f.at("check") == "decision");
-  for (const char* key : {"game", "players", "variants", "seed", "seat", "where", "message", "reproduce"})
+  CHECK(f.at("check") == "worlds");
+  for (const char* key : {"game", "players", "variants", "seed", "seat", "where", "message", "reproduce", "reproduce_worlds"})
     CHECK(f.contains(key));
+  // Per test, the worlds compared and skipped.
+  const auto& tests = j.at("games")[1].at("tests");
+  CHECK(tests.at("worlds").at("worlds_compared").get<int>() > 0);
+  CHECK(tests.at("worlds").at("worlds_skipped").get<int>() >= 0);
+  CHECK(tests.at("bots").at("worlds_compared").get<int>() >= 0);
+  CHECK(tests.at("bots").at("worlds_skipped").get<int>() >= 0);
+  CHECK(tests.at("bots").at("decisions_compared") == j.at("games")[1].at("bots").at("decisions_compared"));
+  CHECK(j.at("games")[0].at("tests").at("worlds").at("ok") == false);
+}
+
+TEST_CASE("cli: a leak's two worlds are written, and --world plays one again", "[cli][check]") {
+  const std::string dir = rulebook::test::temp_folder("cli-check-worlds");
+  auto leak = run_rulebook("check tests/data/leaks/labels --games 1 --bots none --leak-dir " + dir);
+  CHECK(leak.exit_code == 1);
+  const std::string marker = "the other world, as the seat receives it: rulebook check tests/data/leaks/labels --world ";
+  const auto at = leak.out.find(marker);
+  REQUIRE(at != std::string::npos);
+  const std::string file = leak.out.substr(at + marker.size(), leak.out.find('\n', at) - at - marker.size());
+  CHECK(file.rfind(dir + "/labels-", 0) == 0);
+  auto again = run_rulebook("check tests/data/leaks/labels --world " + file);
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find("you are asked: Play a card | play card 1 (") != std::string::npos);
+  CHECK(again.out.find("# * marks a line that reveals") != std::string::npos);
+  CHECK(run_rulebook("check tests/data/leaks/labels --world /no/such/file").exit_code == 2);
+  const std::string bad = dir + "/bad.json";
+  rulebook::test::write_file(bad, "{\"seed\": 1}");
+  CHECK(run_rulebook("check tests/data/leaks/labels --world " + bad).exit_code == 2);
 }
 
 TEST_CASE("cli: check usage errors exit 2", "[cli][check]") {
