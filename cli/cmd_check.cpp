@@ -34,6 +34,8 @@ struct CheckOptions {
   int worlds_horizons = 3;
   std::string leak_dir = (std::filesystem::temp_directory_path() / "rulebook-check-worlds").string();
   std::string world;
+  std::vector<std::string> sets;
+  std::vector<std::string> variants;
 };
 
 // --world FILE: one world of a leak report played again, and what its seat
@@ -51,7 +53,8 @@ int show_world(const CheckOptions& o) {
     throw SetupError(fmt::format("{}: {}", o.world, e.what()));
   }
   const Seat seat{j.at("seat").get<int>()};
-  auto def = load_game(o.paths[0], LoadOptions{j.value("variants", std::vector<std::string>{}), {}});
+  auto def = load_game(o.paths[0], LoadOptions{j.value("variants", std::vector<std::string>{}),
+                                               j.value("sets", std::vector<std::string>{})});
   EngineLimits limits;
   limits.max_seconds = o.max_seconds;
   limits.max_instructions = o.max_instructions;
@@ -70,6 +73,8 @@ int run(const CheckOptions& o) {
   if (!o.world.empty()) return show_world(o);
   ConformanceOptions options;
   options.leak_dir = o.leak_dir;
+  options.sets = o.sets;
+  options.variants = o.variants;
   options.worlds = o.worlds_games > 0;
   options.world_games = o.worlds_games;
   options.world_horizons = o.worlds_horizons;
@@ -88,7 +93,7 @@ int run(const CheckOptions& o) {
   }
   // Every game loads before any plays: a typo is a usage error, at once.
   int configs = 0;
-  for (const auto& path : o.paths) configs += static_cast<int>(conformance_configs(path).size());
+  for (const auto& path : o.paths) configs += static_cast<int>(conformance_configs(path, o.sets, o.variants).size());
   nlohmann::json games = nlohmann::json::array();
   int failures = 0, played = 0, checked = 0;
   bool cancelled = false;
@@ -198,6 +203,11 @@ Runner add_check(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--max-instructions", o->max_instructions, "Lua instructions a game may run (0: no limit)")
       ->capture_default_str();
+  cmd->add_option("--set", o->sets, "override one setup value in every configuration: PATH=VALUE (repeatable)")
+      ->check(utf8_text());
+  cmd->add_option("--variant", o->variants,
+                  "check only this variant set, at every player count (repeatable: the variants together)")
+      ->check(utf8_text());
   document_interrupt(*cmd, "configuration (player count and variant set)");
   return [o] { return run(*o); };
 }

@@ -149,14 +149,20 @@ std::string save_world(const std::string& dir, const std::string& game, const Co
   namespace fs = std::filesystem;
   std::string variants;
   for (const auto& v : config.variants) variants += "-" + v;
+  for (const auto& v : config.sets) {  // one file per setting: `--set mode=a` and `mode=b` differ
+    variants += "-";
+    for (char c : v) variants += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  }
   const fs::path file = fs::path(dir) / fmt::format("{}-{}p{}-s{}-seat{}-{}.json", fs::path(game).filename().string(),
                                                     config.players, variants, seed, seat, which);
   std::error_code ec;
   fs::create_directories(dir, ec);
   std::ofstream out(file);
-  out << to_json(world, seat, config.players, config.variants).dump(1) << "\n";
+  json j = to_json(world, seat, config.players, config.variants);
+  if (!config.sets.empty()) j["sets"] = config.sets;
+  out << j.dump(1) << "\n";
   if (!out) return fmt::format("(could not write {})", file.string());
-  return fmt::format("rulebook check {} --world {}", shell_word(game), shell_word(file.string()));
+  return fmt::format("rulebook check {} --world {}", shell_word(game), shell_word(file.string()));  // the file holds the sets
 }
 
 // "worlds": every seat, in worlds it cannot tell apart from the game played.
@@ -197,7 +203,7 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
   std::unique_ptr<RuleEngine> engine;
   std::set<std::string> failed;
   try {
-    def = load_game(game, LoadOptions{config.variants, {}});
+    def = load_game(game, LoadOptions{config.variants, config.sets});
     engine = std::make_unique<RuleEngine>(def, o.limits);
   } catch (const std::exception& e) {
     std::string message = e.what();
@@ -222,7 +228,7 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
     {
       GameState state(*def);
       state.reset(config.players, seed);
-      GameSpec spec{game, config.variants, {}, config.players, seed, {}};
+      GameSpec spec{game, config.variants, config.sets, config.players, seed, {}};
       json log = make_log(spec, state, p.result, p.answers, p.events,
                           std::vector<std::string>(config.players, "random"));
       log.erase("result");  // `state` is not the game's final state; a log may omit it
@@ -284,8 +290,14 @@ void check_config(const std::string& game, const ConformanceConfig& config, cons
 
 }  // namespace
 
-std::vector<ConformanceConfig> conformance_configs(const std::string& game) {
-  auto def = load_game(game);
+std::vector<ConformanceConfig> conformance_configs(const std::string& game, const std::vector<std::string>& settings,
+                                                   const std::vector<std::string>& only) {
+  auto def = load_game(game, LoadOptions{only, settings});
+  std::vector<ConformanceConfig> out;
+  if (!only.empty()) {
+    for (int players = def->min_players; players <= def->max_players; ++players) out.push_back({players, only, settings});
+    return out;
+  }
   std::vector<std::vector<std::string>> sets{{}};
   std::vector<std::string> names, skipped;
   for (const auto& v : list_variants(def->dir)) (v.check_skip.empty() ? names : skipped).push_back(v.name);
@@ -313,9 +325,8 @@ std::vector<ConformanceConfig> conformance_configs(const std::string& game) {
     for (size_t i = 0; i < names.size(); ++i)
       for (size_t j = i + 1; j < names.size(); ++j) sets.push_back({names[i], names[j]});
   }
-  std::vector<ConformanceConfig> out;
   for (const auto& set : sets)
-    for (int players = def->min_players; players <= def->max_players; ++players) out.push_back({players, set});
+    for (int players = def->min_players; players <= def->max_players; ++players) out.push_back({players, set, settings});
   return out;
 }
 
@@ -331,7 +342,7 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
   report.game = game;
   report.dir = resolve_game_dir(game);
   report.skipped = skipped_variants(game);
-  const auto configs = conformance_configs(game);
+  const auto configs = conformance_configs(game, o.sets, o.variants);
   report.configs = static_cast<int>(configs.size());
   // One item per configuration; each builds its own Lua state (its variants differ).
   batch::BatchPlan plan;
@@ -365,7 +376,7 @@ ConformanceReport check_conformance(const std::string& game, const ConformanceOp
 
 json to_json(const ConformanceFailure& f) {
   return json{{"check", f.check},     {"game", f.game},   {"players", f.players},
-              {"variants", f.variants}, {"seed", f.seed}, {"seat", !f.seat.is_none() ? json(f.seat) : json(nullptr)},
+              {"variants", f.variants}, {"sets", f.sets}, {"seed", f.seed}, {"seat", !f.seat.is_none() ? json(f.seat) : json(nullptr)},
               {"where", f.where},     {"message", f.message}, {"reproduce", f.reproduce},
               {"reproduce_worlds", f.reproduce_worlds}};
 }
@@ -403,8 +414,9 @@ json to_json(const ConformanceReport& r) {
 
 std::string describe(const ConformanceFailure& f) {
   std::string seat = !f.seat.is_none() ? fmt::format(", seat {}", f.seat) : std::string();
-  std::string out = fmt::format("{}: {}, {} players, variants {}, seed {}{}: {}\n  at {}\n  reproduce: {}", f.check,
-                                f.game, f.players, variants_text(f.variants), f.seed, seat, f.message, f.where,
+  const std::string sets = f.sets.empty() ? std::string() : fmt::format(", set {}", fmt::join(f.sets, " "));
+  std::string out = fmt::format("{}: {}, {} players, variants {}{}, seed {}{}: {}\n  at {}\n  reproduce: {}", f.check,
+                                f.game, f.players, variants_text(f.variants), sets, f.seed, seat, f.message, f.where,
                                 f.reproduce);
   if (f.reproduce_worlds.size() == 2)
     out += fmt::format("\n  the game played, as the seat receives it: {}\n  the other world, as the seat receives it: {}",

@@ -55,12 +55,20 @@ struct ConformanceOptions {
   std::string bot_kind;      // as the report names it
   int bot_games = 3;         // games of each configuration whose decisions are compared
   int bot_decisions = 4;     // decisions compared per seat and game
+  // Setup values overridden in every configuration ("PATH=VALUE", as
+  // `rulebook play --set`): `rulebook check GAME --set options.cards=5`.
+  std::vector<std::string> sets;
+  // Only this variant set, at every player count (`rulebook check GAME
+  // --variant short`), instead of every configuration conformance_configs
+  // lists; with no variant given, every one.
+  std::vector<std::string> variants;
 };
 
 // One player count with one variant set.
 struct ConformanceConfig {
   int players = 0;
   std::vector<std::string> variants;
+  std::vector<std::string> sets;  // setup values overridden (ConformanceOptions::sets)
 };
 
 struct ConformanceFailure {
@@ -68,6 +76,7 @@ struct ConformanceFailure {
   std::string game;   // as given (name or folder)
   int players = 0;
   std::vector<std::string> variants;
+  std::vector<std::string> sets;  // setup values overridden ("PATH=VALUE")
   uint64_t seed = 0;
   Seat seat;           // the seat shown too much (none: not a leak)
   std::string where;   // the first decision or event where it went wrong
@@ -110,8 +119,11 @@ struct ConformanceReport {
 // The configurations a game is checked in: every player count times no
 // variant, each variant alone, and the variant combinations game.yaml lists
 // under check.combinations (default: every pair of variants); a variant
-// that says `check: {skip: ...}` is in none. Throws SetupError.
-std::vector<ConformanceConfig> conformance_configs(const std::string& game);
+// that says `check: {skip: ...}` is in none; with `variants` given
+// (ConformanceOptions::variants), that variant set alone. Each with `sets`
+// overridden. Throws SetupError.
+std::vector<ConformanceConfig> conformance_configs(const std::string& game, const std::vector<std::string>& sets = {},
+                                                   const std::vector<std::string>& variants = {});
 // The variants conformance_configs leaves out, with their reasons.
 std::vector<SkippedVariant> skipped_variants(const std::string& game);
 

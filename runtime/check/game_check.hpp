@@ -38,6 +38,7 @@ inline std::string shell_word(const std::string& s) {
 inline std::string reproduce_command(const std::string& game, const ConformanceConfig& config, uint64_t seed, Seat seat) {
   std::string cmd = fmt::format("rulebook play {} --players {}", shell_word(game), config.players);
   for (const auto& v : config.variants) cmd += " --variant " + shell_word(v);
+  for (const auto& v : config.sets) cmd += " --set " + shell_word(v);
   cmd += fmt::format(" --seed {} --view {}", seed, seat);
   if (seat.is_none()) cmd += " --json";
   return cmd;
@@ -127,6 +128,7 @@ class GameCheck : public EventSink {
     f.game = game_;
     f.players = config_.players;
     f.variants = config_.variants;
+    f.sets = config_.sets;
     f.seed = seed_;
     f.seat = seat;
     f.where = where;

@@ -20,11 +20,15 @@ using nlohmann::json;
 namespace {
 
 std::string leak_game(const std::string& name) { return std::string(RULEBOOK_TESTS_DIR) + "/data/leaks/" + name; }
+// The leak classes and their twins: modes of one game (game.yaml lists them).
+const std::string cards = leak_game("cards");
 
-ConformanceReport check_worlds_only(const std::string& dir, int games, const std::string& leak_dir = {}) {
+ConformanceReport check_worlds_only(const std::string& dir, int games, const std::string& leak_dir = {},
+                                    const std::string& mode = {}) {
   ConformanceOptions options;
   options.games = games;
   options.leak_dir = leak_dir;
+  if (!mode.empty()) options.sets = {"options.mode=" + mode};
   return check_conformance(dir, options);
 }
 
@@ -49,11 +53,11 @@ TEST_CASE("worlds: every leak class fails, and its correct twin passes", "[confo
   };
   for (const auto& [leak, twin] : classes) {
     INFO(leak);
-    const ConformanceReport bad = check_worlds_only(leak_game(leak), 5);
+    const ConformanceReport bad = check_worlds_only(cards, 5, {}, leak);
     CHECK(failed(bad, "worlds"));
     CHECK(to_json(bad).at("tests").at("worlds").at("ok") == false);
     INFO(twin);
-    const ConformanceReport good = check_worlds_only(leak_game(twin), 5);
+    const ConformanceReport good = check_worlds_only(cards, 5, {}, twin);
     for (const auto& f : good.failures) FAIL_CHECK(describe(f));
     CHECK(good.ok());
     CHECK(good.worlds_compared > 0);
@@ -63,7 +67,7 @@ TEST_CASE("worlds: every leak class fails, and its correct twin passes", "[confo
 
 TEST_CASE("worlds: a leak report names the line, both worlds and what differs", "[conformance][worlds]") {
   const std::string dir = test::temp_folder("leak-worlds");
-  const ConformanceReport r = check_worlds_only(leak_game("message"), 1, dir);
+  const ConformanceReport r = check_worlds_only(cards, 1, dir, "message");
   REQUIRE(failed(r, "worlds"));
   const ConformanceFailure* f = nullptr;
   for (const auto& x : r.failures)
@@ -73,14 +77,16 @@ TEST_CASE("worlds: a leak report names the line, both worlds and what differs", 
   CHECK(f->message.find("game played: event {\"text\":\"Seat 0's first card is the ") != std::string::npos);
   CHECK(f->message.find("what differs: components hidden from seat 0 exchanged identities") != std::string::npos);
   REQUIRE(f->reproduce_worlds.size() == 2);
-  CHECK(f->reproduce_worlds[1].find(" --world " + dir + "/message-") != std::string::npos);
+  CHECK(f->reproduce_worlds[1].find(" --world " + dir + "/cards-") != std::string::npos);
   // The world file plays the other world again: the seat receives there
   // the line the report shows.
   const std::string file = f->reproduce_worlds[1].substr(f->reproduce_worlds[1].find("--world ") + 8);
   std::ifstream in(file);
   const json world_json = json::parse(in);
   const LeakWorld world = leak_world_from_json(world_json);
-  auto def = load_game(leak_game("message"));
+  // The file holds the setting the game was checked with.
+  CHECK(world_json.at("sets") == json::array({"options.mode=message"}));
+  auto def = load_game(cards, LoadOptions{{}, world_json.at("sets").get<std::vector<std::string>>()});
   RuleEngine engine(def);
   const SeatStream stream =
       play_seat_stream(def, engine, world_json.at("players").get<int>(), world, Seat{world_json.at("seat").get<int>()});

@@ -56,21 +56,39 @@ TEST_CASE("cli: check --json prints one object", "[cli][check]") {
 
 TEST_CASE("cli: a leak's two worlds are written, and --world plays one again", "[cli][check]") {
   const std::string dir = rulebook::test::temp_folder("cli-check-worlds");
-  auto leak = run_rulebook("check tests/data/leaks/labels --games 1 --bots none --leak-dir " + dir);
+  auto leak = run_rulebook("check tests/data/leaks/cards --set options.mode=labels --games 1 --bots none --leak-dir " + dir);
   CHECK(leak.exit_code == 1);
-  const std::string marker = "the other world, as the seat receives it: rulebook check tests/data/leaks/labels --world ";
+  // The failure names the setting, and its `play` command sets it again.
+  CHECK(leak.out.find(", set options.mode=labels, seed 1") != std::string::npos);
+  CHECK(leak.out.find("reproduce: rulebook play tests/data/leaks/cards --players 2 --set options.mode=labels --seed 1") !=
+        std::string::npos);
+  const std::string marker = "the other world, as the seat receives it: rulebook check tests/data/leaks/cards --world ";
   const auto at = leak.out.find(marker);
   REQUIRE(at != std::string::npos);
   const std::string file = leak.out.substr(at + marker.size(), leak.out.find('\n', at) - at - marker.size());
-  CHECK(file.rfind(dir + "/labels-", 0) == 0);
-  auto again = run_rulebook("check tests/data/leaks/labels --world " + file);
+  CHECK(file.rfind(dir + "/cards-2p-options_mode_labels-", 0) == 0);
+  auto again = run_rulebook("check tests/data/leaks/cards --world " + file);
   CHECK(again.exit_code == 0);
   CHECK(again.out.find("you are asked: Play a card | play card 1 (") != std::string::npos);
   CHECK(again.out.find("# * marks a line that reveals") != std::string::npos);
-  CHECK(run_rulebook("check tests/data/leaks/labels --world /no/such/file").exit_code == 2);
+  CHECK(run_rulebook("check tests/data/leaks/cards --world /no/such/file").exit_code == 2);
   const std::string bad = dir + "/bad.json";
   rulebook::test::write_file(bad, "{\"seed\": 1}");
-  CHECK(run_rulebook("check tests/data/leaks/labels --world " + bad).exit_code == 2);
+  CHECK(run_rulebook("check tests/data/leaks/cards --world " + bad).exit_code == 2);
+}
+
+TEST_CASE("cli: check --set and --variant choose the configurations", "[cli][check]") {
+  // The correct twin passes where its leak fails: the setting is applied.
+  CHECK(run_rulebook("check tests/data/leaks/cards --set options.mode=labels-fine --games 1 --bots none").exit_code == 0);
+  // --variant checks that variant set alone, at every player count (2 to 4):
+  // 3 configurations instead of 6 (no variant, and reveal-bids).
+  auto all = run_rulebook("check goofspiel --games 1 --bots none --worlds-games 0");
+  CHECK(all.out.find("(6 configurations, 6 games)") != std::string::npos);
+  auto one = run_rulebook("check goofspiel --variant reveal-bids --games 1 --bots none --worlds-games 0");
+  CHECK(one.exit_code == 0);
+  CHECK(one.out.find("(3 configurations, 3 games)") != std::string::npos);
+  CHECK(run_rulebook("check tests/data/leaks/cards --variant no-such-variant --games 1").exit_code == 2);
+  CHECK(run_rulebook("check tests/data/leaks/cards --set no.such.path=1 --games 1").exit_code == 2);
 }
 
 TEST_CASE("cli: check usage errors exit 2", "[cli][check]") {
