@@ -22,6 +22,7 @@
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
+using namespace rulebook::test;
 
 namespace {
 
@@ -178,168 +179,10 @@ std::vector<World> seeds(int n) {
   return w;
 }
 
-const char* kTwoPlayers = "players: {min: 2, max: 2}\nscript: rules.lua\n";
-
-// Goofspiel with private numbers: three prizes (1, 2, 3), each seat bids a
-// number from its hand {1..4} privately, seat 0 then seat 1; only who took
-// the prize is told.
-const char* kPrivateGoofspielLua = R"(local rules = {}
-function rules.setup(game) game.state.score = {0, 0} end
-function rules.play(game)
-  local hands = {{1, 2, 3, 4}, {1, 2, 3, 4}}
-  for prize = 1, 3 do
-    local bids = {}
-    for seat = 0, 1 do
-      local hand = hands[seat + 1]
-      local bid = game:choose(seat, 'Bid for prize ' .. prize, hand, {private = true})
-      for i, v in ipairs(hand) do if v == bid then table.remove(hand, i) break end end
-      bids[seat] = bid
-    end
-    if bids[0] ~= bids[1] then
-      local taker = bids[0] > bids[1] and 0 or 1
-      game.state.score[taker + 1] = game.state.score[taker + 1] + prize
-      game:say('Seat %d takes prize %d', taker, prize)
-    else
-      game:say('Nobody takes prize %d', prize)
-    end
-  end
-  local s = game.state.score
-  game:finish{winners = {s[1] >= s[2] and 0 or 1}}
-end
-function rules.evaluate(game, seat)
-  local s = game.state.score
-  return (s[seat + 1] + 1) / (s[1] + s[2] + 2)
-end
-return rules
-)";
-
-// Seat 1 hides at one of five spots; seat 0 searches three times and is
-// told "found", "warm" (next to it) or "cold".
-const char* kHideLua = R"(local rules = {}
-function rules.setup(game) game.state.found = false end
-function rules.play(game)
-  local spot = game:choose(1, 'Hide where?', {1, 2, 3, 4, 5}, {private = true})
-  for look = 1, 3 do
-    local at = game:choose(0, 'Look where?', {1, 2, 3, 4, 5})
-    if at == spot then
-      game.state.found = true
-      game:say('Found')
-      break
-    end
-    game:say(math.abs(at - spot) == 1 and 'Warm' or 'Cold')
-  end
-  game:finish{winners = {game.state.found and 0 or 1}}
-end
-function rules.evaluate(game, seat)
-  if game.state.found then return seat == 0 and 1 or 0 end
-  return 0.5
-end
-return rules
-)";
-
-// Seat 1 chooses two numbers privately, one after the other; seat 0 guesses
-// their sum twice, told "higher", "lower" or "right".
-const char* kTwoSecretsLua = R"(local rules = {}
-function rules.setup(game) game.state.right = false end
-function rules.play(game)
-  local x = game:choose(1, 'First number', {1, 2, 3}, {private = true})
-  local y = game:choose(1, 'Second number', {1, 2, 3}, {private = true})
-  for guess = 1, 2 do
-    local g = game:choose(0, 'The sum?', {2, 3, 4, 5, 6})
-    if g == x + y then
-      game.state.right = true
-      game:say('Right')
-      break
-    end
-    game:say(g < x + y and 'Higher' or 'Lower')
-  end
-  game:finish{winners = {game.state.right and 0 or 1}}
-end
-function rules.evaluate(game, seat)
-  if game.state.right then return seat == 0 and 1 or 0 end
-  return 0.5
-end
-return rules
-)";
-
-// Six cards, two dealt to each hand; two tricks: seat 0 plays a card, then
-// seat 1, the higher takes the trick.
-const char* kDealtYaml =
-    "name: dealt\ntitle: Dealt\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
-    "zones:\n  - {name: deck, visibility: hidden}\n  - {name: table, visibility: public}\n"
-    "  - {name: hand, per_player: true, visibility: owner}\n"
-    "components:\n"
-    "  - {name: c1, kind: card, title: One, zone: deck, attributes: {rank: 1}}\n"
-    "  - {name: c2, kind: card, title: Two, zone: deck, attributes: {rank: 2}}\n"
-    "  - {name: c3, kind: card, title: Three, zone: deck, attributes: {rank: 3}}\n"
-    "  - {name: c4, kind: card, title: Four, zone: deck, attributes: {rank: 4}}\n"
-    "  - {name: c5, kind: card, title: Five, zone: deck, attributes: {rank: 5}}\n"
-    "  - {name: c6, kind: card, title: Six, zone: deck, attributes: {rank: 6}}\n";
-const char* kDealtLua = R"(local rules = {}
-function rules.setup(game) game.state.tricks = {0, 0} end
-function rules.play(game)
-  local deck = game:zone('deck')
-  deck:shuffle()
-  for _ = 1, 2 do
-    deck:draw(game:zone('hand', 0))
-    deck:draw(game:zone('hand', 1))
-  end
-  for trick = 1, 2 do
-    local played = {}
-    for seat = 0, 1 do
-      local card = game:choose(seat, 'Play a card', game:zone('hand', seat):items())
-      card:move(game:zone('table'))
-      played[seat] = card:attr('rank')
-    end
-    local taker = played[0] > played[1] and 0 or 1
-    game.state.tricks[taker + 1] = game.state.tricks[taker + 1] + 1
-  end
-  local t = game.state.tricks
-  game:finish{winners = {t[1] > t[2] and 0 or (t[2] > t[1] and 1 or nil)}}
-end
-function rules.evaluate(game, seat)
-  local t = game.state.tricks
-  return (t[seat + 1] + 1) / (t[1] + t[2] + 2)
-end
-return rules
-)";
-
-// Each seat rolls a die in its own cup; seat 0 stays or rerolls twice
-// (seat 1 rerolls between), then the higher die wins.
-const char* kCupsYaml =
-    "name: cups\ntitle: Cups\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
-    "zones:\n  - {name: box, visibility: public}\n  - {name: cup, per_player: true, visibility: owner}\n"
-    "components:\n  - {name: die, kind: die, faces: ['1', '2', '3', '4', '5', '6'], count: 2, zone: box}\n";
-const char* kCupsLua = R"(local rules = {}
-function rules.setup(game) end
-local function die(game, seat) return game:zone('cup', seat):top() end
-function rules.play(game)
-  local box = game:zone('box')
-  box:top():move(game:zone('cup', 0))
-  box:top():move(game:zone('cup', 1))
-  die(game, 0):roll()
-  die(game, 1):roll()
-  for round = 1, 2 do
-    if game:choose(0, 'Reroll?', {'stay', 'reroll'}) == 'reroll' then die(game, 0):roll() end
-    if game:choose(1, 'Reroll?', {'stay', 'reroll'}) == 'reroll' then die(game, 1):roll() end
-  end
-  local a, b = tonumber(die(game, 0):face()), tonumber(die(game, 1):face())
-  game:finish{winners = {a > b and 0 or 1}}
-end
-function rules.evaluate(game, seat)
-  local a, b = tonumber(die(game, 0):face()), tonumber(die(game, 1):face())
-  local mine = seat == 0 and a or b
-  local theirs = seat == 0 and b or a
-  return mine > theirs and 0.8 or (mine == theirs and 0.5 or 0.2)
-end
-return rules
-)";
-
 }  // namespace
 
 TEST_CASE("same view, same choice: private numbers narrowed by an outcome", "[same-view][private]") {
-  const test::TempGame game(std::string("name: private-goofspiel\ntitle: Private Goofspiel\n") + kTwoPlayers,
-                            kPrivateGoofspielLua);
+  const test::TempGame game(kPrivateGoofspielYaml, kPrivateGoofspielLua);
   const auto def = load_game(game.dir());
   for (int seat : {0, 1}) {
     std::vector<World> worlds;  // the other seat's first two bids, every way
@@ -350,7 +193,7 @@ TEST_CASE("same view, same choice: private numbers narrowed by an outcome", "[sa
 }
 
 TEST_CASE("same view, same choice: a private position", "[same-view][private]") {
-  const test::TempGame game(std::string("name: hide\ntitle: Hide\n") + kTwoPlayers, kHideLua);
+  const test::TempGame game(kHideYaml, kHideLua);
   const auto def = load_game(game.dir());
   std::vector<World> worlds;
   for (int spot = 0; spot < 5; ++spot) worlds.push_back(World{1, {{1, {spot}}}});
@@ -358,7 +201,7 @@ TEST_CASE("same view, same choice: a private position", "[same-view][private]") 
 }
 
 TEST_CASE("same view, same choice: sequential private choices", "[same-view][private]") {
-  const test::TempGame game(std::string("name: two-secrets\ntitle: Two secrets\n") + kTwoPlayers, kTwoSecretsLua);
+  const test::TempGame game(kTwoSecretsYaml, kTwoSecretsLua);
   const auto def = load_game(game.dir());
   std::vector<World> worlds;
   for (int x = 0; x < 3; ++x)
