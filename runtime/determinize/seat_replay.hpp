@@ -153,6 +153,16 @@ class Determinizer::Replayer : public Agent {
     return policy->choose(d, *state);
   }
 
+  // The game restored at the seat's decision (saved where it is asked):
+  // every seat it waits for answers as its agent would be asked there, in
+  // ascending order (the seat alone, or each seat of a simultaneous
+  // decision: the others' answers drawn or retraced, the seat handed over
+  // to the policy), so a restored simulation is the replayed one.
+  void answer_pending(Match& m) {
+    const std::vector<Seat> seats = m.pending_seats();
+    for (Seat s : seats) m.answer(s, m.decide_pending(s, [this](const Decision& d) { return choose(d); }));
+  }
+
   // From the seat's decision on, the search's policy plays: the rollout
   // builds no events, chance comes from the simulation's seed, and the
   // identities the seat never observed are permuted.
