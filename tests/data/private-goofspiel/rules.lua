@@ -1,13 +1,13 @@
 -- Goofspiel with private numbers (issue 38's example, the game of
--- tests/unit/bots/test_same_view.cpp with five prizes): each prize, 1 to 5
--- in order, seat 0 then seat 1 bid a number of their hand {1..5}
--- privately; only who took the prize is told. A search bot redraws the
--- other seat's bids, from a checkpoint (tests/unit/bots/test_checkpoint_samples.cpp;
--- bench/README.md measures it).
+-- tests/unit/bots/test_same_view.cpp with options.prizes prizes, 5 by
+-- default): each prize, 1 to N in order, seat 0 then seat 1 bid a number of
+-- their hand {1..N} privately; only who took the prize is told. A search
+-- bot redraws the other seat's bids, from a checkpoint
+-- (tests/unit/bots/test_checkpoint_samples.cpp; bench/README.md measures it).
 local rules = {}
-local PRIZES = 5
 function rules.setup(game) game.state.score = {0, 0} end
 function rules.play(game)
+  local PRIZES = game.options.prizes
   local hands = {}
   for seat = 1, 2 do
     hands[seat] = {}
