@@ -243,7 +243,8 @@ class Determinizer {
   bool same_limits(const EngineLimits& l) const { return l == limits_; }
 
   // Generic simulations start from the seat's decision saved once per
-  // decision (a GameCheckpoint) instead of a replay from the game's start:
+  // decision (a GameCheckpoint; a simultaneous decision's where it is
+  // asked) instead of a replay from the game's start:
   // the same games, cheaper where a replay costs more than copying the Lua
   // heap back. On by default; off replays every simulation (to compare).
   void use_checkpoints(bool on) { checkpoints_wanted_ = on; }
@@ -308,7 +309,8 @@ class Determinizer {
   // Brings `service` to the seat's decision (the true answers up to it,
   // restored when it holds it already), handed over to `r` at every seat
   // and the options' labels read, and saves it there: whether it did (a
-  // decision of the seat alone; a simultaneous one is never saved).
+  // decision of the seat alone, or a simultaneous one before any of its
+  // seats answers: Replayer::answer_pending asks them after a restore).
   bool bring_to_decision(PositionService& service, Replayer& r);
   // The hint's game: the decision replayed once per decision, stopped there.
   std::unique_ptr<RuleEngine> deal_engine_;

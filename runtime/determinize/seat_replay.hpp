@@ -88,7 +88,6 @@ class Determinizer::Replayer : public Agent {
   bool handed_over = false;
   bool rejected = false;
   bool reached = false;  // the first replay: stops at the seat's decision
-  bool pause = false;    // ... and pauses there (Agent::kPause) instead of ending the game
   // A checked replay of a sample's first redrawn answers: it stops where
   // the answer at `stop_at` (in the log) is asked (stopped), what the seat
   // was shown so far checked.
@@ -141,11 +140,9 @@ class Determinizer::Replayer : public Agent {
         if (d.label(i) != (*labels)[static_cast<size_t>(i)]) reject();
     }
     if (!policy) {
-      // The first replay stops here: the game ends, or (pause) it waits
-      // at the decision to be saved (a simultaneous one never: the seats
-      // before this one drew their answers from the simulation's stream).
-      reached = !pause || d.together().empty();
-      if (pause && reached) return Agent::kPause;
+      // The first replay stops here (the saves go through the position
+      // service, which pauses at the decision: bring_to_decision).
+      reached = true;
       throw AgentFailure("determinization reached");
     }
     hand_over(d);
