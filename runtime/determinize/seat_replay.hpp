@@ -68,15 +68,20 @@ class Determinizer::Observer : public EventSink {
   }
 };
 
-// Every seat of the simulated game: answers from the true game's log,
-// then hands over to the search's policy at the seat's decision.
-class Determinizer::Replayer : public Agent {
+// Every seat of the simulated game: the position service's replaying
+// agent answers from the true game's log, checked; this one hands over to
+// the search's policy at the seat's decision, draws the answers of the
+// other seats of a simultaneous decision, and stops (reached, stopped,
+// rejected).
+class Determinizer::Replayer : public LogReplayAgent {
  public:
-  // The answers to replay: the true game's up to `switch_at` (the seat's
-  // decision, where the determinization begins), then, in a look-ahead,
-  // the simulation's own up to where it asks.
-  const std::vector<AnswerRecord>* log = nullptr;
-  size_t switch_at = 0;
+  // The answers to replay (LogReplayAgent's log, keep and next, under the
+  // names the determinizer uses): the true game's up to `switch_at` (the
+  // seat's decision, where the determinization begins), then, in a
+  // look-ahead, the simulation's own up to where it asks.
+  const std::vector<AnswerRecord>*& log = log_;
+  size_t& switch_at = keep_;
+  size_t& cursor = next_;
   const std::vector<std::string>* labels = nullptr;
   Observer* observer = nullptr;
   SimulationPolicy* policy = nullptr;
@@ -84,7 +89,6 @@ class Determinizer::Replayer : public Agent {
   Seat seat{0};
   bool check = true;
   uint64_t chance_seed = 0;
-  size_t cursor = 0;
   bool handed_over = false;
   bool rejected = false;
   bool reached = false;  // the first replay: stops at the seat's decision
@@ -94,9 +98,8 @@ class Determinizer::Replayer : public Agent {
   size_t stop_at = kNoStop;
   bool stopped = false;
 
-  std::string kind() const override { return "replay"; }
-  // The search's policy answers at once too (its time is the search's).
-  bool answers_at_once() const override { return true; }
+  // LogReplayAgent answers at once; the search's policy does too (its
+  // time is the search's).
   // Draws the answers of the other seats of a simultaneous decision the
   // seat is in: never read from the true game (reseeded per simulation).
   Rng draws;
@@ -119,10 +122,10 @@ class Determinizer::Replayer : public Agent {
       stopped = true;
       throw AgentFailure("determinization checked so far");
     }
-    if (cursor < switch_at) {
-      const AnswerRecord& a = (*log)[cursor++];
-      if (!answers_decision(a, d)) reject();  // the position service's check of a logged answer
-      return a.index;
+    if (replaying()) {
+      const int index = next_logged(d);  // the position service's check of a logged answer
+      if (index < 0) reject();
+      return index;
     }
     // Another seat of the simultaneous decision the seat is in, asked
     // before it: its answer is in no log the seat may read (nobody sees it
