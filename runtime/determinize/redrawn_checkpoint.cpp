@@ -77,22 +77,13 @@ Determinizer::Outcome Determinizer::resume_redrawn(const std::vector<int>& ident
   // definition's identities until the seat's decision), from the position
   // where the first redrawn answer is asked.
   Replayer& r = *redrawn_replayer_;
-  r.log = replayer_->log;
   r.switch_at = truth_answers_;
   r.labels = &labels_;
   r.seat = seat_;
   r.observer = observer_.get();
-  r.policy = &policy;
   r.check = true;
-  r.chance_seed = chance_seed;
-  r.draws.reseed(chance_seed, kAgentStream);
-  r.cursor = redrawn_from_;
-  r.handed_over = false;
-  r.rejected = false;
-  r.stopped = false;
   r.stop_at = replayer_->stop_at;
-  r.identities = &identities;
-  r.faces = faces_;
+  r.resume_at(replayer_->log, redrawn_from_, policy, chance_seed, &identities, faces_);
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;

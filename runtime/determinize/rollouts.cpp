@@ -66,17 +66,8 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   // true answers on the definition's identities, unchecked, to the same
   // decision), from the saved decision instead.
   Replayer& r = *paused_replayer_;
-  r.policy = &policy;
   r.check = false;
-  r.chance_seed = chance_seed;
-  r.draws.reseed(chance_seed, kAgentStream);
-  r.log = truth_log_;
-  r.cursor = r.switch_at;
-  r.handed_over = false;
-  r.rejected = false;
-  r.stopped = false;
-  r.identities = &identities;
-  r.faces = faces_;
+  r.resume_at(truth_log_, r.switch_at, policy, chance_seed, &identities, faces_);
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;

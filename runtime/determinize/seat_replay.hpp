@@ -153,6 +153,24 @@ class Determinizer::Replayer : public LogReplayAgent {
     return policy->choose(d, *state);
   }
 
+  // Ready for one simulation resumed at answer `from` of `answers` (a
+  // restored position): `p` plays from the seat's decision, with chance
+  // and the simultaneous others' draws from `seed`, and the sample's
+  // identities and faces.
+  void resume_at(const std::vector<AnswerRecord>* answers, size_t from, SimulationPolicy& p, uint64_t seed,
+                 const std::vector<int>* ids, const std::vector<std::pair<int, uint64_t>>* sample_faces) {
+    log = answers;
+    cursor = from;
+    policy = &p;
+    chance_seed = seed;
+    draws.reseed(seed, kAgentStream);
+    handed_over = false;
+    rejected = false;
+    stopped = false;
+    identities = ids;
+    faces = sample_faces;
+  }
+
   // The game restored at the seat's decision (saved where it is asked):
   // every seat it waits for answers as its agent would be asked there, in
   // ascending order (the seat alone, or each seat of a simultaneous
