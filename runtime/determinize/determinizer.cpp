@@ -154,6 +154,7 @@ void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<n
     deal_ready_ = replay_to_decision(*deal_, *deal_replayer_);
   }
   save_decision();
+  save_redrawn();
 }
 
 void Determinizer::aim_at_decision(Replayer& r) const {
@@ -191,16 +192,25 @@ bool Determinizer::bring_to_decision(PositionService& service, Replayer& r) {
   // label at the seat's decision may only tell what the seat observed,
   // which a determinization never redraws (`rulebook check` holds games to
   // that).
+  // A simultaneous decision is saved where it is asked, before any of its
+  // seats answers: each simulation draws the others' answers again
+  // (Replayer::draws), as its replay would.
   auto ready = [&](Match& m) {
-    if (m.pending_seats() != std::vector<Seat>{seat_}) return false;
-    bool alone = true;
+    const std::vector<Seat> pending = m.pending_seats();
+    if (std::find(pending.begin(), pending.end(), seat_) == pending.end() || !m.together_answers().empty())
+      return false;
+    bool fits = true;
     m.hand_over(agents);
     m.decide_pending(seat_, [&](const Decision& d) {
-      alone = d.together().empty();
+      fits = d.together().empty() ? pending.size() == 1
+                                  : std::all_of(pending.begin(), pending.end(), [&](Seat s) {
+                                      return std::find(d.together().begin(), d.together().end(), s) !=
+                                             d.together().end();
+                                    });
       for (int i = 0; i < d.count(); ++i) (void)d.label(i);
       return 0;
     });
-    return alone;
+    return fits;
   };
   try {
     service.bring(ReplayStart{players_, seed_, names_}, *truth_log_, truth_answers_, true, ready);

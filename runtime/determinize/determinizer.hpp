@@ -243,7 +243,8 @@ class Determinizer {
   bool same_limits(const EngineLimits& l) const { return l == limits_; }
 
   // Generic simulations start from the seat's decision saved once per
-  // decision (a GameCheckpoint) instead of a replay from the game's start:
+  // decision (a GameCheckpoint; a simultaneous decision's where it is
+  // asked) instead of a replay from the game's start:
   // the same games, cheaper where a replay costs more than copying the Lua
   // heap back. On by default; off replays every simulation (to compare).
   void use_checkpoints(bool on) { checkpoints_wanted_ = on; }
@@ -253,6 +254,13 @@ class Determinizer {
   bool last_restored() const { return paused_ && active_ == &paused_->match(); }
   // The heap bytes the checkpoint of this decision copies back (0: none).
   size_t checkpoint_bytes() const { return checkpoint_ready_ ? paused_->snapshot_bytes() : 0; }
+  // Samples that redraw private answers (Sample::answers, and the checked
+  // replays of draw_answers) start where the first redrawn answer is asked,
+  // saved once per decision: the true answers before it are theirs too.
+  // Whether this decision has that checkpoint, and whether the last
+  // simulation started from it.
+  bool restores_redrawn() const { return redrawn_ready_; }
+  bool last_restored_redrawn() const { return redrawn_at_ && active_ == &redrawn_at_->match(); }
 
  private:
   class Replayer;
@@ -301,7 +309,8 @@ class Determinizer {
   // Brings `service` to the seat's decision (the true answers up to it,
   // restored when it holds it already), handed over to `r` at every seat
   // and the options' labels read, and saves it there: whether it did (a
-  // decision of the seat alone; a simultaneous one is never saved).
+  // decision of the seat alone, or a simultaneous one before any of its
+  // seats answers: Replayer::answer_pending asks them after a restore).
   bool bring_to_decision(PositionService& service, Replayer& r);
   // The hint's game: the decision replayed once per decision, stopped there.
   std::unique_ptr<RuleEngine> deal_engine_;
@@ -315,7 +324,24 @@ class Determinizer {
   std::unique_ptr<Replayer> paused_replayer_;
   bool checkpoint_ready_ = false;
   bool checkpoints_wanted_ = true;
-  Match* active_ = nullptr;  // the game the last simulation played (sim_ or paused_)
+  // The position where the first redrawn answer is asked (the true
+  // answers before it), on an engine of its own, with the number of events
+  // the seat was shown until then: checked replays of samples that redraw
+  // answers resume there (redrawn_checkpoint.cpp).
+  std::unique_ptr<RuleEngine> redrawn_engine_;
+  std::unique_ptr<PositionService> redrawn_at_;
+  std::unique_ptr<Replayer> redrawn_replayer_;
+  bool redrawn_ready_ = false;
+  size_t redrawn_from_ = 0;  // the first redrawn answer's index in the log
+  size_t redrawn_seen_ = 0;  // the seat's events before it is asked
+  Seat redrawn_seat_ = Seat::none();
+  void save_redrawn();
+  // Whether the simulation run() is asked for (a checked replay of the
+  // sampled log) may resume at redrawn_at_: its answers before the first
+  // redrawn one are the true game's.
+  bool resumes_redrawn(bool at_start, bool checked) const;
+  Outcome resume_redrawn(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
+  Match* active_ = nullptr;  // the game the last simulation played (sim_, paused_ or redrawn_at_)
   bool hint_off_ = false;    // the hint failed once: generic sampling for good
   bool hint_wanted_ = true;
   Seat seat_{0};
@@ -330,6 +356,10 @@ class Determinizer {
   bool replay_to_decision(Match& match, Replayer& r);
   Outcome run(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy, bool at_start,
               bool checked);
+  // Plays a replay with `r` at the seats (`play` starts or resumes it) and
+  // says how it ended: finished, cut off by the policy, rejected (it showed
+  // the seat something else, or left the game) or failed.
+  Outcome replayed(Replayer& r, const std::function<void()>& play);
   // A generic simulation from the saved decision (checkpoint_ready_).
   Outcome resume_saved(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
   // Replays the decision on paused_ and saves it (prepare()).

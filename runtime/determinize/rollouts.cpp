@@ -66,41 +66,15 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   // true answers on the definition's identities, unchecked, to the same
   // decision), from the saved decision instead.
   Replayer& r = *paused_replayer_;
-  r.policy = &policy;
   r.check = false;
-  r.chance_seed = chance_seed;
-  r.draws.reseed(chance_seed, kAgentStream);
-  r.log = truth_log_;
-  r.cursor = r.switch_at;
-  r.handed_over = false;
-  r.rejected = false;
-  r.identities = &identities;
-  r.faces = faces_;
+  r.resume_at(truth_log_, r.switch_at, policy, chance_seed, &identities, faces_);
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;
   Match& m = paused_->match();
   active_ = &m;
   paused_->restore();
-  try {
-    const int index = m.decide_pending(seat_, [&](const Decision& d) {
-      r.hand_over(d);
-      return policy.choose(d, m.state());
-    });
-    m.answer(seat_, index);
-    return Outcome::Finished;
-  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
-    return Outcome::Cutoff;
-  } catch (const AgentFailure&) {
-    return Outcome::Failed;
-  } catch (const ScriptLimitError& e) {
-    note_over_limit(e);
-    return Outcome::Failed;
-  } catch (const ScriptError&) {
-    return Outcome::Failed;
-  } catch (const std::out_of_range&) {  // the policy answered no option
-    return Outcome::Failed;
-  }
+  return replayed(r, [&] { r.answer_pending(m); });
 }
 
 bool Determinizer::replays_alike(const std::vector<int>& identities) {
@@ -126,6 +100,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.rejected = false;
   r.stopped = false;
   r.identities = at_start ? nullptr : &identities;
+  if (resumes_redrawn(at_start, checked)) return resume_redrawn(identities, chance_seed, policy);
   if (checked) {
     observer_->marking = false;
     observer_->mismatch = false;
@@ -134,24 +109,30 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   }
   sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
   sim_->set_start_identities(at_start ? identities : std::vector<int>{});
-  Outcome outcome = Outcome::Finished;
-  try {
-    sim_->start(players_, seed_, names_);
-    if (!r.handed_over) outcome = Outcome::Rejected;  // the game ended before the seat's decision
-  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
-    outcome = Outcome::Cutoff;
-  } catch (const AgentFailure&) {
-    if (r.rejected) outcome = Outcome::Rejected;
-    else if (r.stopped) outcome = observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
-    else outcome = Outcome::Failed;
-  } catch (const ScriptLimitError& e) {
-    note_over_limit(e);
-    outcome = Outcome::Failed;
-  } catch (const ScriptError&) {
-    outcome = r.handed_over ? Outcome::Failed : Outcome::Rejected;
-  }
+  const Outcome outcome = replayed(r, [&] { sim_->start(players_, seed_, names_); });
   if (checked) sim_->clear_sinks();
   return outcome;
+}
+
+Determinizer::Outcome Determinizer::replayed(Replayer& r, const std::function<void()>& play) {
+  try {
+    play();
+    if (!r.handed_over) return Outcome::Rejected;  // the game ended before the seat's decision
+    return Outcome::Finished;
+  } catch (const GameCutOff&) {  // the policy's SearchCutoff, rethrown by the rules engine
+    return Outcome::Cutoff;
+  } catch (const AgentFailure&) {
+    if (r.rejected) return Outcome::Rejected;
+    if (r.stopped) return observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
+    return Outcome::Failed;
+  } catch (const ScriptLimitError& e) {
+    note_over_limit(e);
+    return Outcome::Failed;
+  } catch (const ScriptError&) {
+    return r.handed_over ? Outcome::Failed : Outcome::Rejected;
+  } catch (const std::out_of_range&) {  // the policy answered no option
+    return Outcome::Failed;
+  }
 }
 
 bool Determinizer::ahead_checkpoint() {
@@ -210,12 +191,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
     if (from_checkpoint) {
       r.cursor = truth_answers_;
       ahead_at_->restore();
-      const int index = ahead_->decide_pending(seat_, [&](const Decision& d) {
-        r.hand_over(d);
-        if (r.cursor < r.log->size()) return (*r.log)[r.cursor++].index;
-        return policy.choose(d, ahead_->state());
-      });
-      ahead_->answer(seat_, index);
+      r.answer_pending(*ahead_);
     } else {
       ahead_ready_ = false;  // a new game on the look-ahead's engine: its checkpoint is gone
       ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));

@@ -68,15 +68,20 @@ class Determinizer::Observer : public EventSink {
   }
 };
 
-// Every seat of the simulated game: answers from the true game's log,
-// then hands over to the search's policy at the seat's decision.
-class Determinizer::Replayer : public Agent {
+// Every seat of the simulated game: the position service's replaying
+// agent answers from the true game's log, checked; this one hands over to
+// the search's policy at the seat's decision, draws the answers of the
+// other seats of a simultaneous decision, and stops (reached, stopped,
+// rejected).
+class Determinizer::Replayer : public LogReplayAgent {
  public:
-  // The answers to replay: the true game's up to `switch_at` (the seat's
-  // decision, where the determinization begins), then, in a look-ahead,
-  // the simulation's own up to where it asks.
-  const std::vector<AnswerRecord>* log = nullptr;
-  size_t switch_at = 0;
+  // The answers to replay (LogReplayAgent's log, keep and next, under the
+  // names the determinizer uses): the true game's up to `switch_at` (the
+  // seat's decision, where the determinization begins), then, in a
+  // look-ahead, the simulation's own up to where it asks.
+  const std::vector<AnswerRecord>*& log = log_;
+  size_t& switch_at = keep_;
+  size_t& cursor = next_;
   const std::vector<std::string>* labels = nullptr;
   Observer* observer = nullptr;
   SimulationPolicy* policy = nullptr;
@@ -84,20 +89,17 @@ class Determinizer::Replayer : public Agent {
   Seat seat{0};
   bool check = true;
   uint64_t chance_seed = 0;
-  size_t cursor = 0;
   bool handed_over = false;
   bool rejected = false;
   bool reached = false;  // the first replay: stops at the seat's decision
-  bool pause = false;    // ... and pauses there (Agent::kPause) instead of ending the game
   // A checked replay of a sample's first redrawn answers: it stops where
   // the answer at `stop_at` (in the log) is asked (stopped), what the seat
   // was shown so far checked.
   size_t stop_at = kNoStop;
   bool stopped = false;
 
-  std::string kind() const override { return "replay"; }
-  // The search's policy answers at once too (its time is the search's).
-  bool answers_at_once() const override { return true; }
+  // LogReplayAgent answers at once; the search's policy does too (its
+  // time is the search's).
   // Draws the answers of the other seats of a simultaneous decision the
   // seat is in: never read from the true game (reseeded per simulation).
   Rng draws;
@@ -120,10 +122,10 @@ class Determinizer::Replayer : public Agent {
       stopped = true;
       throw AgentFailure("determinization checked so far");
     }
-    if (cursor < switch_at) {
-      const AnswerRecord& a = (*log)[cursor++];
-      if (!answers_decision(a, d)) reject();  // the position service's check of a logged answer
-      return a.index;
+    if (replaying()) {
+      const int index = next_logged(d);  // the position service's check of a logged answer
+      if (index < 0) reject();
+      return index;
     }
     // Another seat of the simultaneous decision the seat is in, asked
     // before it: its answer is in no log the seat may read (nobody sees it
@@ -141,16 +143,42 @@ class Determinizer::Replayer : public Agent {
         if (d.label(i) != (*labels)[static_cast<size_t>(i)]) reject();
     }
     if (!policy) {
-      // The first replay stops here: the game ends, or (pause) it waits
-      // at the decision to be saved (a simultaneous one never: the seats
-      // before this one drew their answers from the simulation's stream).
-      reached = !pause || d.together().empty();
-      if (pause && reached) return Agent::kPause;
+      // The first replay stops here (the saves go through the position
+      // service, which pauses at the decision: bring_to_decision).
+      reached = true;
       throw AgentFailure("determinization reached");
     }
     hand_over(d);
     if (cursor < log->size()) return (*log)[cursor++].index;
     return policy->choose(d, *state);
+  }
+
+  // Ready for one simulation resumed at answer `from` of `answers` (a
+  // restored position): `p` plays from the seat's decision, with chance
+  // and the simultaneous others' draws from `seed`, and the sample's
+  // identities and faces.
+  void resume_at(const std::vector<AnswerRecord>* answers, size_t from, SimulationPolicy& p, uint64_t seed,
+                 const std::vector<int>* ids, const std::vector<std::pair<int, uint64_t>>* sample_faces) {
+    log = answers;
+    cursor = from;
+    policy = &p;
+    chance_seed = seed;
+    draws.reseed(seed, kAgentStream);
+    handed_over = false;
+    rejected = false;
+    stopped = false;
+    identities = ids;
+    faces = sample_faces;
+  }
+
+  // The game restored at the seat's decision (saved where it is asked):
+  // every seat it waits for answers as its agent would be asked there, in
+  // ascending order (the seat alone, or each seat of a simultaneous
+  // decision: the others' answers drawn or retraced, the seat handed over
+  // to the policy), so a restored simulation is the replayed one.
+  void answer_pending(Match& m) {
+    const std::vector<Seat> seats = m.pending_seats();
+    for (Seat s : seats) m.answer(s, m.decide_pending(s, [this](const Decision& d) { return choose(d); }));
   }
 
   // From the seat's decision on, the search's policy plays: the rollout

@@ -36,9 +36,9 @@ void LogReplayAgent::asked_together(const Decision& d) {
 
 int LogReplayAgent::choose(const Decision& d) {
   if (next_ < keep_) {
-    const AnswerRecord& a = (*log_)[next_++];
-    if (!answers_decision(a, d)) throw AgentFailure(answer_check(a, next_, d));
-    return a.index;
+    const int index = next_logged(d);
+    if (index < 0) throw AgentFailure(answer_check((*log_)[next_ - 1], next_, d));
+    return index;
   }
   handing_over();
   if (Agent* a = after(d.seat())) return a->choose(d);

@@ -81,10 +81,20 @@ class LogReplayAgent : public Agent {
   // The agent a seat is handed over to (null: none).
   Agent* after(Seat seat) const { return seat.index() < after_.size() ? after_[seat.index()] : nullptr; }
 
- private:
-  void handing_over();
+ protected:
+  // The core of every log replay (this agent's, and the determinizer's
+  // seats', which hand over to a search's policy instead): the next logged
+  // answer, consumed, checked against `d` (answers_decision): its index,
+  // or -1 when it does not answer `d`.
+  int next_logged(const Decision& d) {
+    const AnswerRecord& a = (*log_)[next_++];
+    return answers_decision(a, d) ? a.index : -1;
+  }
   const std::vector<AnswerRecord>* log_ = nullptr;
   size_t keep_ = 0, next_ = 0;
+
+ private:
+  void handing_over();
   std::vector<Agent*> after_;
   std::function<void()> on_hand_over_;
 };
