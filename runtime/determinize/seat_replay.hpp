@@ -79,9 +79,9 @@ class Determinizer::Replayer : public LogReplayAgent {
   // names the determinizer uses): the true game's up to `switch_at` (the
   // seat's decision, where the determinization begins), then, in a
   // look-ahead, the simulation's own up to where it asks.
-  const std::vector<AnswerRecord>*& log = log_;
-  size_t& switch_at = keep_;
-  size_t& cursor = next_;
+  const std::vector<AnswerRecord>*& log = cursor_.log;
+  size_t& switch_at = cursor_.keep;
+  size_t& cursor = cursor_.next;
   const std::vector<std::string>* labels = nullptr;
   Observer* observer = nullptr;
   SimulationPolicy* policy = nullptr;
@@ -123,7 +123,7 @@ class Determinizer::Replayer : public LogReplayAgent {
       throw AgentFailure("determinization checked so far");
     }
     if (replaying()) {
-      const int index = next_logged(d);  // the position service's check of a logged answer
+      const int index = cursor_.take(d);  // the position service's check of a logged answer
       if (index < 0) reject();
       return index;
     }

@@ -29,15 +29,15 @@ void LogReplayAgent::handing_over() {
 }
 
 void LogReplayAgent::asked_together(const Decision& d) {
-  if (next_ < keep_) return;  // answered from the log
+  if (cursor_.replaying()) return;  // answered from the log
   handing_over();
   if (Agent* a = after(d.seat())) a->asked_together(d);
 }
 
 int LogReplayAgent::choose(const Decision& d) {
-  if (next_ < keep_) {
-    const int index = next_logged(d);
-    if (index < 0) throw AgentFailure(answer_check((*log_)[next_ - 1], next_, d));
+  if (cursor_.replaying()) {
+    const int index = cursor_.take(d);
+    if (index < 0) throw AgentFailure(answer_check(cursor_.last(), cursor_.next, d));
     return index;
   }
   handing_over();

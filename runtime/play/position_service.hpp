@@ -52,6 +52,24 @@ inline bool answers_decision(const AnswerRecord& a, const Decision& d) {
   return a.seat == d.seat() && a.index >= 0 && a.index < d.count() && (a.together != 0) == !d.together().empty();
 }
 
+// A place in a log being replayed: answers [0, keep) are given in order,
+// each checked against the decision it answers (answers_decision). The
+// core of every log replay: the one replaying agent's (below), the
+// determinizer's seats' (which hand over to a search's policy) and the
+// bots test's worlds' (whose seats share one cursor).
+struct LogCursor {
+  const std::vector<AnswerRecord>* log = nullptr;
+  size_t keep = 0, next = 0;
+  bool replaying() const { return next < keep; }
+  // The next logged answer, consumed, checked against `d`: its index, or
+  // -1 when it does not answer `d` (last() is then the answer, to word why).
+  int take(const Decision& d) {
+    const AnswerRecord& a = (*log)[next++];
+    return answers_decision(a, d) ? a.index : -1;
+  }
+  const AnswerRecord& last() const { return (*log)[next - 1]; }
+};
+
 // The one replaying agent: at every seat of a game, it answers from `log`
 // (answers [0, keep)), each answer checked (answer_check; AgentFailure
 // with its words otherwise), then hands each seat over to `after[seat]`
@@ -62,17 +80,13 @@ class LogReplayAgent : public Agent {
   LogReplayAgent() = default;
   LogReplayAgent(const std::vector<AnswerRecord>* log, size_t keep) { replay(log, keep); }
   // The next game answers log[0, keep) first.
-  void replay(const std::vector<AnswerRecord>* log, size_t keep) {
-    log_ = log;
-    keep_ = keep;
-    next_ = 0;
-  }
+  void replay(const std::vector<AnswerRecord>* log, size_t keep) { cursor_ = LogCursor{log, keep, 0}; }
   void hand_over_to(std::vector<Agent*> after) { after_ = std::move(after); }
   // Called once, just before the first decision after the replay is asked
   // of its seat's agent (the undo's news to the agents).
   void on_hand_over(std::function<void()> f) { on_hand_over_ = std::move(f); }
-  bool replaying() const { return next_ < keep_; }
-  size_t next() const { return next_; }
+  bool replaying() const { return cursor_.replaying(); }
+  size_t next() const { return cursor_.next; }
 
   std::string kind() const override { return "replay"; }
   bool answers_at_once() const override { return true; }
@@ -82,16 +96,7 @@ class LogReplayAgent : public Agent {
   Agent* after(Seat seat) const { return seat.index() < after_.size() ? after_[seat.index()] : nullptr; }
 
  protected:
-  // The core of every log replay (this agent's, and the determinizer's
-  // seats', which hand over to a search's policy instead): the next logged
-  // answer, consumed, checked against `d` (answers_decision): its index,
-  // or -1 when it does not answer `d`.
-  int next_logged(const Decision& d) {
-    const AnswerRecord& a = (*log_)[next_++];
-    return answers_decision(a, d) ? a.index : -1;
-  }
-  const std::vector<AnswerRecord>* log_ = nullptr;
-  size_t keep_ = 0, next_ = 0;
+  LogCursor cursor_;  // the determinizer's seats read and move it too
 
  private:
   void handing_over();
