@@ -36,9 +36,21 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
   faces_ = sample.faces.empty() ? nullptr : &sample.faces;
   replayer_->faces = faces_;
   if (!sample.dealt.empty()) {
+    // A deal permutes components the seat never observed, within kind and
+    // start zone, like the generic draw: it is applied at the saved
+    // decision, unless it is one of the checked deals (Sample::checked,
+    // and every deal of a decision where a checked one was rejected),
+    // which are played from the start with the seat's events compared.
+    // A deal played from the start anyway (redrawn answers, no
+    // checkpoint) is checked too: the comparison costs only the events.
+    const bool from_checkpoint = !redrawn && checkpoint_ready_;
+    if (from_checkpoint && !sample.checked && !check_every_deal_)
+      return resume_saved(sample.dealt, chance_seed, policy);
+    ++hint_.checked;
     const Outcome outcome = run(sample.dealt, chance_seed, policy, true, true);
     if (outcome != Outcome::Rejected) return outcome;
     ++hint_.rejected;
+    check_every_deal_ = true;  // this decision's deals are all checked from now on
     // A deal the replay contradicts now and then is what the check is
     // for (Hao Hao's advanced tiles decide which questions a seat was
     // asked): noted, said aloud only once most deals are.
@@ -46,14 +58,14 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
                                          "replay showed seat {} something it did not see",
                                          definition_->name, seat_, seat_);
     if (hint_.problem.empty()) hint_.problem = what + "; that deal was not used (generic sampling instead)";
-    if (hint_.rejected == 10 && 2 * hint_.rejected > hint_.dealt)
-      hint_problem(fmt::format("{}; {} of its {} deals were not used (generic sampling instead)", what,
-                               hint_.rejected, hint_.dealt),
+    if (hint_.rejected == 10 && 2 * hint_.rejected > hint_.checked)
+      hint_problem(fmt::format("{}; {} of its {} checked deals were not used (generic sampling instead)", what,
+                               hint_.rejected, hint_.checked),
                    false);
-    // A hint whose deals are mostly rejected only costs replays.
-    if (hint_.rejected >= 20 && 2 * hint_.rejected > hint_.dealt)
-      hint_problem(fmt::format("{}: rules.deal_unseen: {} of its {} deals were rejected; the hint is turned off",
-                               definition_->name, hint_.rejected, hint_.dealt),
+    // A hint whose checked deals are mostly rejected only costs replays.
+    if (hint_.rejected >= 20 && 2 * hint_.rejected > hint_.checked)
+      hint_problem(fmt::format("{}: rules.deal_unseen: {} of its {} checked deals were rejected; the hint is turned off",
+                               definition_->name, hint_.rejected, hint_.checked),
                    true);
   }
   if (!redrawn && checkpoint_ready_) return resume_saved(sample.identities, chance_seed, policy);
