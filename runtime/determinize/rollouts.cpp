@@ -35,20 +35,19 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
   }
   faces_ = sample.faces.empty() ? nullptr : &sample.faces;
   replayer_->faces = faces_;
-  if (!sample.dealt.empty()) {
-    // A deal permutes components the seat never observed, within kind and
-    // start zone, like the generic draw: it is applied at the saved
-    // decision, unless it is one of the checked deals (Sample::checked,
-    // and every deal of a decision where a checked one was rejected),
-    // which are played from the start with the seat's events compared.
-    // A deal played from the start anyway (redrawn answers, no
-    // checkpoint) is checked too: the comparison costs only the events.
-    const bool from_checkpoint = !redrawn && checkpoint_ready_;
-    if (from_checkpoint && !sample.checked && !check_every_deal_)
-      return resume_saved(sample.dealt, chance_seed, policy);
+  // A deal permutes components the seat never observed, within kind and
+  // start zone, like the generic draw: it is applied at the seat's
+  // decision as the generic draw is (restored, or replayed to), so
+  // checkpoint=0 and =1 play the same games. The checked deals
+  // (Sample::checked, and every deal of a decision where a checked one
+  // was rejected) are played from the start instead, given before setup,
+  // with the seat's events compared.
+  bool deal_used = !sample.dealt.empty();
+  if (deal_used && (sample.checked || check_every_deal_)) {
     ++hint_.checked;
     const Outcome outcome = run(sample.dealt, chance_seed, policy, true, true);
     if (outcome != Outcome::Rejected) return outcome;
+    deal_used = false;
     ++hint_.rejected;
     check_every_deal_ = true;  // this decision's deals are all checked from now on
     // A deal the replay contradicts now and then is what the check is
@@ -68,8 +67,9 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
                                definition_->name, hint_.rejected, hint_.checked),
                    true);
   }
-  if (!redrawn && checkpoint_ready_) return resume_saved(sample.identities, chance_seed, policy);
-  return run(sample.identities, chance_seed, policy, false, redrawn);
+  const std::vector<int>& identities = deal_used ? sample.dealt : sample.identities;
+  if (!redrawn && checkpoint_ready_) return resume_saved(identities, chance_seed, policy);
+  return run(identities, chance_seed, policy, false, redrawn);
 }
 
 Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identities, uint64_t chance_seed,
