@@ -227,12 +227,12 @@ TEST_CASE("a hinted sample started from the saved decision shows the seat what t
         Sample s = det.sample(rng);
         REQUIRE(!s.dealt.empty());
         s.checked = false;  // applied at the saved decision
-        Recording at_decision(400);
+        Recording at_decision(1000);
         const auto a = det.simulate(s, 77, at_decision);
         CHECK(det.last_restored());
         const std::vector<double> rewards_at_decision = det.rewards();
         s.checked = true;  // played from the start, compared with what the seat saw
-        Recording from_start(400);
+        Recording from_start(1000);
         const auto b = det.simulate(s, 77, from_start);
         CHECK_FALSE(det.last_restored());
         CHECK(b != Determinizer::Outcome::Rejected);
