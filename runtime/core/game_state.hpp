@@ -56,7 +56,16 @@ class GameState {
   const TurnOrder& turns() const { return turns_; }
   Rng& chance() { return chance_; }
   const Rng& chance() const { return chance_; }
+  // The seed chance was last seeded from: the game's, or, in a search's
+  // simulated game past the seat's decision, the simulation's own
+  // (reseed_chance), so a rollout never reads the true game's seed.
   uint64_t seed() const { return seed_; }
+  // Chance from here on is drawn from `seed` (the chance stream), and
+  // seed() says so.
+  void reseed_chance(uint64_t seed) {
+    seed_ = seed;
+    chance_.reseed(seed, kChanceStream);
+  }
 
   void set_sink(EventSink* sink) { sink_ = sink; }
   EventSink* sink() const { return sink_; }

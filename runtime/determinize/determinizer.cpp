@@ -140,6 +140,8 @@ void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<n
   find_free_answers(observer_->private_answers);
 
   deal_ready_ = false;
+  decision_deals_ = 0;
+  check_every_deal_ = false;
   if (hint_wanted_ && !hint_off_ && engine_->has_deal_unseen() && !unobserved_.empty()) {
     if (!deal_) {
       deal_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
@@ -336,7 +338,7 @@ void Determinizer::hint_problem(const std::string& what, bool turn_off) {
 }
 
 Sample Determinizer::sample(Rng& rng) {
-  Sample s{sample_identities(rng), {}, {}, {}};
+  Sample s{sample_identities(rng), {}, {}, {}, false};
   for (int id : rolled_unseen_) s.faces.emplace_back(id, rng.next());
   s.answers = draw_answers(rng);
   if (hint_off_ || !deal_ready_) return s;
@@ -379,6 +381,12 @@ Sample Determinizer::sample(Rng& rng) {
   for (size_t k = 0; k < dealt.size(); ++k)
     s.dealt[static_cast<size_t>(unobserved_[k])] = s.identities[static_cast<size_t>(dealt[k])];
   ++hint_.dealt;
+  // Which deals are checked (played from the start and compared with what
+  // the seat saw): the decision's first ones, then one in kAuditOneIn,
+  // picked by the hint's own draw from the bot's stream (no further draw:
+  // the stream's order is the same whether a deal is checked or not).
+  const bool audited = Rng(Rng::mix(stream, kAuditSalt)).below(kAuditOneIn) == 0;
+  s.checked = decision_deals_++ < kFirstChecked || audited;
   return s;
 }
 

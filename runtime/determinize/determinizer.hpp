@@ -89,9 +89,9 @@ struct Sample {
   // identities[i] has there (a permutation among components of the same
   // kind and start zone that the seat never observed).
   std::vector<int> identities;
-  // The hint's deal, in the same form, played from the start of the game
-  // and checked (the replay must show the seat exactly what it saw); empty
-  // when the game gives no hint or it was turned off.
+  // The hint's deal, in the same form, applied at the seat's decision
+  // like `identities`; empty when the game gives no hint or it was turned
+  // off.
   std::vector<int> dealt;
   // Dice the seat saw no roll of since their last roll it could not see:
   // each takes a fresh face, drawn uniformly from its faces (draw % faces)
@@ -104,12 +104,21 @@ struct Sample {
   // start: the sample is rejected (and the search draws another) unless it
   // shows the seat what it saw; a draw is never put back to the true answer.
   std::vector<std::pair<size_t, int>> answers;
+  // Whether the deal is checked: played from the start of the game with
+  // `dealt` given before setup, and used only if that replay shows the seat
+  // every event it saw and the same options (else the generic draw is
+  // played instead). The first Determinizer::kFirstChecked deals of each
+  // decision are, and then one in kAuditOneIn, picked by the hint's draw
+  // from the bot's stream; after a rejection every deal of the decision is
+  // checked, whatever this says.
+  bool checked = false;
 };
 
 // What the sampling hint did, for diagnostics (SearchStats).
 struct HintStats {
   long dealt = 0;     // samples the hint dealt
-  long rejected = 0;  // of which the checked replay showed the seat something else (generic instead)
+  long checked = 0;   // of which played from the start and compared with what the seat saw (Sample::checked)
+  long rejected = 0;  // of those, the ones whose replay showed the seat something else (generic instead)
   long failures = 0;  // hint calls that failed or answered wrongly (the hint is then turned off)
   std::string problem;  // the first failure or rejection, in words
 };
@@ -196,11 +205,17 @@ class Determinizer {
   // given at the start instead.
   Outcome simulate(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy,
                    bool oracle = false);
-  // A sample: the hint's deal when there is one, played from the start and
-  // rejected unless its replay shows the seat exactly what it saw (then the
-  // generic draw is played instead, and the rejection counted); else the
-  // generic draw.
+  // A sample: the hint's deal when there is one, else the generic draw,
+  // from the saved decision where there is one. A checked deal
+  // (Sample::checked) is played from the start instead and rejected unless
+  // its replay shows the seat exactly what it saw (then the generic draw
+  // is played instead, the rejection counted, and every later deal of the
+  // decision checked).
   Outcome simulate(const Sample& sample, uint64_t chance_seed, SimulationPolicy& policy);
+  // The checked deals (Sample::checked): the first kFirstChecked of each
+  // decision, then one in kAuditOneIn.
+  static constexpr long kFirstChecked = 4;
+  static constexpr uint32_t kAuditOneIn = 16;
   // The rejection test the issue first proposed, as a diagnostic: whether a
   // replay from the start with `identities` given to the components from
   // the start shows the seat every event it saw and the same options.
@@ -343,6 +358,9 @@ class Determinizer {
   Outcome resume_redrawn(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
   Match* active_ = nullptr;  // the game the last simulation played (sim_, paused_ or redrawn_at_)
   bool hint_off_ = false;    // the hint failed once: generic sampling for good
+  long decision_deals_ = 0;  // deals drawn at this decision (the first ones are checked)
+  bool check_every_deal_ = false;  // a checked deal of this decision was rejected
+  static constexpr uint64_t kAuditSalt = 0x6175646974ull;  // "audit": which deals are checked
   bool hint_wanted_ = true;
   Seat seat_{0};
   HintStats hint_;

@@ -35,10 +35,21 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
   }
   faces_ = sample.faces.empty() ? nullptr : &sample.faces;
   replayer_->faces = faces_;
-  if (!sample.dealt.empty()) {
+  // A deal permutes components the seat never observed, within kind and
+  // start zone, like the generic draw: it is applied at the seat's
+  // decision as the generic draw is (restored, or replayed to), so
+  // checkpoint=0 and =1 play the same games. The checked deals
+  // (Sample::checked, and every deal of a decision where a checked one
+  // was rejected) are played from the start instead, given before setup,
+  // with the seat's events compared.
+  bool deal_used = !sample.dealt.empty();
+  if (deal_used && (sample.checked || check_every_deal_)) {
+    ++hint_.checked;
     const Outcome outcome = run(sample.dealt, chance_seed, policy, true, true);
     if (outcome != Outcome::Rejected) return outcome;
+    deal_used = false;
     ++hint_.rejected;
+    check_every_deal_ = true;  // this decision's deals are all checked from now on
     // A deal the replay contradicts now and then is what the check is
     // for (Hao Hao's advanced tiles decide which questions a seat was
     // asked): noted, said aloud only once most deals are.
@@ -46,18 +57,19 @@ Determinizer::Outcome Determinizer::simulate(const Sample& sample, uint64_t chan
                                          "replay showed seat {} something it did not see",
                                          definition_->name, seat_, seat_);
     if (hint_.problem.empty()) hint_.problem = what + "; that deal was not used (generic sampling instead)";
-    if (hint_.rejected == 10 && 2 * hint_.rejected > hint_.dealt)
-      hint_problem(fmt::format("{}; {} of its {} deals were not used (generic sampling instead)", what,
-                               hint_.rejected, hint_.dealt),
+    if (hint_.rejected == 10 && 2 * hint_.rejected > hint_.checked)
+      hint_problem(fmt::format("{}; {} of its {} checked deals were not used (generic sampling instead)", what,
+                               hint_.rejected, hint_.checked),
                    false);
-    // A hint whose deals are mostly rejected only costs replays.
-    if (hint_.rejected >= 20 && 2 * hint_.rejected > hint_.dealt)
-      hint_problem(fmt::format("{}: rules.deal_unseen: {} of its {} deals were rejected; the hint is turned off",
-                               definition_->name, hint_.rejected, hint_.dealt),
+    // A hint whose checked deals are mostly rejected only costs replays.
+    if (hint_.rejected >= 20 && 2 * hint_.rejected > hint_.checked)
+      hint_problem(fmt::format("{}: rules.deal_unseen: {} of its {} checked deals were rejected; the hint is turned off",
+                               definition_->name, hint_.rejected, hint_.checked),
                    true);
   }
-  if (!redrawn && checkpoint_ready_) return resume_saved(sample.identities, chance_seed, policy);
-  return run(sample.identities, chance_seed, policy, false, redrawn);
+  const std::vector<int>& identities = deal_used ? sample.dealt : sample.identities;
+  if (!redrawn && checkpoint_ready_) return resume_saved(identities, chance_seed, policy);
+  return run(identities, chance_seed, policy, false, redrawn);
 }
 
 Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identities, uint64_t chance_seed,

@@ -182,7 +182,8 @@ class Determinizer::Replayer : public LogReplayAgent {
   }
 
   // From the seat's decision on, the search's policy plays: the rollout
-  // builds no events, chance comes from the simulation's seed, and the
+  // builds no events, chance comes from the simulation's seed (which is
+  // the state's seed() from then on), and the
   // identities the seat never observed are permuted.
   void hand_over(const Decision& d) {
     handed_over = true;
@@ -190,7 +191,7 @@ class Determinizer::Replayer : public LogReplayAgent {
     group_open = !group.empty();
     group_last = seat;
     state->set_sink(nullptr);
-    state->chance().reseed(chance_seed, kChanceStream);
+    state->reseed_chance(chance_seed);  // seed() too: the true game's never reaches the policy
     permute();
   }
 

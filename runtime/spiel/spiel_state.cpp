@@ -398,7 +398,10 @@ std::unique_ptr<SpielState> SpielState::resample_from_infostate(int player, uint
   rng.reseed(seed, kAgentStream);
   constexpr int kDraws = 1000;
   for (int draw = 0; draw < kDraws; ++draw) {
-    const Sample sample = sampler.sample(rng);
+    Sample sample = sampler.sample(rng);
+    // The world plays a hint's deal from the start: every deal is checked
+    // there (a bot checks a sample of them, Sample::checked).
+    sample.checked = true;
     const uint64_t chance_seed = rng.next();
     StopAtTheDecision stop;
     const auto outcome = sampler.simulate(sample, chance_seed, stop);

@@ -3,7 +3,9 @@
 // keeps the removed types in the box); the runtime checks every deal and
 // falls back to generic sampling, with a warning, when a hint answers
 // wrongly, fails, changes the game or deals something the seat's replay
-// contradicts.
+// contradicts. A deal is applied at the seat's saved decision; the
+// decision's first deals and a sample of the rest are checked from the
+// start, and all of them after a rejection.
 #include <catch2/catch.hpp>
 
 #include <mutex>
@@ -16,6 +18,8 @@
 #include "bots/search_agent.hpp"
 #include "setup/game_loader.hpp"
 #include "inline_game.hpp"
+#include "observation/view.hpp"
+#include "seat_decisions.hpp"
 
 using namespace rulebook;
 using nlohmann::json;
@@ -188,4 +192,124 @@ TEST_CASE("search bots use the sampling hint in play, and still choose alike whe
   CHECK(stats->hint.dealt >= stats->iterations);  // every iteration on a deal
   CHECK(stats->hint.rejected == 0);
   CHECK(stats->rejections == 0);
+}
+
+namespace {
+
+// A rollout that notes what seat 0 may see and what is asked at each of
+// its first `decisions` decisions, choosing on a fixed stream, then cuts
+// the game off.
+struct Recording : SimulationPolicy {
+  Rng rng{17};
+  int left;
+  std::vector<json> seen;
+  explicit Recording(int decisions) : left(decisions) {}
+  int choose(const Decision& d, GameState& state) override {
+    if (left-- == 0) throw SearchCutoff();
+    json step{{"seat", d.seat().value()}, {"prompt", d.prompt()}, {"view", seat_view(state, Seat{0})}};
+    for (int i = 0; i < d.count(); ++i) step["options"].push_back(d.label(i));
+    seen.push_back(std::move(step));
+    return static_cast<int>(rng.below(static_cast<uint32_t>(d.count())));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a hinted sample started from the saved decision shows the seat what the same deal played from the start does",
+          "[search][hint]") {
+  for (const auto& [players, seed] : std::vector<std::pair<int, uint64_t>>{{2, 3}, {3, 9}, {4, 3}}) {
+    INFO(players << " players, seed " << seed);
+    int compared = 0, differ_from_generic = 0;
+    const int reached = test::at_seat0_decisions("hao-hao", {}, players, seed, {3, 6, 9}, [&](Determinizer& det, const Match&) {
+      REQUIRE(det.restores());
+      Rng rng(5);
+      for (int k = 0; k < 4; ++k) {
+        Sample s = det.sample(rng);
+        REQUIRE(!s.dealt.empty());
+        s.checked = false;  // applied at the saved decision
+        Recording at_decision(1000);
+        const auto a = det.simulate(s, 77, at_decision);
+        CHECK(det.last_restored());
+        const std::vector<double> rewards_at_decision = det.rewards();
+        s.checked = true;  // played from the start, compared with what the seat saw
+        Recording from_start(1000);
+        const auto b = det.simulate(s, 77, from_start);
+        CHECK_FALSE(det.last_restored());
+        CHECK(b != Determinizer::Outcome::Rejected);
+        CHECK(a == b);
+        CHECK(at_decision.seen.size() > 4);
+        CHECK(at_decision.seen == from_start.seen);
+        CHECK(det.rewards() == rewards_at_decision);
+        // The deal is what is applied, not the generic draw under it.
+        Sample generic = s;
+        generic.dealt.clear();
+        Recording drawn(12);
+        (void)det.simulate(generic, 77, drawn);
+        if (drawn.seen != at_decision.seen) ++differ_from_generic;
+        ++compared;
+      }
+    });
+    CHECK(reached == 3);
+    CHECK(compared == 12);
+    CHECK(differ_from_generic > 0);
+  }
+}
+
+TEST_CASE("deals applied at the saved decision are still checked: the first ones, a sample of the rest, all after a rejection",
+          "[search][hint]") {
+  Stop stop;
+  SECTION("the bundled hint: every checked deal passes, most deals are not checked") {
+    test::at_seat0_decisions("hao-hao", {}, 2, 3, {6}, [&](Determinizer& det, const Match&) {
+      Rng rng(9);
+      long flagged = 0;
+      for (int k = 0; k < 96; ++k) {
+        const Sample s = det.sample(rng);
+        REQUIRE(!s.dealt.empty());
+        if (k < Determinizer::kFirstChecked) CHECK(s.checked);
+        flagged += s.checked;
+        CHECK(det.simulate(s, 1, stop) == Determinizer::Outcome::Cutoff);
+        CHECK(det.last_restored() == !s.checked);
+      }
+      const HintStats& hint = det.hint_stats();
+      CHECK(hint.dealt == 96);
+      CHECK(hint.checked == flagged);
+      CHECK(hint.rejected == 0);
+      // The first four, and about one in sixteen of the other 92.
+      CHECK(flagged > Determinizer::kFirstChecked);
+      CHECK(flagged < 24);
+    });
+  }
+  SECTION("a hint wrong in one deal of four is caught, and every later deal of the decision checked") {
+    const test::DefectiveGame game("hao-hao", "bad-hints");
+    int decisions = 0;
+    test::at_seat0_decisions(game.dir(), {"hint-sometimes-wrong"}, 2, 3, {6, 9}, [&](Determinizer& det, const Match&) {
+      ++decisions;
+      Rng rng(9);
+      const HintStats start = det.hint_stats();
+      bool after_rejection = false;
+      int unflagged_checked = 0;
+      for (int k = 0; k < 48; ++k) {
+        const Sample s = det.sample(rng);
+        REQUIRE(!s.dealt.empty());
+        const HintStats before = det.hint_stats();
+        // Every sample is played: a rejected deal by the generic draw.
+        CHECK(det.simulate(s, 1, stop) == Determinizer::Outcome::Cutoff);
+        const HintStats& after = det.hint_stats();
+        if (after_rejection || s.checked) CHECK(after.checked == before.checked + 1);
+        else CHECK(after.checked == before.checked);
+        if (after_rejection && !s.checked) ++unflagged_checked;
+        after_rejection |= after.rejected > before.rejected;
+      }
+      const HintStats& end = det.hint_stats();
+      INFO("decision " << decisions << ": " << end.checked - start.checked << " checked, "
+                       << end.rejected - start.rejected << " rejected");
+      CHECK(after_rejection);
+      CHECK(unflagged_checked > 0);  // deals the stream would not have checked were
+      // About a quarter of the checked deals are wrong, and each one is caught.
+      CHECK(end.rejected - start.rejected >= 4);
+      CHECK(end.failures == 0);  // not mostly rejected: the hint stays on
+      CHECK_THAT(end.problem, Catch::Contains("showed seat 0 something it did not see"));
+    });
+    CHECK(decisions == 2);
+  }
 }
