@@ -127,9 +127,8 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.stopped = false;
   r.identities = at_start ? nullptr : &identities;
   if (checked) {
-    observer_->marking = false;
-    observer_->mismatch = false;
-    observer_->next = 0;
+    observer_->learn(false);
+    observer_->expect_again();
     sim_->add_sink(observer_.get());
   }
   sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
@@ -142,7 +141,7 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
     outcome = Outcome::Cutoff;
   } catch (const AgentFailure&) {
     if (r.rejected) outcome = Outcome::Rejected;
-    else if (r.stopped) outcome = observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
+    else if (r.stopped) outcome = !observer_->agrees() ? Outcome::Rejected : Outcome::Cutoff;
     else outcome = Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -194,8 +193,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.switch_at = truth_answers_;
   r.labels = replayer_->labels;
   r.seat = replayer_->seat;
-  r.observer->observed = replayer_->observer->observed;
-  r.observer->marking = false;
+  r.observer->learn(false);
   r.policy = &policy;
   r.check = false;
   r.chance_seed = chance_seed_;
