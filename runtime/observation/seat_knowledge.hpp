@@ -99,7 +99,7 @@ class SeatKnowledge : public EventSink {
   bool ever_seen(ComponentId id) const { return first_seen(id) != kNever; }
   // A die rolled out of its sight and not seen since: its face is news to
   // the seat whatever it saw before.
-  bool rolled_unseen(ComponentId id) const { return rolled_[id.index()] != 0; }
+  bool rolled_unseen(ComponentId id) const { return rolled_[id.index()] != 0 && seen_[id.index()] == 0; }
   // The other seats' private answers, a component or not, in the log's
   // order. A choice asked (of more than one option) is the log's next
   // answer, a simultaneous decision's too (recorded together once all are
@@ -134,7 +134,7 @@ class SeatKnowledge : public EventSink {
   bool keep_ = true;
   size_t position_ = 0;
   std::vector<char> seen_;
-  std::vector<char> rolled_;
+  std::vector<char> rolled_;  // rolled out of its sight once (unobserved since: rolled_unseen)
   std::vector<size_t> first_seen_;
   std::vector<char> in_sight_;
   std::vector<HiddenAnswer> hidden_;
