@@ -12,7 +12,7 @@ SeatSearchAgent::~SeatSearchAgent() = default;
 void SeatSearchAgent::begin_game(uint64_t stream_seed, Seat seat) {
   rng_.reseed(stream_seed, kAgentStream);
   seat_ = seat;
-  observed_.clear();
+  knowledge_.begin(seat, 0);  // only its events: the components are the determinizer's to learn
   gave_up_ = false;
   said_no_world_ = false;
 }
@@ -22,7 +22,7 @@ void SeatSearchAgent::attach(const GameAccess* game) { truth_ = game; }
 Determinizer& SeatSearchAgent::determinizer_for(const Decision& d, const std::string& name, const char* what,
                                                 bool hint, bool checkpoint) {
   if (!truth_) throw AgentFailure(fmt::format("the {} agent needs a match to {} (it plays through Match)", name, what));
-  return prepare_determinizer(determinizer_, *truth_, seat_, observed_, d, hint, checkpoint);
+  return prepare_determinizer(determinizer_, *truth_, seat_, knowledge_.events(), d, hint, checkpoint);
 }
 
 bool SeatSearchAgent::give_up_if_over_limit(const Determinizer& det, const std::string& name) {

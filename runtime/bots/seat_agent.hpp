@@ -13,6 +13,7 @@
 
 #include "agents/agent.hpp"
 #include "core/rng.hpp"
+#include "observation/seat_knowledge.hpp"
 
 namespace rulebook {
 
@@ -24,7 +25,9 @@ class SeatSearchAgent : public Agent {
   ~SeatSearchAgent() override;
   void begin_game(uint64_t stream_seed, Seat seat) override;
   bool wants_events() const override { return true; }
-  void observe(const nlohmann::json& event) override { observed_.push_back(event); }
+  // What its seat knows: the redacted events it received, handed to the
+  // determinizer (which learns the rest by replaying them).
+  void observe(const nlohmann::json& event) override { knowledge_.receive(event); }
   bool wants_game_access() const override { return true; }
   void attach(const GameAccess* game) override;
 
@@ -62,7 +65,7 @@ class SeatSearchAgent : public Agent {
   const GameAccess* truth_ = nullptr;
   bool gave_up_ = false;
   bool said_no_world_ = false;
-  std::vector<nlohmann::json> observed_;
+  SeatKnowledge knowledge_;
   std::unique_ptr<Determinizer> determinizer_;
 };
 

@@ -9,6 +9,7 @@
 #include "core/rng.hpp"
 #include "observation/event_view.hpp"
 #include "observation/narrator.hpp"
+#include "observation/unseen_identities.hpp"
 #include "play/match.hpp"
 
 namespace rulebook {
@@ -38,7 +39,8 @@ class StreamRecorder : public EventSink {
  public:
   StreamRecorder(SeatStream& out, Seat seat, int components, const SeatStream* path, size_t horizon)
       : out_(out), seat_(seat), narration_(text_, seat, {}, NarrationLevel::Full), path_(path), horizon_(horizon) {
-    out_.seen_at.assign(static_cast<size_t>(components), SIZE_MAX);
+    out_.knows.begin(seat, components);
+    out_.knows.keep_events(false);  // the lines are the stream
   }
 
   void attach(Match* match) { match_ = match; }
@@ -46,14 +48,10 @@ class StreamRecorder : public EventSink {
   void on_event(const GameState& state, const Event& e) override {
     if (done()) return;
     narration_.on_event(state, e);
-    note_seen(state);
-    if (e.type == EventType::Choice && e.from > 1) {
-      const size_t answer = answers_++;
-      if (hides_choice(e, seat_)) {
-        announcing_ = announced_ = true;  // what the rules say next announces it
-        if (e.component.is_none()) out_.private_answers.emplace_back(answer, e.from);
-      }
-    }
+    out_.knows.set_position(out_.lines.size());
+    out_.knows.on_event(state, e);
+    if (e.type == EventType::Choice && e.from > 1 && hides_choice(e, seat_))
+      announcing_ = announced_ = true;  // what the rules say next announces it
     if (e.type == EventType::Choice) follow_path(e);
     if (e.type == EventType::GameStart || !can_see(e, seat_)) return;
     const json j = event_json(state, e, seat_);
@@ -143,8 +141,8 @@ class StreamRecorder : public EventSink {
     out_.choices.push_back(std::move(choice));
   }
   void note_seen(const GameState& state) {
-    for (ComponentId id : ComponentId::all(state.component_count()))
-      if (out_.seen_at[id.index()] == SIZE_MAX && state.visible_to(id, seat_)) out_.seen_at[id.index()] = out_.lines.size();
+    out_.knows.set_position(out_.lines.size());
+    out_.knows.look(state);
   }
   void flush_narration() {
     narration_.flush();
@@ -159,7 +157,6 @@ class StreamRecorder : public EventSink {
   std::ostringstream text_;
   Narrator narration_;
   Match* match_ = nullptr;
-  size_t answers_ = 0;
   bool announcing_ = false;  // after another seat's private answer, until the action that announces it ends
   bool announced_in_action_ = false;
   bool announced_ = false;   // since the seat's last view
@@ -369,33 +366,20 @@ LeakWorldsResult compare_seat_in_worlds(const std::shared_ptr<const GameDefiniti
   std::sort(horizons.begin(), horizons.end());
   horizons.erase(std::unique(horizons.begin(), horizons.end()), horizons.end());
   for (size_t horizon : horizons) {
-    std::map<std::pair<std::string, std::string>, std::vector<int>> groups;
-    for (int id = 0; id < def->component_count(); ++id) {
-      const ComponentType& t = def->types[static_cast<size_t>(def->component_type[static_cast<size_t>(id)])];
-      if (a.seen_at[static_cast<size_t>(id)] >= horizon && !t.zone.empty()) groups[{t.kind, t.zone}].push_back(id);
-    }
-    std::vector<int> identities(static_cast<size_t>(def->component_count()));
-    for (size_t i = 0; i < identities.size(); ++i) identities[i] = static_cast<int>(i);
-    bool changed = false;
-    for (auto& [key, ids] : groups) {
-      std::vector<int> drawn = ids;
-      for (size_t i = drawn.size(); i > 1; --i) std::swap(drawn[i - 1], drawn[rng.below(static_cast<uint32_t>(i))]);
-      for (size_t k = 0; k < ids.size(); ++k) {
-        identities[static_cast<size_t>(ids[k])] = drawn[k];
-        changed |= type_name(*def, ids[k]) != type_name(*def, drawn[k]);
-      }
-    }
-    if (!changed) continue;
+    ExchangedIdentities exchanged = exchange_unseen_identities(
+        *def, [&](int id) { return a.knows.first_seen(ComponentId{id}) >= horizon; }, rng);
+    if (!exchanged.changed) continue;
+    const std::vector<int>& identities = exchanged.identities;
     LeakWorld w = played;
     w.identities = identities;
     w.what = exchanged_text(*def, identities, seat);
     w.horizon = horizon;
     worlds.push_back(std::move(w));
   }
-  if (!a.private_answers.empty()) {
+  if (const auto private_answers = a.knows.private_answers(); !private_answers.empty()) {
     LeakWorld w = played;
     std::vector<std::string> redrawn;
-    for (const auto& [at, count] : a.private_answers) {
+    for (const auto& [at, count] : private_answers) {
       w.answers[at].index = another_option(rng, w.answers[at].index, count);
       w.labels[at] = std::nullopt;
       if (redrawn.size() < 6)

@@ -38,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lua/rule_engine.hpp"
+#include "observation/seat_knowledge.hpp"
 
 namespace rulebook {
 
@@ -66,10 +67,12 @@ LeakWorld leak_world_from_json(const nlohmann::json& j);
 struct SeatStream {
   std::vector<std::string> lines;
   std::vector<char> reveal;     // line i: 1 reveals something to the seat through the API; 2 the rules tell it
-  std::vector<size_t> seen_at;  // per component: the line count when the seat first could see it (SIZE_MAX: never)
+  // What the seat knows (its events are the lines): where it first could see
+  // each component (first_seen: the line count then), the other seats'
+  // private answers.
+  SeatKnowledge knows;
   std::vector<size_t> asked_at; // the line count at each of the seat's decisions
   std::vector<std::string> chosen;  // every answer's chosen label, in order
-  std::vector<std::pair<size_t, int>> private_answers;  // others' private answers (no component): answer, options
   // Every choice event: its seat, whether it was asked (options > 1), its prompt.
   struct Step {
     int seat = 0;

@@ -62,32 +62,25 @@ void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<n
   replayer_->seat = seat;
   truth_answers_ = truth.answers().size();
   replayer_->observer = observer_.get();
-  observer_->seat = seat;
-  observer_->observed = &observed;
   labels_ = std::move(labels);
   replayer_->labels = &labels_;
 
-  // The first replay, on the definition's identities: which components
-  // the seat can see at some event or decision, and whether it shows the
-  // seat what it saw (it does, unless the answers or chance were forced
-  // from outside: a scenario's fixed dice).
+  // The first replay, on the definition's identities: what the seat knows
+  // (which components it can see at some event or decision, dice rolled and
+  // shuffles out of its sight, the other seats' private answers), and
+  // whether it shows the seat what it saw (it does, unless the answers or
+  // chance were forced from outside: a scenario's fixed dice).
   sim_->add_sink(observer_.get());
-  observer_->marking = true;
-  observer_->mismatch = false;
-  observer_->next = 0;
-  observer_->seen.assign(static_cast<size_t>(components), 0);
-  observer_->rolled.assign(static_cast<size_t>(components), 0);
-  observer_->private_answers.clear();
-  observer_->cursor = &replayer_->cursor;
-  observer_->last_cursor = 0;
+  observer_->begin(seat, components);
+  observer_->learn(true);
+  observer_->expect(&observed);
   truth_log_ = &truth.answers();
   faces_ = nullptr;
   replay_to_decision(*sim_, *replayer_);
-  observer_->mark(sim_->state());
-  observer_->marking = false;
-  observer_->cursor = nullptr;
+  observer_->look(sim_->state());
+  observer_->learn(false);
   sim_->clear_sinks();  // the other replays build no events
-  agrees_ = replayer_->reached && !observer_->mismatch && observer_->next == observed.size();
+  agrees_ = replayer_->reached && observer_->showed_all();
 
   // Dice rolled out of the seat's sight trade identities only among
   // themselves and take fresh faces: never the first face of a spare that
@@ -97,8 +90,8 @@ void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<n
   std::map<std::tuple<std::string, std::string, bool>, std::vector<int>> groups;
   for (int id = 0; id < components; ++id) {
     const ComponentType& type = definition_->types[static_cast<size_t>(definition_->component_type[static_cast<size_t>(id)])];
-    if (observer_->seen[static_cast<size_t>(id)] || type.zone.empty()) continue;
-    const bool rolled = observer_->rolled[static_cast<size_t>(id)] != 0;
+    if (observer_->observed(ComponentId{id}) || type.zone.empty()) continue;
+    const bool rolled = observer_->rolled_unseen(ComponentId{id});
     unobserved_.push_back(id);
     if (rolled) rolled_unseen_.push_back(id);
     groups[{type.kind, type.zone, rolled}].push_back(id);
@@ -137,7 +130,7 @@ void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<n
   // The game's sampling hint deals on the decision's game: replayed once
   // here (the true answers and identities, no events), stopped at the
   // seat's decision; sample() permutes it generically before each deal.
-  find_free_answers(observer_->private_answers);
+  find_free_answers(observer_->private_answers());
 
   deal_ready_ = false;
   decision_deals_ = 0;
@@ -164,7 +157,7 @@ void Determinizer::aim_at_decision(Replayer& r) const {
   r.switch_at = truth_answers_;
   r.seat = seat_;
   r.labels = &labels_;
-  r.observer->marking = false;  // no marking, and no check: only read for that
+  r.observer->learn(false);  // no learning, and no check: only read for that
   r.faces = nullptr;
 }
 

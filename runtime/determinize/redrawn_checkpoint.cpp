@@ -31,17 +31,16 @@ void Determinizer::save_redrawn() {
   if (redrawn_seat_ != seat_) redrawn_at_->forget();
   redrawn_at_->follow(*sim_);
   Match& m = redrawn_at_->match();
-  observer_->marking = false;
-  observer_->mismatch = false;
-  observer_->next = 0;
+  observer_->learn(false);
+  observer_->expect_again();
   m.add_sink(observer_.get());  // counts (and checks) what the seat is shown on the way
   const std::vector<Agent*> agents(static_cast<size_t>(players_), &r);
   bool saved = false;
   auto ready = [&](Match& g) {
-    if (observer_->mismatch) return false;
+    if (!observer_->agrees()) return false;
     g.state().set_sink(nullptr);  // saved silent: a resumed replay listens again
     g.hand_over(agents);
-    redrawn_seen_ = observer_->next;
+    redrawn_seen_ = observer_->compared();
     saved = true;
     return true;
   };
@@ -87,9 +86,8 @@ Determinizer::Outcome Determinizer::resume_redrawn(const std::vector<int>& ident
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;
-  observer_->marking = false;
-  observer_->mismatch = false;
-  observer_->next = redrawn_seen_;
+  observer_->learn(false);
+  observer_->expect_from(redrawn_seen_);
   Match& m = redrawn_at_->match();
   active_ = &m;
   redrawn_at_->restore();

@@ -114,9 +114,8 @@ Determinizer::Outcome Determinizer::run(const std::vector<int>& identities, uint
   r.identities = at_start ? nullptr : &identities;
   if (resumes_redrawn(at_start, checked)) return resume_redrawn(identities, chance_seed, policy);
   if (checked) {
-    observer_->marking = false;
-    observer_->mismatch = false;
-    observer_->next = 0;
+    observer_->learn(false);
+    observer_->expect_again();
     sim_->add_sink(observer_.get());
   }
   sim_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), replayer_.get()));
@@ -135,7 +134,7 @@ Determinizer::Outcome Determinizer::replayed(Replayer& r, const std::function<vo
     return Outcome::Cutoff;
   } catch (const AgentFailure&) {
     if (r.rejected) return Outcome::Rejected;
-    if (r.stopped) return observer_->mismatch ? Outcome::Rejected : Outcome::Cutoff;
+    if (r.stopped) return !observer_->agrees() ? Outcome::Rejected : Outcome::Cutoff;
     return Outcome::Failed;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);
@@ -187,8 +186,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   r.switch_at = truth_answers_;
   r.labels = replayer_->labels;
   r.seat = replayer_->seat;
-  r.observer->observed = replayer_->observer->observed;
-  r.observer->marking = false;
+  r.observer->learn(false);
   r.policy = &policy;
   r.check = false;
   r.chance_seed = chance_seed_;

@@ -1,7 +1,7 @@
 #pragma once
 // Inside the determinizer (determinizer.cpp, rollouts.cpp): how a
-// simulated game replays the true one for a seat. The Observer watches what
-// the seat is shown; the Replayer answers every seat from the true game's
+// simulated game replays the true one for a seat. The Observer is what the
+// seat knows (SeatKnowledge); the Replayer answers every seat from the true game's
 // log, then hands over to the search's policy at the seat's decision. Not a
 // header for the determinizer's users.
 #include <algorithm>
@@ -9,63 +9,20 @@
 #include <vector>
 
 #include "determinize/determinizer.hpp"
-#include "observation/event_view.hpp"
+#include "observation/seat_knowledge.hpp"
 
 namespace rulebook {
 
 inline constexpr size_t kNoStop = static_cast<size_t>(-1);
 
-// The event sink of the simulated game while it replays the true one: it
-// either notes every component the seat can see (the first replay of a
-// decision), or compares what the seat is shown with what it saw.
-class Determinizer::Observer : public EventSink {
+// The event sink of the simulated game while it replays the true one: what
+// the seat knows (SeatKnowledge), learnt on the first replay of a decision
+// (which components it saw, dice rolled and shuffles out of its sight, the
+// other seats' private answers), and on the checked replays only the
+// comparison of what the seat is shown with what it saw.
+class Determinizer::Observer : public SeatKnowledge {
  public:
-  Seat seat{0};
-  bool marking = false;
-  bool mismatch = false;
-  size_t next = 0;
-  const std::vector<nlohmann::json>* observed = nullptr;
-  std::vector<char> seen;
-  // While marking: dice rolled where the seat could not see the roll (a
-  // fresh outcome: what it saw of the die before tells nothing now; the
-  // components of a shuffle it could not see are unseen again likewise), and
-  // the other seats' private answers that are no component, as (answer
-  // index, options offered). A choice asked (of more than one option) is
-  // the log's next answer: they come in the log's order, a simultaneous
-  // decision's too (recorded together once all are in), while a choice
-  // taken without asking (a lone option) is none. `cursor` is non-null
-  // while marking; `last_cursor` counts the choices asked so far.
-  std::vector<char> rolled;
-  std::vector<std::pair<size_t, int>> private_answers;
-  const size_t* cursor = nullptr;
-  size_t last_cursor = 0;
-
-  void on_event(const GameState& state, const Event& e) override {
-    if (marking) {
-      mark(state);
-      if (e.type == EventType::Roll && !e.component.is_none() && !state.visible_to(e.component, seat)) {
-        seen[e.component.index()] = 0;
-        rolled[e.component.index()] = 1;
-      }
-      // A shuffle whose result the seat cannot see: which of the shuffled
-      // components lies where is a fresh outcome, whatever it knew of them
-      // before (a card seen face up, then shuffled back into the deck).
-      if (e.type == EventType::Shuffle && e.from >= 0)
-        for (ComponentId id : state.zone(e.from))
-          if (!state.visible_to(id, seat)) seen[id.index()] = 0;
-      if (e.type == EventType::Choice && cursor && e.from > 1) {
-        const size_t answer = last_cursor++;
-        if (e.secret && e.seat != seat && e.component.is_none()) private_answers.emplace_back(answer, e.from);
-      }
-    }
-    if (mismatch || e.type == EventType::GameStart || !can_see(e, seat)) return;
-    if (next >= observed->size() || event_json(state, e, seat) != (*observed)[next]) mismatch = true;
-    ++next;
-  }
-  void mark(const GameState& state) {
-    for (ComponentId id : ComponentId::all(state.component_count()))
-      if (!seen[id.index()] && state.visible_to(id, seat)) seen[id.index()] = 1;
-  }
+  Observer() { learn(false); }
 };
 
 // Every seat of the simulated game: the position service's replaying
@@ -117,7 +74,7 @@ class Determinizer::Replayer : public LogReplayAgent {
       group_open = false;
       return policy->choose(d, *state);
     }
-    if (observer->marking) observer->mark(*state);
+    if (observer->learning()) observer->look(*state);
     if (cursor == stop_at) {
       stopped = true;
       throw AgentFailure("determinization checked so far");
@@ -138,7 +95,7 @@ class Determinizer::Replayer : public LogReplayAgent {
     // The seat's decision: the same question, or this is another game.
     if (d.seat() != seat || d.count() != static_cast<int>(labels->size())) reject();
     if (check) {
-      if (observer->mismatch || observer->next != observer->observed->size()) reject();
+      if (!observer->showed_all()) reject();
       for (int i = 0; i < d.count(); ++i)
         if (d.label(i) != (*labels)[static_cast<size_t>(i)]) reject();
     }

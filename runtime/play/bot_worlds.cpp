@@ -8,7 +8,8 @@
 #include <fmt/format.h>
 
 #include "core/rng.hpp"
-#include "observation/event_view.hpp"
+#include "observation/seat_knowledge.hpp"
+#include "observation/unseen_identities.hpp"
 #include "play/match.hpp"
 
 namespace rulebook {
@@ -28,41 +29,12 @@ struct World {
   int only_probe = -1;          // >= 0: made for that decision of the seat only
 };
 
-// What the seat was shown in a world: every event it received and every
-// question it was asked, in order.
+// What the seat was shown in a world (every event it received and every
+// question it was asked, in order; the components it saw; the other seats'
+// private answers), and the bot's choice at the probed decision.
 struct Trace {
-  std::vector<std::string> shown;
-  std::vector<size_t> asked_at;  // shown.size() once each of its decisions was asked
-  std::vector<std::pair<size_t, int>> private_answers;  // others' private answers that are no component
-  std::vector<std::pair<size_t, int>> hidden_answers;   // others' private answers, a component or not
-  std::vector<char> seen;        // components it could see at some event
+  SeatKnowledge knows;
   std::optional<int> bot_choice;
-};
-
-class Tracer : public EventSink {
- public:
-  Tracer(Trace& trace, Seat seat) : trace_(trace), seat_(seat) {}
-  void on_event(const GameState& state, const Event& e) override {
-    for (ComponentId id : ComponentId::all(state.component_count()))
-      if (state.visible_to(id, seat_)) trace_.seen[id.index()] = 1;
-    // A choice asked (of more than one option) is the world's next answer:
-    // they come in the log's order, a simultaneous decision's too (recorded
-    // once all are in); a lone option, taken without asking, is none.
-    if (e.type == EventType::Choice && e.from > 1) {
-      const size_t answer = asked_++;
-      if (e.secret && e.seat != seat_) {
-        trace_.hidden_answers.emplace_back(answer, e.from);
-        if (e.component.is_none()) trace_.private_answers.emplace_back(answer, e.from);
-      }
-    }
-    if (e.type == EventType::GameStart || !can_see(e, seat_)) return;
-    trace_.shown.push_back(event_json(state, e, seat_).dump());
-  }
-
- private:
-  Trace& trace_;
-  Seat seat_;
-  size_t asked_ = 0;
 };
 
 // A seat of a world: answers from the world's log, except at the probed
@@ -82,11 +54,10 @@ class WorldSeat : public Agent {
   }
   int choose(const Decision& d) override {
     if (d.seat() == traced_) {
-      std::string question = std::string("? ") + d.prompt();
+      std::string question = d.prompt();
       for (int i = 0; i < d.count(); ++i) question += "|" + d.label(i);
-      trace_.shown.push_back(std::move(question));
-      trace_.asked_at.push_back(trace_.shown.size());
-      if (bot_ && static_cast<int>(trace_.asked_at.size()) - 1 == probe_) {
+      trace_.knows.asked(std::move(question));
+      if (bot_ && static_cast<int>(trace_.knows.questions().size()) - 1 == probe_) {
         trace_.bot_choice = bot_->choose(d);
         throw WorldStop();
       }
@@ -113,12 +84,11 @@ class WorldSeat : public Agent {
 Trace run_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& engine, int players, const World& world,
                 Seat seat, Agent* bot, uint64_t bot_seed, int probe) {
   Trace trace;
-  trace.seen.assign(static_cast<size_t>(def->component_count()), 0);
+  trace.knows.begin(seat, def->component_count());
   size_t cursor = 0;
-  Tracer tracer(trace, seat);
   Match match(def, engine);
   match.record_answers();  // what a searching bot replays
-  match.add_sink(&tracer);
+  match.add_sink(&trace.knows);
   std::vector<std::unique_ptr<WorldSeat>> seats;
   for (Seat s : Seat::all(players)) {
     seats.push_back(std::make_unique<WorldSeat>(world, cursor, trace, seat, s == seat ? bot : nullptr, bot_seed,
@@ -135,10 +105,7 @@ Trace run_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& en
   return trace;
 }
 
-bool same_until(const Trace& a, const Trace& b, size_t decision) {
-  if (b.asked_at.size() <= decision || a.asked_at[decision] != b.asked_at[decision]) return false;
-  return std::equal(a.shown.begin(), a.shown.begin() + static_cast<std::ptrdiff_t>(a.asked_at[decision]), b.shown.begin());
-}
+bool same_until(const Trace& a, const Trace& b, size_t decision) { return a.knows.same_until(b.knows, decision); }
 
 // Another of `options` options than `index`.
 int another_option(Rng& rng, int index, int options) {
@@ -165,7 +132,7 @@ std::optional<World> together_world(const std::shared_ptr<const GameDefinition>&
                                            "earlier unrevealed ones redrawn", decision};
   bool redrawn = false;
   std::vector<std::pair<size_t, int>> earlier;
-  for (const auto& [at, options] : a.hidden_answers) {
+  for (const auto& [at, options, component] : a.knows.hidden_answers()) {
     if (at >= w.answers.size() || w.answers[at].together == 0) continue;
     if (w.answers[at].together == number) {
       w.answers[at].index = another_option(rng, w.answers[at].index, options);
@@ -195,7 +162,7 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   const Trace a = run_world(def, engine, players, played, seat, nullptr, 0, -1);
   // The decisions compared: spread over the seat's whole game (its first
   // and its last among them), not only its first, where little is hidden yet.
-  const int asked = static_cast<int>(a.asked_at.size());
+  const int asked = static_cast<int>(a.knows.questions().size());
   const int probes = std::min<int>(options.decisions, asked);
   if (probes <= 0) return result;
   std::vector<int> probed;
@@ -206,27 +173,14 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
   std::vector<World> worlds;
   Rng rng(Rng::mix(seed, static_cast<uint64_t>(seat.value()) + 0x5eed));
   {
-    std::map<std::pair<std::string, std::string>, std::vector<int>> groups;
-    for (int id = 0; id < def->component_count(); ++id) {
-      const ComponentType& t = def->types[static_cast<size_t>(def->component_type[static_cast<size_t>(id)])];
-      if (!a.seen[static_cast<size_t>(id)] && !t.zone.empty()) groups[{t.kind, t.zone}].push_back(id);
-    }
-    std::vector<int> identities(static_cast<size_t>(def->component_count()));
-    for (size_t i = 0; i < identities.size(); ++i) identities[i] = static_cast<int>(i);
-    bool changed = false;
-    for (auto& [key, ids] : groups) {
-      std::vector<int> drawn = ids;
-      for (size_t i = drawn.size(); i > 1; --i) std::swap(drawn[i - 1], drawn[rng.below(static_cast<uint32_t>(i))]);
-      for (size_t k = 0; k < ids.size(); ++k) {
-        identities[static_cast<size_t>(ids[k])] = drawn[k];
-        changed |= def->component_type[static_cast<size_t>(ids[k])] != def->component_type[static_cast<size_t>(drawn[k])];
-      }
-    }
-    if (changed) worlds.push_back(World{seed, identities, answers, "the components it never saw exchanged"});
+    ExchangedIdentities exchanged =
+        exchange_unseen_identities(*def, [&](int id) { return !a.knows.ever_seen(ComponentId{id}); }, rng);
+    if (exchanged.changed)
+      worlds.push_back(World{seed, std::move(exchanged.identities), answers, "the components it never saw exchanged"});
   }
-  if (!a.private_answers.empty()) {
+  if (const auto private_answers = a.knows.private_answers(); !private_answers.empty()) {
     World w{seed, {}, answers, "the other seats' private answers redrawn"};
-    for (const auto& [at, count] : a.private_answers) w.answers[at].index = another_option(rng, w.answers[at].index, count);
+    for (const auto& [at, count] : private_answers) w.answers[at].index = another_option(rng, w.answers[at].index, count);
     worlds.push_back(std::move(w));
   }
   for (int k : probed)
@@ -254,9 +208,9 @@ BotWorldsResult compare_bot_in_worlds(std::shared_ptr<const GameDefinition> def,
       ++result.decisions_compared;
       if (*mine != *theirs) {
         ++result.worlds_compared;
-        const std::string& question = a.shown[a.asked_at[static_cast<size_t>(k)] - 1];
+        const std::string& question = a.knows.questions()[static_cast<size_t>(k)].text;
         result.peeked = true;
-        result.where = fmt::format("decision {} of seat {} ({})", k + 1, seat, question.substr(2));
+        result.where = fmt::format("decision {} of seat {} ({})", k + 1, seat, question);
         result.message = fmt::format(
             "the bot chose option {} in the game played and option {} in a world seat {} cannot tell apart from it "
             "({}): its choice depends on what its seat may not know",

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "observation/event_view.hpp"
+#include "observation/seat_knowledge.hpp"
 #include "play/match.hpp"
 
 namespace rulebook {
@@ -24,9 +25,11 @@ class RevealWatch : public EventSink {
     armed_ = true;
     asker_ = asker;
     chance_ = state.chance();
-    knows_.assign(static_cast<size_t>(state.player_count()), std::vector<bool>(static_cast<size_t>(state.component_count())));
-    for (Seat seat : Seat::all(state.player_count()))
-      for (ComponentId id : ComponentId::all(state.component_count())) knows_[seat.index()][id.index()] = state.visible_to(id, seat);
+    knows_.clear();
+    for (Seat seat : Seat::all(state.player_count())) {
+      knows_.emplace_back(seat, state.component_count());
+      knows_.back().note_in_sight(state);
+    }
   }
 
   void on_event(const GameState& state, const Event& e) override {
@@ -40,8 +43,9 @@ class RevealWatch : public EventSink {
     }
     if (e.component.is_none() || !seen) return;
     for (Seat seat : Seat::all(state.player_count())) {
-      const bool now = state.visible_to(e.component, seat);
-      if (now && !knows_[seat.index()][e.component.index()]) {
+      // New to the seat: in its sight now, not when last noted (hidden
+      // again since, seeing it later is news again).
+      if (knows_[seat.index()].sees_anew(state, e.component)) {
         // A move into the seat's own zone is a draw; into anybody's view, a reveal.
         const char* what = e.type == EventType::Move && state.zone_owner(e.to) != seat ? "revealed" : verb(e.type);
         reason_ = fmt::format("{} was {} since", with_article(kind(state, e.component)), what);
@@ -50,7 +54,6 @@ class RevealWatch : public EventSink {
         if (!can_see(e, asker_)) reason_ = "something was shown to another player since";
         return;
       }
-      knows_[seat.index()][e.component.index()] = now;  // hidden again: seeing it later is news
     }
   }
 
@@ -80,7 +83,7 @@ class RevealWatch : public EventSink {
   bool armed_ = false;
   Seat asker_;
   Rng chance_;
-  std::vector<std::vector<bool>> knows_;
+  std::vector<SeatKnowledge> knows_;  // each seat's, from the decision on
   std::string reason_;
 };
 

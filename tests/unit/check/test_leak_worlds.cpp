@@ -12,6 +12,7 @@
 #include "files.hpp"
 #include "inline_game.hpp"
 #include "lua/rule_engine.hpp"
+#include "secret_games.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -132,4 +133,41 @@ TEST_CASE("worlds: a world that takes another path is skipped and counted", "[co
   CHECK(r.worlds_skipped > 0);
   CHECK(r.worlds_compared > 0);
   CHECK(to_json(r).at("tests").at("worlds").at("worlds_skipped") == r.worlds_skipped);
+}
+
+TEST_CASE("worlds: a seat's stream says what it knows through SeatKnowledge", "[worlds][knowledge]") {
+  // The sealed bid: seat 1's number is the one private answer seat 0 was
+  // not shown (the log's first answer, five options); the worlds test redraws it.
+  const test::TempGame game(test::kSealedBidYaml, test::kSealedBidLua);
+  auto def = load_game(game.dir());
+  RuleEngine engine(def);
+  Match match(def, engine);
+  match.record_answers();
+  for (Seat s : Seat::all(2)) match.set_agent(s, std::make_unique<RandomAgent>());
+  match.play(2, 3);
+  LeakWorld played;
+  played.seed = 3;
+  played.answers = match.answers();
+  played.labels.assign(played.answers.size(), std::nullopt);
+  const SeatStream zero = play_seat_stream(def, engine, 2, played, Seat{0});
+  CHECK(zero.knows.private_answers() == std::vector<std::pair<size_t, int>>{{0, 5}});
+  const SeatStream one = play_seat_stream(def, engine, 2, played, Seat{1});
+  CHECK(one.knows.private_answers() == std::vector<std::pair<size_t, int>>{{1, 5}});
+  CHECK(one.knows.events().empty());  // the stream's lines are its events
+
+  // Seen, then shuffled: every card was first seen at the stream's start,
+  // which the identity worlds' horizons compare with.
+  const test::TempGame shuffled(test::kSeenThenShuffledYaml, test::kSeenThenShuffledLua);
+  auto cards = load_game(shuffled.dir());
+  RuleEngine cards_engine(cards);
+  Match again(cards, cards_engine);
+  again.record_answers();
+  for (Seat s : Seat::all(2)) again.set_agent(s, std::make_unique<RandomAgent>());
+  again.play(2, 3);
+  LeakWorld w;
+  w.seed = 3;
+  w.answers = again.answers();
+  w.labels.assign(w.answers.size(), std::nullopt);
+  const SeatStream s = play_seat_stream(cards, cards_engine, 2, w, Seat{0});
+  for (ComponentId id : ComponentId::all(cards->component_count())) CHECK(s.knows.first_seen(id) == 0u);
 }

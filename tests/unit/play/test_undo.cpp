@@ -10,6 +10,7 @@
 
 #include "observation/event_recorder.hpp"
 #include "play/match.hpp"
+#include "inline_game.hpp"
 #include "play/undo.hpp"
 #include "setup/game_loader.hpp"
 
@@ -97,4 +98,33 @@ TEST_CASE("undo: Hao Hao refuses after a draw, a reveal or a peek, and otherwise
 
 TEST_CASE("undo: Pass the Pandas refuses after a roll, and otherwise goes back to the decision", "[undo]") {
   check_game("pass-the-pandas");
+}
+
+TEST_CASE("undo: a card hidden again and shown again is news, one in sight all along is not", "[undo][knowledge]") {
+  // What is new to a seat is SeatKnowledge's: in its sight now, not when
+  // last noted. The card lies face up at seat 0's decision; `between` runs
+  // before seat 1 is asked.
+  const std::string yaml =
+      "name: shown-again\ntitle: Shown again\nplayers: {min: 2, max: 2}\nscript: rules.lua\n"
+      "zones:\n  - {name: table}\n  - {name: box}\n  - {name: deck, visibility: hidden}\n"
+      "components:\n  - {name: ace, kind: card, zone: table}\n";
+  auto undo_after = [&](const std::string& between) {
+    const test::TempGame game(yaml, test::rules_lua("  local card = game:zone('table'):top()\n"
+                                                    "  game:choose(0, 'Go?', {'yes', 'no'})\n" +
+                                                    between +
+                                                    "\n  game:choose(1, 'Done?', {'yes', 'no'})\n"
+                                                    "  game:finish{winners = {0}}"));
+    auto def = load_game(game.dir());
+    RuleEngine engine(def);
+    Match match(def, engine);
+    match.record_answers();
+    REQUIRE(match.start(2, 1));
+    REQUIRE(match.answer(0));
+    return check_undo(def, engine, ReplayStart{2, 1, {}}, match.answers(), Seat{0});
+  };
+  const UndoCheck moved = undo_after("  card:move(game:zone('box'))");
+  CHECK(moved.allowed);
+  const UndoCheck again = undo_after("  card:move(game:zone('deck'))\n  card:move(game:zone('table'))");
+  CHECK_FALSE(again.allowed);
+  CHECK(again.reason == "a card was revealed since");
 }
