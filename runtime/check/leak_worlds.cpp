@@ -11,6 +11,7 @@
 #include "observation/narrator.hpp"
 #include "observation/unseen_identities.hpp"
 #include "play/match.hpp"
+#include "play/position_service.hpp"
 
 namespace rulebook {
 
@@ -169,18 +170,18 @@ class StreamRecorder : public EventSink {
 // A seat of a world: answers from the world's answers.
 class WorldSeat : public Agent {
  public:
-  WorldSeat(const LeakWorld& world, size_t& cursor, SeatStream& out, StreamRecorder& recorder, Seat traced)
+  WorldSeat(const LeakWorld& world, LogCursor& cursor, SeatStream& out, StreamRecorder& recorder, Seat traced)
       : world_(world), cursor_(cursor), out_(out), recorder_(recorder), traced_(traced) {}
   std::string kind() const override { return "world"; }
   bool answers_at_once() const override { return false; }
   int choose(const Decision& d) override {
     if (d.together().empty()) recorder_.expect_asked(d);
     recorder_.at_decision(d);
-    if (recorder_.done() || cursor_ >= world_.answers.size()) off_path();
-    const AnswerRecord& a = world_.answers[cursor_];
+    if (recorder_.done() || !cursor_.replaying()) off_path();
+    const AnswerRecord& a = cursor_.peek();
     if (a.seat != d.seat()) off_path();
     int index = -1;
-    const auto& label = cursor_ < world_.labels.size() ? world_.labels[cursor_] : std::nullopt;
+    const auto& label = cursor_.next < world_.labels.size() ? world_.labels[cursor_.next] : std::nullopt;
     if (label) {
       if (a.index < d.count() && d.label(a.index) == *label) index = a.index;
       for (int i = 0; i < d.count() && index < 0; ++i)
@@ -190,7 +191,7 @@ class WorldSeat : public Agent {
     // (what the seat sees of it, a public answer's label, is compared).
     if (index < 0 && (!label || d.seat() != traced_) && a.index < d.count()) index = a.index;
     if (index < 0) off_path();
-    ++cursor_;
+    ++cursor_.next;
     out_.chosen.push_back(d.label(index));
     return index;
   }
@@ -201,7 +202,7 @@ class WorldSeat : public Agent {
     throw WorldOffPath();
   }
   const LeakWorld& world_;
-  size_t& cursor_;
+  LogCursor& cursor_;
   SeatStream& out_;
   StreamRecorder& recorder_;
   Seat traced_;
@@ -314,7 +315,7 @@ SeatStream play_seat_stream(const std::shared_ptr<const GameDefinition>& def, Ru
                             const LeakWorld& world, Seat seat, const SeatStream* path) {
   SeatStream out;
   StreamRecorder recorder(out, seat, def->component_count(), path, world.horizon);
-  size_t cursor = 0;
+  LogCursor cursor{&world.answers, world.answers.size(), 0};  // one place in the world's log for every seat
   Match match(def, engine);
   recorder.attach(&match);
   match.add_sink(&recorder);
@@ -332,7 +333,7 @@ SeatStream play_seat_stream(const std::shared_ptr<const GameDefinition>& def, Ru
   try {
     match.play(players, world.seed);
     recorder.finish();
-    out.complete = cursor == world.answers.size();
+    out.complete = !cursor.replaying();
   } catch (const AgentFailure&) {
     if (out.stopped_at == SIZE_MAX) out.stopped_at = out.lines.size();
   } catch (const std::exception& e) {

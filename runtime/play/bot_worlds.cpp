@@ -11,6 +11,7 @@
 #include "observation/seat_knowledge.hpp"
 #include "observation/unseen_identities.hpp"
 #include "play/match.hpp"
+#include "play/position_service.hpp"
 
 namespace rulebook {
 
@@ -41,8 +42,8 @@ struct Trace {
 // decision of the traced seat, where the bot answers and the world stops.
 class WorldSeat : public Agent {
  public:
-  WorldSeat(const World& world, size_t& cursor, Trace& trace, Seat traced, Agent* bot, uint64_t bot_seed, int probe)
-      : world_(world), cursor_(cursor), trace_(trace), traced_(traced), bot_(bot), bot_seed_(bot_seed), probe_(probe) {}
+  WorldSeat(LogCursor& cursor, Trace& trace, Seat traced, Agent* bot, uint64_t bot_seed, int probe)
+      : cursor_(cursor), trace_(trace), traced_(traced), bot_(bot), bot_seed_(bot_seed), probe_(probe) {}
   std::string kind() const override { return "replay"; }
   bool answers_at_once() const override { return bot_ == nullptr; }
   bool wants_events() const override { return bot_ && bot_->wants_events(); }
@@ -64,16 +65,14 @@ class WorldSeat : public Agent {
     }
     // The world's answers; one that does not fit (a redrawn answer led
     // elsewhere) ends the world there.
-    if (cursor_ >= world_.answers.size()) throw WorldStop();
-    const AnswerRecord& a = world_.answers[cursor_];
-    if (a.seat != d.seat() || a.index >= d.count()) throw WorldStop();
-    ++cursor_;
-    return a.index;
+    if (!cursor_.replaying()) throw WorldStop();
+    const int index = cursor_.take(d);  // the position service's check of a logged answer
+    if (index < 0) throw WorldStop();
+    return index;
   }
 
  private:
-  const World& world_;
-  size_t& cursor_;
+  LogCursor& cursor_;
   Trace& trace_;
   Seat traced_;
   Agent* bot_;
@@ -85,13 +84,13 @@ Trace run_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& en
                 Seat seat, Agent* bot, uint64_t bot_seed, int probe) {
   Trace trace;
   trace.knows.begin(seat, def->component_count());
-  size_t cursor = 0;
+  LogCursor cursor{&world.answers, world.answers.size(), 0};  // one place in the world's log for every seat
   Match match(def, engine);
   match.record_answers();  // what a searching bot replays
   match.add_sink(&trace.knows);
   std::vector<std::unique_ptr<WorldSeat>> seats;
   for (Seat s : Seat::all(players)) {
-    seats.push_back(std::make_unique<WorldSeat>(world, cursor, trace, seat, s == seat ? bot : nullptr, bot_seed,
+    seats.push_back(std::make_unique<WorldSeat>(cursor, trace, seat, s == seat ? bot : nullptr, bot_seed,
                                                 s == seat ? probe : -1));
     match.set_agent(s, seats.back().get());
   }

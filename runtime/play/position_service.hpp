@@ -55,8 +55,8 @@ inline bool answers_decision(const AnswerRecord& a, const Decision& d) {
 // A place in a log being replayed: answers [0, keep) are given in order,
 // each checked against the decision it answers (answers_decision). The
 // core of every log replay: the one replaying agent's (below), the
-// determinizer's seats' (which hand over to a search's policy) and the
-// bots test's worlds' (whose seats share one cursor).
+// determinizer's seats' (which hand over to a search's policy), and the
+// worlds of `rulebook check` (whose seats share one cursor).
 struct LogCursor {
   const std::vector<AnswerRecord>* log = nullptr;
   size_t keep = 0, next = 0;
@@ -68,6 +68,9 @@ struct LogCursor {
     return answers_decision(a, d) ? a.index : -1;
   }
   const AnswerRecord& last() const { return (*log)[next - 1]; }
+  // The next logged answer, not consumed (a world that answers by label
+  // reads it first: check's leak worlds).
+  const AnswerRecord& peek() const { return (*log)[next]; }
 };
 
 // The one replaying agent: at every seat of a game, it answers from `log`
