@@ -1,17 +1,18 @@
--- Goofspiel with private numbers (issue 38's example, the game of
--- tests/unit/bots/test_same_view.cpp with options.prizes prizes, 5 by
--- default): each prize, 1 to N in order, seat 0 then seat 1 bid a number of
--- their hand {1..N} privately; only who took the prize is told. A search
+-- Goofspiel with private numbers (issue 38's example; the same-view tests
+-- play it with 3 prizes and hands of 4): each prize, 1 to options.prizes in
+-- order, seat 0 then seat 1 bid a number of their hand {1..options.hand}
+-- (0: as many as prizes) privately; only who took the prize is told. A search
 -- bot redraws the other seat's bids, from a checkpoint
 -- (tests/unit/bots/test_checkpoint_samples.cpp; bench/README.md measures it).
 local rules = {}
 function rules.setup(game) game.state.score = {0, 0} end
 function rules.play(game)
   local PRIZES = game.options.prizes
+  local HAND = game.options.hand > 0 and game.options.hand or PRIZES
   local hands = {}
   for seat = 1, 2 do
     hands[seat] = {}
-    for v = 1, PRIZES do hands[seat][v] = v end
+    for v = 1, HAND do hands[seat][v] = v end
   end
   for prize = 1, PRIZES do
     local bids = {}

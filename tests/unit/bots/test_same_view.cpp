@@ -182,8 +182,7 @@ std::vector<World> seeds(int n) {
 }  // namespace
 
 TEST_CASE("same view, same choice: private numbers narrowed by an outcome", "[same-view][private]") {
-  const test::TempGame game(kPrivateGoofspielYaml, kPrivateGoofspielLua);
-  const auto def = load_game(game.dir());
+  const auto def = load_game(private_goofspiel_dir(), LoadOptions{{}, kPrivateGoofspielSets});
   for (int seat : {0, 1}) {
     std::vector<World> worlds;  // the other seat's first two bids, every way
     for (int first = 0; first < 4; ++first)

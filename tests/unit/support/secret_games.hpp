@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "agents/agent.hpp"
 #include "core/rng.hpp"
@@ -127,38 +128,12 @@ inline const char* kSeenThenShuffledLua =
 // which tests/unit/check/test_same_view_games.cpp also runs `rulebook check` on.
 inline const char* kTwoPlayers = "players: {min: 2, max: 2}\nscript: rules.lua\n";
 
-// Goofspiel with private numbers: three prizes (1, 2, 3), each seat bids a
-// number from its hand {1..4} privately, seat 0 then seat 1; only who took
-// the prize is told.
-inline const char* kPrivateGoofspielLua = R"(local rules = {}
-function rules.setup(game) game.state.score = {0, 0} end
-function rules.play(game)
-  local hands = {{1, 2, 3, 4}, {1, 2, 3, 4}}
-  for prize = 1, 3 do
-    local bids = {}
-    for seat = 0, 1 do
-      local hand = hands[seat + 1]
-      local bid = game:choose(seat, 'Bid for prize ' .. prize, hand, {private = true})
-      for i, v in ipairs(hand) do if v == bid then table.remove(hand, i) break end end
-      bids[seat] = bid
-    end
-    if bids[0] ~= bids[1] then
-      local taker = bids[0] > bids[1] and 0 or 1
-      game.state.score[taker + 1] = game.state.score[taker + 1] + prize
-      game:say('Seat %d takes prize %d', taker, prize)
-    else
-      game:say('Nobody takes prize %d', prize)
-    end
-  end
-  local s = game.state.score
-  game:finish{winners = {s[1] >= s[2] and 0 or 1}}
-end
-function rules.evaluate(game, seat)
-  local s = game.state.score
-  return (s[seat + 1] + 1) / (s[1] + s[2] + 2)
-end
-return rules
-)";
+// Goofspiel with private numbers (tests/data/private-goofspiel, issue
+// 38's example) as the same-view tests play it: three prizes (1, 2, 3),
+// each seat bids a number from its hand {1..4} privately, seat 0 then
+// seat 1; only who took the prize is told.
+inline std::string private_goofspiel_dir() { return std::string(RULEBOOK_TESTS_DIR) + "/data/private-goofspiel"; }
+inline const std::vector<std::string> kPrivateGoofspielSets{"options.prizes=3", "options.hand=4"};
 
 // Seat 1 hides at one of five spots; seat 0 searches three times and is
 // told "found", "warm" (next to it) or "cold".
@@ -282,7 +257,6 @@ end
 return rules
 )";
 
-inline const std::string kPrivateGoofspielYaml = std::string("name: private-goofspiel\ntitle: Private Goofspiel\n") + kTwoPlayers;
 inline const std::string kHideYaml = std::string("name: hide\ntitle: Hide\n") + kTwoPlayers;
 inline const std::string kTwoSecretsYaml = std::string("name: two-secrets\ntitle: Two secrets\n") + kTwoPlayers;
 
