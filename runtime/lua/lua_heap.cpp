@@ -186,6 +186,15 @@ void LuaHeap::snapshot(Snapshot& into) {
   pinned_ = true;
   into.pages.clear();
   into.large.clear();
+  // A class's page kept although empty (give) holds only freed blocks:
+  // carved afresh from its start, it serves the same takes, and a restore
+  // copies its header instead of every block it ever carved (a search
+  // restores the snapshot before every simulation).
+  for (Page* p : pages_)
+    if (p->cls >= 0 && p->live == 0) {
+      p->free = nullptr;
+      p->carved = kHeader;
+    }
   for (Page* p : pages_) into.pages.push_back(Snapshot::Extent{reinterpret_cast<char*>(p), kChunk, p->carved});
   for (const Large& l : large_) into.large.push_back(Snapshot::Extent{l.base, l.size, l.free ? 0 : l.size});
   const size_t total = into.copied();
