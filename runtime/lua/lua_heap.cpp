@@ -175,6 +175,20 @@ void LuaHeap::give_large(void* ptr) {
   large_.pop_back();
 }
 
+void LuaHeap::trim() {
+  pinned_ = false;
+  for (Page* p : empty_) release_page(p);
+  empty_.clear();
+  // Large blocks a pinned heap kept free: given back as give_large does.
+  for (size_t i = large_.size(); i-- > 0;)
+    if (large_[i].free) {
+      large_[i].free = false;
+      give_large(large_[i].base);
+    }
+  for (const Spare& s : spares_) system_unmap(s.base, s.size);
+  spares_.clear();
+}
+
 size_t LuaHeap::Snapshot::copied() const {
   size_t total = 0;
   for (const Extent& e : pages) total += e.used;
