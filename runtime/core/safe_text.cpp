@@ -1,6 +1,7 @@
 #include "core/safe_text.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -36,7 +37,13 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t at) {
 }
 
 bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
+  // ASCII first, eight bytes at a time (labels and names mostly are).
+  std::size_t ascii = 0;
+  for (std::uint64_t word; ascii + 8 <= s.size(); ascii += 8) {
+    std::memcpy(&word, s.data() + ascii, 8);
+    if (word & 0x8080808080808080ull) break;
+  }
+  for (std::size_t i = ascii; i < s.size();) {
     const std::size_t len = utf8_sequence_length(s, i);
     if (len == 0) return false;
     i += len;

@@ -32,7 +32,7 @@ void search_warning(const std::string& what) {
 Determinizer::Determinizer(std::shared_ptr<const GameDefinition> definition, const EngineLimits& limits)
     : definition_(std::move(definition)),
       limits_(limits),
-      engine_(std::make_unique<RuleEngine>(definition_, limits)),
+      engine_(pooled_engine(definition_, limits)),
       sim_(std::make_unique<Match>(definition_, *engine_)),
       replayer_(std::make_unique<Replayer>()),
       observer_(std::make_unique<Observer>()) {
@@ -137,7 +137,7 @@ void Determinizer::prepare(const TrueGame& truth, Seat seat, const std::vector<n
   check_every_deal_ = false;
   if (hint_wanted_ && !hint_off_ && engine_->has_deal_unseen() && !unobserved_.empty()) {
     if (!deal_) {
-      deal_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+      deal_engine_ = pooled_engine(definition_, limits_);
       deal_ = std::make_unique<Match>(definition_, *deal_engine_);
       deal_replayer_ = std::make_unique<Replayer>();
       deal_replayer_->state = &deal_->state();
@@ -167,7 +167,7 @@ void Determinizer::save_decision() {
   active_ = sim_.get();
   if (!checkpoints_wanted_) return;
   if (!paused_) {
-    paused_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+    paused_engine_ = pooled_engine(definition_, limits_);
     paused_ = std::make_unique<PositionService>(definition_, *paused_engine_);
     paused_->match().set_keep_details(false);
     paused_replayer_ = std::make_unique<Replayer>();

@@ -44,6 +44,7 @@
 #include "agents/agent.hpp"
 #include "agents/game_cut_off.hpp"
 #include "core/rng.hpp"
+#include "lua/engine_pool.hpp"
 #include "play/match.hpp"
 #include "play/position_service.hpp"
 
@@ -283,7 +284,7 @@ class Determinizer {
 
   std::shared_ptr<const GameDefinition> definition_;
   EngineLimits limits_;
-  std::unique_ptr<RuleEngine> engine_;
+  PooledEngine engine_;
   std::unique_ptr<Match> sim_;
   std::unique_ptr<Replayer> replayer_;
   std::unique_ptr<Observer> observer_;
@@ -308,7 +309,7 @@ class Determinizer {
   uint64_t chance_seed_ = 0;
   bool oracle_ = false;
   // The look-ahead's own game, made on first use.
-  std::unique_ptr<RuleEngine> ahead_engine_;
+  PooledEngine ahead_engine_;
   Match* ahead_ = nullptr;  // ahead_at_'s match
   std::unique_ptr<Replayer> ahead_replayer_;
   std::unique_ptr<Observer> ahead_observer_;
@@ -328,13 +329,13 @@ class Determinizer {
   // seats answers: Replayer::answer_pending asks them after a restore).
   bool bring_to_decision(PositionService& service, Replayer& r);
   // The hint's game: the decision replayed once per decision, stopped there.
-  std::unique_ptr<RuleEngine> deal_engine_;
+  PooledEngine deal_engine_;
   std::unique_ptr<Match> deal_;
   std::unique_ptr<Replayer> deal_replayer_;
   bool deal_ready_ = false;  // deal_ stands at this decision
   // The seat's decision, replayed once per decision on an engine of its
   // own, paused there and saved: generic simulations restore it.
-  std::unique_ptr<RuleEngine> paused_engine_;
+  PooledEngine paused_engine_;
   std::unique_ptr<PositionService> paused_;
   std::unique_ptr<Replayer> paused_replayer_;
   bool checkpoint_ready_ = false;

@@ -158,7 +158,7 @@ bool Determinizer::ahead_checkpoint() {
 double Determinizer::look_ahead(int option, Seat seat) {
   if (!identities_) throw std::logic_error("look_ahead outside a simulation");
   if (!ahead_) {
-    ahead_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
+    ahead_engine_ = pooled_engine(definition_, limits_);
     ahead_at_ = std::make_unique<PositionService>(definition_, *ahead_engine_);
     ahead_ = &ahead_at_->match();
     ahead_->set_keep_details(false);

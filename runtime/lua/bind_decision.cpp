@@ -7,6 +7,7 @@
 // they say private = false, when an option is a component hidden from some
 // seat: the other seats then learn that a choice was made, not which (the
 // full log keeps the answer for replay).
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -268,6 +269,7 @@ int pause_at_decision(lua_State* L, GameRunImpl& game, Seat seat, const char* pr
   w.request.view = nullptr;
   w.built = game.bare_requests;  // bare: nobody will read them
   w.slot = kOptions;
+  w.kept_labels = 0;
   return lua_yieldk(L, 0, seat.value(), choose_continue);
 }
 
@@ -340,12 +342,42 @@ void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w) {
 }
 
 std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i) {
+  if (i < 64 && ((w.kept_labels >> i) & 1) != 0) return w.request.labels[static_cast<size_t>(i)];
   lua_State* co = g.co;
   lua_State* L = g.engine->L;
   lua_checkstack(L, 4);
   lua_rawgeti(co, w.slot, i + 1);
   lua_xmove(co, L, 1);
   return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
+}
+
+void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w) {
+  w.kept_labels = 0;
+  lua_State* co = g.co;
+  const int n = std::min(w.request.count(), 64);
+  lua_checkstack(co, 2);
+  for (int i = 0; i < n; ++i) {
+    // Only what label_of_top reads without a call and without the game's
+    // state: a string, or a table's own string `label` ("label" is
+    // interned for good: pushing it allocates nothing).
+    const int type = lua_rawgeti(co, w.slot, i + 1);
+    if (type == LUA_TTABLE) {
+      lua_pushliteral(co, "label");
+      if (lua_rawget(co, -2) != LUA_TSTRING) {
+        lua_pop(co, 2);
+        continue;
+      }
+      lua_remove(co, -2);
+    } else if (type != LUA_TSTRING) {
+      lua_pop(co, 1);
+      continue;
+    }
+    std::string label = lua_tostring(co, -1);
+    lua_pop(co, 1);
+    make_valid_utf8(label);
+    w.request.labels[static_cast<size_t>(i)] = std::move(label);
+    w.kept_labels |= uint64_t{1} << i;
+  }
 }
 
 void register_decisions(lua_State* L) {

@@ -1,5 +1,6 @@
 // The `game` object: players, zones, boards, messages, scores and the end.
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -308,6 +309,21 @@ const luaL_Reg kGameMethods[] = {
 
 }  // namespace
 
-void register_game(lua_State* L) { add_methods(L, "game", kGameMethods); }
+// The fields game:finish reads and the message it ends the game with,
+// interned for the state's life: a checkpoint's full collection frees the
+// ones no rule holds, and every simulation restored from it made them
+// again (a string allocated and hashed per field) to find nothing.
+const char kFinishWordsKept = 0;
+
+void register_game(lua_State* L) {
+  add_methods(L, "game", kGameMethods);
+  const char* const words[] = {"winners", "losers", "summary", "reason", "details", "stats", "returns", "game finished"};
+  lua_createtable(L, static_cast<int>(std::size(words)), 0);
+  for (size_t i = 0; i < std::size(words); ++i) {
+    lua_pushstring(L, words[i]);
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kFinishWordsKept);
+}
 
 }  // namespace rulebook

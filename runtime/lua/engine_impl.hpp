@@ -156,6 +156,12 @@ struct GameRunImpl {
     DecisionRequest request;
     bool built = true;
     int slot = 0;
+    // Options (the first 64) whose label request.labels holds already, read
+    // from the Lua heap alone (a string option, or a table's own string
+    // field `label`): set in a checkpoint's copy of the run at its save, so
+    // that every restore of the decision reads them without Lua. Such a
+    // label is the heap's, and a restore brings the heap back byte for byte.
+    uint64_t kept_labels = 0;
   };
   std::vector<Waiting> pending;
   // The simultaneous decision under way (game:choose_together): its seats,
@@ -185,6 +191,9 @@ struct GameRunImpl {
 void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w);
 // Option i's label of pending decision `w`, read the same way (one label).
 std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i);
+// Keeps in `w` (GameRunImpl::Waiting::kept_labels) the labels of its
+// options that are the Lua heap's alone, read without running Lua.
+void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w);
 
 // Makes `g` the run bindings act on (the context's game, its state and
 // math.random's stream) for a scope, and puts back the run that was

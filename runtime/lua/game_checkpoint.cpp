@@ -59,6 +59,11 @@ void GameRun::save(GameCheckpoint& into) {
   if (c.run) *c.run = g;
   else c.run.emplace(g);
   c.run->engine = nullptr;
+  // The labels that are the heap's alone, kept with it: a search reads
+  // every option's label at the decision after each restore.
+  for (GameRunImpl::Waiting& w : c.run->pending) {
+    keep_heap_labels(*c.run, w);
+  }
   if (c.state) *c.state = *g.state;
   else c.state.emplace(*g.state);
   c.answers = g.answer_log ? g.answer_log->size() : 0;

@@ -175,6 +175,20 @@ void LuaHeap::give_large(void* ptr) {
   large_.pop_back();
 }
 
+void LuaHeap::trim() {
+  pinned_ = false;
+  for (Page* p : empty_) release_page(p);
+  empty_.clear();
+  // Large blocks a pinned heap kept free: given back as give_large does.
+  for (size_t i = large_.size(); i-- > 0;)
+    if (large_[i].free) {
+      large_[i].free = false;
+      give_large(large_[i].base);
+    }
+  for (const Spare& s : spares_) system_unmap(s.base, s.size);
+  spares_.clear();
+}
+
 size_t LuaHeap::Snapshot::copied() const {
   size_t total = 0;
   for (const Extent& e : pages) total += e.used;
@@ -186,6 +200,15 @@ void LuaHeap::snapshot(Snapshot& into) {
   pinned_ = true;
   into.pages.clear();
   into.large.clear();
+  // A class's page kept although empty (give) holds only freed blocks:
+  // carved afresh from its start, it serves the same takes, and a restore
+  // copies its header instead of every block it ever carved (a search
+  // restores the snapshot before every simulation).
+  for (Page* p : pages_)
+    if (p->cls >= 0 && p->live == 0) {
+      p->free = nullptr;
+      p->carved = kHeader;
+    }
   for (Page* p : pages_) into.pages.push_back(Snapshot::Extent{reinterpret_cast<char*>(p), kChunk, p->carved});
   for (const Large& l : large_) into.large.push_back(Snapshot::Extent{l.base, l.size, l.free ? 0 : l.size});
   const size_t total = into.copied();

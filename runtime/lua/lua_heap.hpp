@@ -117,6 +117,12 @@ class LuaHeap {
   // unpin() when no snapshot will be restored any more.
   void unpin() { pinned_ = false; }
   bool pinned() const { return pinned_; }
+  // Unpins, and gives back to the system all it holds and no block uses:
+  // empty pages, free large blocks and the spares of restores. What is
+  // left is what the live blocks need (a page's free blocks stay), so the
+  // memory cap counts what the state holds, as for a heap never pinned
+  // (an engine used again by another search: engine_pool.hpp).
+  void trim();
 
  private:
   struct FreeBlock {

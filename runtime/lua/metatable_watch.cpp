@@ -64,10 +64,12 @@ std::string sandbox_late_weak_metatable(lua_State* L) {
     lua_pushliteral(L, "__mode");
     const bool weak = lua_rawget(L, -3) != LUA_TNIL;
     lua_pop(L, 1);
-    const std::string where = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
-    if (weak && (!found || where < first)) {
-      first = where;
-      found = true;
+    if (weak) {  // the place is read only then: this runs after every game
+      const std::string where = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+      if (!found || where < first) {
+        first = where;
+        found = true;
+      }
     }
     lua_pop(L, 1);
   }

@@ -6,6 +6,7 @@
 
 #include "lua/engine_impl.hpp"
 #include "lua/error_report.hpp"
+#include "lua/lua_heap.hpp"
 #include "lua/sandbox.hpp"
 
 namespace rulebook {
@@ -281,6 +282,19 @@ RuleEngine::RuleEngine(std::shared_ptr<const GameDefinition> definition, EngineL
 }
 
 RuleEngine::~RuleEngine() = default;
+
+void RuleEngine::trim_memory() {
+  EngineImpl& e = *impl_;
+  // The last game's thread keeps that game's stack (its locals) until the
+  // next game resets it: let go, as a fresh engine has none.
+  if (e.spare_co) {
+    luaL_unref(e.L, LUA_REGISTRYINDEX, e.spare_co_ref);
+    e.spare_co = nullptr;
+    e.spare_co_ref = LUA_NOREF;
+  }
+  lua_gc(e.L, LUA_GCCOLLECT);
+  e.ctx.heap->trim();
+}
 
 const GameDefinition& RuleEngine::definition() const { return *impl_->def; }
 

@@ -190,6 +190,11 @@ class RuleEngine {
   bool has_deal_unseen() const;
   // Compiles scenario code for GameRunSettings::prepare; throws ScriptError.
   void check_prepare(const std::string& code, const std::string& chunk_name);
+  // Collects all garbage and gives back every byte of the heap no live
+  // block needs (LuaHeap::trim: a checkpoint's pinned memory included),
+  // for an engine kept to play others' games (engine_pool.hpp). No run may
+  // be under way on it.
+  void trim_memory();
 
  private:
   friend class GameRun;

@@ -16,6 +16,7 @@
 //   game_isolation.cpp         the guard: nothing one game changes in the
 //                              rules reaches the next
 //   sandbox_loading.cpp        text-only chunks, load and require
+//   compiled_chunks.cpp        rule files compiled once per process
 //
 // The budget and the memory cap have files of their own (budget.hpp,
 // memory_cap.hpp).

@@ -8,6 +8,7 @@
 
 #include "core/folder_boundary.hpp"
 #include "core/input_file.hpp"
+#include "lua/compiled_chunks.hpp"
 #include "lua/line_coverage.hpp"
 #include "lua/sandbox_internal.hpp"
 
@@ -104,7 +105,10 @@ bool load_file(lua_State* L, const char* path, const char* display_name) {
     const InputFile file = read_input_file(path);
     if (file.ok) {
       const std::string chunkname = std::string("@") + display_name;
-      if (!load_text(L, file.text.data(), file.text.size(), chunkname.c_str())) return false;
+      if (!load_compiled_chunk(L, file.text, chunkname.c_str())) {
+        if (!load_text(L, file.text.data(), file.text.size(), chunkname.c_str())) return false;
+        keep_compiled_chunk(L, file.text, chunkname.c_str());
+      }
     } else {
       error = file.error;
     }

@@ -101,6 +101,39 @@ TEST_CASE("restoring a snapshot puts back every byte and the same allocations fo
   for (size_t i = 2; i < live.size(); i += 3) CHECK(filled(live[i], sizes[i % sizes.size()], static_cast<unsigned char>(i % sizes.size() + 1)));
 }
 
+TEST_CASE("a snapshot copies an emptied page's header only, and the same allocations follow", "[lua][heap]") {
+  LuaHeap heap;
+  void* kept = heap.take(40);  // a page of another class, in use
+  REQUIRE(kept != nullptr);
+  fill(kept, 40, 0x11);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 40; ++i) {
+    blocks.push_back(heap.take(1000));
+    REQUIRE(blocks.back() != nullptr);
+    fill(blocks.back(), 1000, 0x22);
+  }
+  for (void* p : blocks) heap.give(p, 1000);  // its page stays its class's, empty
+  LuaHeap::Snapshot saved;
+  heap.snapshot(saved);
+  CHECK(saved.copied() < 2 * 1024);  // two pages' headers and the one block of 48 bytes
+  auto play = [&] {
+    std::vector<void*> made;
+    for (int i = 0; i < 50; ++i) {
+      made.push_back(heap.take(1000));
+      fill(made.back(), 1000, 0x33);
+      if (i % 3 == 0) heap.give(made.back(), 1000);
+    }
+    fill(kept, 40, 0x44);
+    return made;
+  };
+  const std::vector<void*> first = play();
+  heap.restore(saved);
+  CHECK(filled(kept, 40, 0x11));
+  CHECK(play() == first);
+  heap.restore(saved);
+  CHECK(filled(kept, 40, 0x11));
+}
+
 TEST_CASE("a snapshot cannot be restored into another heap", "[lua][heap]") {
   LuaHeap a, b;
   REQUIRE(a.take(100) != nullptr);

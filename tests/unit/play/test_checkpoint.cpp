@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/rng.hpp"
+#include "inline_game.hpp"
 #include "observation/event_view.hpp"
 #include "play/match.hpp"
 #include "setup/game_loader.hpp"
@@ -169,4 +170,50 @@ TEST_CASE("a restored game keeps its memory cap's count", "[checkpoint]") {
   CHECK(match.view(Seat{0}).dump() == view);
   match.save(saved);
   CHECK(saved.heap_bytes() <= bytes + 64 * 1024);
+}
+
+TEST_CASE("a restored decision shows its own labels, and the next decision its own", "[checkpoint]") {
+  // Labels a checkpoint keeps (a string option, a table's own `label`) come
+  // back with the heap; one built by a metatable is built again; and the
+  // decision after it, which reuses the run's waiting entry, keeps nothing
+  // of the restored one's.
+  const test::TempGame game(test::one_die_game_yaml("labels", "Labels"), test::rules_lua(R"(  local round = 0
+  while true do
+    round = round + 1
+    game.state.round = round
+    local built = setmetatable({}, {__index = function(_, key)
+      if key == "label" then return "built " .. game.state.round end
+    end})
+    game:choose(0, 'Pick', {{label = "kept " .. round}, "plain " .. round, built, round})
+    if round == 3 then return game:finish{winners = {0}} end
+  end)"));
+  const auto def = load_game(game.dir());
+  Match match(def);
+  REQUIRE(match.start(2, 1));
+  REQUIRE(match.answer(Seat{0}, 0));  // the second decision waits
+  GameCheckpoint saved;
+  match.save(saved);
+  const std::vector<std::string> second{"kept 2", "plain 2", "built 2", "2"};
+  CHECK(match.pending(Seat{0}).labels == second);
+  for (int round = 0; round < 2; ++round) {
+    match.restore(saved);
+    CHECK(match.pending(Seat{0}).labels == second);
+    std::vector<std::string> read;
+    match.decide_pending(Seat{0}, [&](const Decision& d) {
+      for (int i = 0; i < d.count(); ++i) read.push_back(d.label(i));
+      return 0;
+    });
+    CHECK(read == second);
+    REQUIRE(match.answer(Seat{0}, 1));
+    CHECK(match.pending(Seat{0}).labels == std::vector<std::string>{"kept 3", "plain 3", "built 3", "3"});
+  }
+  // Saved again, at the third decision: its labels, none of the second's.
+  match.save(saved);
+  match.restore(saved);
+  std::vector<std::string> read;
+  match.decide_pending(Seat{0}, [&](const Decision& d) {
+    for (int i = 0; i < d.count(); ++i) read.push_back(d.label(i));
+    return 0;
+  });
+  CHECK(read == std::vector<std::string>{"kept 3", "plain 3", "built 3", "3"});
 }
