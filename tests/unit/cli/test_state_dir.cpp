@@ -134,6 +134,19 @@ std::optional<json> wait_decision(httplib::Client& client, const SeatLink& seat)
   return std::nullopt;
 }
 
+// Waits until one of `seats` has a decision open (or the game is over): the
+// table then waits for a person, and its bots do nothing more.
+void wait_person(httplib::Client& client, const std::vector<SeatLink>& seats) {
+  for (int i = 0; i < 3000; ++i) {
+    for (const SeatLink& seat : seats) {
+      const json messages = messages_of(client, seat);
+      if (open_decision(messages) || over(messages)) return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  FAIL("no person at the table was ever asked");
+}
+
 void answer(httplib::Client& client, const SeatLink& seat, const json& decide) {
   const int count = static_cast<int>(decide["options"].size());
   const int decision = decide["decision"];
@@ -207,6 +220,9 @@ TEST_CASE("serve --state-dir: a lobby killed mid-game comes back with every tabl
     play(client, people["hai-noon"], 4);
     play(client, people["goofspiel"], 5);  // two rounds, and seat 0's bid (or seat 1's) of the third
     play(client, people["pass-the-pandas"], 2);  // seed 26: seat 0 decides often (a game of seed 5 ended by its third)
+    // The bots play on by themselves: wait until each table waits for one of
+    // its people, so what is read here is what the server holds when it dies.
+    for (const auto& [game, seats] : people) wait_person(client, seats);
     for (const auto& [game, seats] : people)
       for (size_t s = 0; s < seats.size(); ++s) {
         const json messages = messages_of(client, seats[s]);
