@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <iostream>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "analysis/paired_statistics.hpp"
 #include "analysis/game_metrics.hpp"
 #include "analysis/verdict.hpp"
+#include "cli/batch_plan.hpp"
 #include "cli/commands.hpp"
 #include "core/safe_text.hpp"
 #include "cli/difference_json.hpp"
@@ -118,7 +118,7 @@ int run(CompareOptions& o) {
   auto base_def = load_game(o.game.game, LoadOptions{base_side.variants, base_side.sets});
   auto with_def = load_game(o.game.game, LoadOptions{with_side.variants, with_side.sets});
 
-  RunPlan plan;
+  RunPlan plan = batch_plan(o.game, o.games, o.jobs, !o.json);
   plan.sides = {base_def, with_def};
   plan.players = player_count_for(*base_def, o.game.players);
   player_count_for(*with_def, plan.players);
@@ -136,13 +136,6 @@ int run(CompareOptions& o) {
   if (!skill_seats.empty()) plan.side_agent_kinds = {base_kinds, with_kinds};
   if (o.jobs > 1 && std::count(with_kinds.begin(), with_kinds.end(), "human") > 0)
     throw SetupError("--agent: error: a human seat answers on the terminal: use --jobs 1");
-  plan.agent_timeout = o.game.agent_timeout;
-  plan.limits = engine_limits(o.game);
-  plan.seed = o.game.seed;
-  plan.games = o.games;
-  plan.jobs = o.jobs;
-  plan.progress = !o.json && isatty(2);
-  plan.cancel = cancel_on_interrupt();
   plan.keep_details = !o.export_file.empty();
   plan.metrics = !o.no_metrics;
   plan.evaluator = o.evaluator;

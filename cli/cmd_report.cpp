@@ -5,11 +5,11 @@
 // skill trace, people's games beside the bots', a verdict first.
 #include <iostream>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "analysis/paired_statistics.hpp"
+#include "cli/batch_plan.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/log_metrics.hpp"
@@ -73,19 +73,12 @@ int run(ReportOptions& o) {
   const bool variant = !o.game.variants.empty() || !o.game.sets.empty();
   auto base_def = load_game(o.game.game, LoadOptions{});
   auto with_def = variant ? load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets}) : nullptr;
-  RunPlan plan;
+  RunPlan plan = batch_plan(o.game, o.games, o.jobs, true);
   plan.sides = {base_def};
   if (variant) plan.sides.push_back(with_def);
   plan.players = player_count_for(*base_def, o.game.players);
   if (variant) player_count_for(*with_def, plan.players);
   plan.agent_kinds = agent_kinds(o.agents, plan.players);
-  plan.limits = engine_limits(o.game);
-  plan.agent_timeout = o.game.agent_timeout;
-  plan.seed = o.game.seed;
-  plan.games = o.games;
-  plan.jobs = o.jobs;
-  plan.progress = isatty(2);
-  plan.cancel = cancel_on_interrupt();
   plan.metrics = true;
   plan.kingmaking = o.kingmaking;
   plan.evaluator = o.evaluator;

@@ -3,10 +3,10 @@
 // split over jobs or shards.
 #include <iostream>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "cli/batch_plan.hpp"
 #include "cli/commands.hpp"
 #include "cli/game_export.hpp"
 #include "cli/interrupt.hpp"
@@ -41,19 +41,12 @@ int run(SimulateOptions& o) {
   if (!o.export_file.empty()) check_export_file(o.export_file);
   auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
 
-  RunPlan plan;
+  RunPlan plan = batch_plan(o.game, o.games, o.jobs, !o.json);
   plan.sides = {def};
   plan.players = player_count_for(*def, o.game.players);
   plan.agent_kinds = agent_kinds(o.agents, plan.players);
-  plan.limits = engine_limits(o.game);
-  plan.agent_timeout = o.game.agent_timeout;
-  plan.seed = o.game.seed;
-  plan.games = o.games;
   plan.shard = shard;
   plan.shards = shards;
-  plan.jobs = o.jobs;
-  plan.progress = !o.json && isatty(2);
-  plan.cancel = cancel_on_interrupt();
   plan.keep_details = !o.export_file.empty();
   plan.metrics = !o.no_metrics;
   plan.evaluator = o.evaluator;

@@ -3,11 +3,11 @@
 // where the curve levels off (analysis/skill_trace.hpp).
 #include <iostream>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "analysis/verdict.hpp"
+#include "cli/batch_plan.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/run_provenance.hpp"
@@ -33,16 +33,10 @@ int run(SkillOptions& o) {
   plan.searcher = o.searcher;
   plan.baseline = o.baseline;
   auto def = load_game(o.game.game, LoadOptions{o.game.variants, o.game.sets});
+  plan.games = batch_plan(o.game, o.games, o.jobs, !o.json);
   RunPlan& games = plan.games;
   games.sides = {def};
   games.players = player_count_for(*def, o.game.players);
-  games.limits = engine_limits(o.game);
-  games.agent_timeout = o.game.agent_timeout;
-  games.seed = o.game.seed;
-  games.games = o.games;
-  games.jobs = o.jobs;
-  games.progress = !o.json && isatty(2);
-  games.cancel = cancel_on_interrupt();
   const auto curve = run_skill_trace(plan);
   nlohmann::json j = skill_json(plan, curve);
   if (o.json) {

@@ -16,12 +16,12 @@
 #include <set>
 #include <iostream>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "analysis/paired_statistics.hpp"
 #include "analysis/verdict.hpp"
+#include "cli/batch_plan.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/plot.hpp"
@@ -145,17 +145,10 @@ int run(SweepOptions& o) {
       throw SetupError(fmt::format("sweep: setting '{}': {}", s.description, e.what()));
     }
   }
-  RunPlan plan;
+  RunPlan plan = batch_plan(o.game, o.games, o.jobs, !o.json);
   plan.players = player_count_for(*definitions.front(), o.game.players);
   for (const auto& def : definitions) player_count_for(*def, plan.players);
   plan.agent_kinds = agent_kinds(o.agents, plan.players);
-  plan.limits = engine_limits(o.game);
-  plan.agent_timeout = o.game.agent_timeout;
-  plan.seed = o.game.seed;
-  plan.games = o.games;
-  plan.jobs = o.jobs;
-  plan.progress = !o.json && isatty(2);
-  plan.cancel = cancel_on_interrupt();
   plan.metrics = !o.no_metrics;
   plan.evaluator = o.evaluator;
 

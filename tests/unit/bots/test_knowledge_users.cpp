@@ -10,6 +10,7 @@
 #include "observation/seat_knowledge.hpp"
 #include "play/bot_worlds.hpp"
 #include "play/match.hpp"
+#include "recorded_game.hpp"
 #include "secret_games.hpp"
 #include "setup/game_loader.hpp"
 
@@ -98,14 +99,10 @@ TEST_CASE("the determinizer resamples what SeatKnowledge says the seat did not o
 TEST_CASE("the bots' no-peek worlds change what SeatKnowledge says the seat never saw", "[knowledge][no-peek]") {
   auto compare = [](const std::shared_ptr<const GameDefinition>& def) {
     RuleEngine engine(def);
-    Match match(def, engine);
-    match.record_answers();
-    for (Seat s : Seat::all(2)) match.set_agent(s, std::make_unique<RandomAgent>());
-    match.play(2, 100);
     BotWorldsOptions o;
     o.make_bot = [] { return std::make_unique<test::TrueStateReader>(); };
     o.seeds = 0;  // only the worlds made from what the seat knows
-    return compare_bot_in_worlds(def, engine, 2, 100, match.answers(), Seat{0}, o);
+    return compare_bot_in_worlds(def, engine, 2, 100, test::random_game_answers(def, engine, 2, 100), Seat{0}, o);
   };
   {
     // The other seat's private answer is the one thing redrawn: the

@@ -15,6 +15,7 @@
 #include "secret_games.hpp"
 #include "play/bot_worlds.hpp"
 #include "play/match.hpp"
+#include "recorded_game.hpp"
 #include "setup/game_loader.hpp"
 
 using namespace rulebook;
@@ -36,15 +37,12 @@ BotWorldsResult compare(const std::shared_ptr<const GameDefinition>& def, int pl
   BotWorldsResult total;
   for (int g = 0; g < games && !total.peeked; ++g) {
     const uint64_t seed = 100 + static_cast<uint64_t>(g);
-    Match match(def, engine);
-    match.record_answers();
-    for (Seat s : Seat::all(players)) match.set_agent(s, std::make_unique<RandomAgent>());
-    match.play(players, seed);
+    const auto answers = test::random_game_answers(def, engine, players, seed);
     BotWorldsOptions o;
     o.make_bot = bot;
     o.decisions = 2;
     o.seeds = seeds;
-    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, match.answers(), seat, o);
+    const BotWorldsResult r = compare_bot_in_worlds(def, engine, players, seed, answers, seat, o);
     total.decisions_compared += r.decisions_compared;
     if (r.peeked) total = BotWorldsResult{total.decisions_compared, true, r.where, r.message};
   }

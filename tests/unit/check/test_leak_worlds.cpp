@@ -12,6 +12,7 @@
 #include "files.hpp"
 #include "inline_game.hpp"
 #include "lua/rule_engine.hpp"
+#include "recorded_game.hpp"
 #include "secret_games.hpp"
 #include "setup/game_loader.hpp"
 
@@ -135,20 +136,26 @@ TEST_CASE("worlds: a world that takes another path is skipped and counted", "[co
   CHECK(to_json(r).at("tests").at("worlds").at("worlds_skipped") == r.worlds_skipped);
 }
 
+namespace {
+
+// The game two random agents play at `seed`, as the worlds test's played world.
+LeakWorld random_world(const std::shared_ptr<const GameDefinition>& def, RuleEngine& engine, uint64_t seed) {
+  LeakWorld played;
+  played.seed = seed;
+  played.answers = test::random_game_answers(def, engine, 2, seed);
+  played.labels.assign(played.answers.size(), std::nullopt);
+  return played;
+}
+
+}  // namespace
+
 TEST_CASE("worlds: a seat's stream says what it knows through SeatKnowledge", "[worlds][knowledge]") {
   // The sealed bid: seat 1's number is the one private answer seat 0 was
   // not shown (the log's first answer, five options); the worlds test redraws it.
   const test::TempGame game(test::kSealedBidYaml, test::kSealedBidLua);
   auto def = load_game(game.dir());
   RuleEngine engine(def);
-  Match match(def, engine);
-  match.record_answers();
-  for (Seat s : Seat::all(2)) match.set_agent(s, std::make_unique<RandomAgent>());
-  match.play(2, 3);
-  LeakWorld played;
-  played.seed = 3;
-  played.answers = match.answers();
-  played.labels.assign(played.answers.size(), std::nullopt);
+  const LeakWorld played = random_world(def, engine, 3);
   const SeatStream zero = play_seat_stream(def, engine, 2, played, Seat{0});
   CHECK(zero.knows.private_answers() == std::vector<std::pair<size_t, int>>{{0, 5}});
   const SeatStream one = play_seat_stream(def, engine, 2, played, Seat{1});
@@ -160,14 +167,6 @@ TEST_CASE("worlds: a seat's stream says what it knows through SeatKnowledge", "[
   const test::TempGame shuffled(test::kSeenThenShuffledYaml, test::kSeenThenShuffledLua);
   auto cards = load_game(shuffled.dir());
   RuleEngine cards_engine(cards);
-  Match again(cards, cards_engine);
-  again.record_answers();
-  for (Seat s : Seat::all(2)) again.set_agent(s, std::make_unique<RandomAgent>());
-  again.play(2, 3);
-  LeakWorld w;
-  w.seed = 3;
-  w.answers = again.answers();
-  w.labels.assign(w.answers.size(), std::nullopt);
-  const SeatStream s = play_seat_stream(cards, cards_engine, 2, w, Seat{0});
+  const SeatStream s = play_seat_stream(cards, cards_engine, 2, random_world(cards, cards_engine, 3), Seat{0});
   for (ComponentId id : ComponentId::all(cards->component_count())) CHECK(s.knows.first_seen(id) == 0u);
 }

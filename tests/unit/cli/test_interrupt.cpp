@@ -4,10 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -15,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "files.hpp"
+#include "cli_runner.hpp"
 
 using namespace rulebook;
 
@@ -30,20 +28,8 @@ struct Interrupted {
 Interrupted interrupt_rulebook(const std::vector<std::string>& args, std::chrono::milliseconds delay) {
   const std::string dir = test::temp_folder("sigint");
   const std::string out = dir + "/out", err = dir + "/err";
-  const pid_t pid = fork();
+  const pid_t pid = test::start_rulebook(args, out, err);
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    signal(SIGINT, SIG_DFL);
-    if (chdir(RULEBOOK_SOURCE_DIR) != 0) _exit(99);
-    std::vector<char*> argv{const_cast<char*>(RULEBOOK_BINARY)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(RULEBOOK_BINARY, argv.data());
-    _exit(98);
-  }
   std::this_thread::sleep_for(delay);
   kill(pid, SIGINT);
   int status = 0;

@@ -3,7 +3,6 @@
 // table at its decision under its old link, each plays to its end and its
 // log replays; a damaged file sets aside its table only; Ctrl-C stops a
 // server with exit 0 and names the tables it saved.
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,20 +32,8 @@ class Server {
     // Never read a previous server's output as this one's.
     fs::remove(out_);
     fs::remove(err_);
-    pid_ = fork();
+    pid_ = test::start_rulebook(args, out_, err_);
     REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      const int o = open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(o, 1);
-      dup2(e, 2);
-      signal(SIGINT, SIG_DFL);
-      if (chdir(RULEBOOK_SOURCE_DIR) != 0) _exit(99);
-      std::vector<char*> argv{const_cast<char*>(RULEBOOK_BINARY)};
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(RULEBOOK_BINARY, argv.data());
-      _exit(98);
-    }
   }
   ~Server() {
     if (pid_ > 0) {

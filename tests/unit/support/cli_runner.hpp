@@ -1,11 +1,15 @@
 #pragma once
 // Runs the real rulebook binary for CLI tests (the suite that defines
 // RULEBOOK_BINARY: tests/unit/cli/).
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "files.hpp"
 
@@ -32,6 +36,24 @@ inline CommandResult run_rulebook(const std::string& args, const std::string& in
   r.err = read_text(err);
   std::filesystem::remove_all(dir);
   return r;
+}
+
+// Starts RULEBOOK_BINARY with `args` in a child process, in the repository
+// root, its output written to the files `out` and `err`, SIGINT at its
+// default (the tests signal it); returns the child's pid (the caller waits).
+inline pid_t start_rulebook(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(o, 1);
+  dup2(e, 2);
+  signal(SIGINT, SIG_DFL);
+  if (chdir(RULEBOOK_SOURCE_DIR) != 0) _exit(99);
+  std::vector<char*> argv{const_cast<char*>(RULEBOOK_BINARY)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execv(RULEBOOK_BINARY, argv.data());
+  _exit(98);
 }
 
 }  // namespace rulebook::test
