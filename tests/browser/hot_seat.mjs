@@ -6,9 +6,8 @@
 // by tapping, and the page shows the result.
 //
 // node hot_seat.mjs RULEBOOK OUTDIR
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import { launchBrowser, openPage, PHONE, startServer } from "./harness.mjs";
 
 const [rulebook, outdir] = process.argv.slice(2);
 if (!rulebook || !outdir) {
@@ -19,31 +18,15 @@ mkdirSync(outdir, { recursive: true });
 const fail = (message) => { throw new Error(message); };
 const deadline = Date.now() + 4 * 60 * 1000;
 
-const server = spawn(rulebook, ["serve", "goofspiel", "--players", "2", "--seed", "3", "--port", "0", "--hot-seat",
-                                "--name", "Ann", "--name", "Bo"], { stdio: ["ignore", "pipe", "inherit"] });
-let output = "";
-const link = await new Promise((resolve, reject) => {
-  server.stdout.on("data", (chunk) => {
-    output += chunk;
-    const m = output.match(/at one screen[^:]*: (http:\S+)/);
-    if (m && /spectators: /.test(output)) resolve(m[1]);
-  });
-  server.on("exit", (code) => reject(new Error(`rulebook serve exited with ${code}:\n${output}`)));
-});
-process.on("exit", () => server.kill("SIGTERM"));
-if (/seat 0: http/.test(output)) fail("--hot-seat printed a seat's own link");
+const { server, value: link, output } = await startServer(rulebook, ["serve", "goofspiel", "--players", "2", "--seed", "3",
+  "--port", "0", "--hot-seat", "--name", "Ann", "--name", "Bo"],
+  (out) => /spectators: /.test(out) && out.match(/at one screen[^:]*: (http:\S+)/)?.[1]);
+if (/seat 0: http/.test(output())) fail("--hot-seat printed a seat's own link");
 const tokens = new Map([...new URL(link).searchParams.get("seats").split(",")].map((p) => p.split(":")).map(([s, t]) => [t, Number(s)]));
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
-});
+const browser = await launchBrowser();
 try {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
-  page.on("pageerror", (e) => fail(`page error: ${e.message}`));
+  const page = await openPage(browser, PHONE, fail);
   // Which seats' players tapped "I am NAME" so far: no seat's stream before.
   const tapped = new Set();
   page.on("request", (r) => {

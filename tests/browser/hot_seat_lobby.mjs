@@ -6,9 +6,8 @@
 // answer passes the device to the other person. Screenshots in OUTDIR.
 //
 // node hot_seat_lobby.mjs RULEBOOK OUTDIR
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import { launchBrowser, openPage, PHONE, startServer } from "./harness.mjs";
 
 const [rulebook, outdir] = process.argv.slice(2);
 if (!rulebook || !outdir) {
@@ -19,28 +18,12 @@ mkdirSync(outdir, { recursive: true });
 const fail = (message) => { throw new Error(message); };
 const deadline = Date.now() + 2 * 60 * 1000;
 
-const server = spawn(rulebook, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-let output = "";
-const lobbyUrl = await new Promise((resolve, reject) => {
-  server.stdout.on("data", (chunk) => {
-    output += chunk;
-    const m = output.match(/rulebook lobby at (http:\S+)/);
-    if (m) resolve(m[1]);
-  });
-  server.on("exit", (code) => reject(new Error(`rulebook serve exited with ${code}:\n${output}`)));
-});
-process.on("exit", () => server.kill("SIGTERM"));
+const { server, value: lobbyUrl } = await startServer(rulebook, ["serve", "--port", "0"],
+  (out) => out.match(/rulebook lobby at (http:\S+)/)?.[1]);
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
-});
+const browser = await launchBrowser();
 try {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
-  page.on("pageerror", (e) => fail(`page error: ${e.message}`));
+  const page = await openPage(browser, PHONE, fail);
   await page.goto(lobbyUrl, { waitUntil: "domcontentloaded" });
   await page.waitForSelector("body[data-ready]", { timeout: 30000 });
   await page.select("#game", "goofspiel");

@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import puppeteer from "puppeteer-core";
+import { launchBrowser, openPage } from "./harness.mjs";
 
 const [rulebook, out] = process.argv.slice(2);
 const fail = (message) => {
@@ -31,15 +31,9 @@ const pointer = (doc, path) => path.split("/").slice(1).reduce((at, key) => {
   return at[key.replace(/~1/g, "/").replace(/~0/g, "~")];
 }, doc);
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const browser = await launchBrowser();
 try {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1100, height: 900 });
+  const page = await openPage(browser, { width: 1100, height: 900 }, fail);
   await page.setRequestInterception(true);
   const elsewhere = [];
   page.on("request", (request) => {
@@ -48,7 +42,6 @@ try {
     elsewhere.push(url);
     return request.abort();
   });
-  page.on("pageerror", (e) => fail(`page error: ${e.message}`));
   await page.goto(pathToFileURL(page_file).href, { waitUntil: "load" });
   if (elsewhere.length) fail(`the page asked the network for ${elsewhere.join(", ")}`);
   const shown = await page.evaluate(() => [...document.querySelectorAll("[data-json]")].map((e) => ({

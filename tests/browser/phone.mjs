@@ -8,11 +8,10 @@
 // page) and phone-GAME-screen.png (the first screen).
 //
 // node phone.mjs RULEBOOK OUTDIR
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import puppeteer from "puppeteer-core";
+import { launchBrowser, openPage, PHONE, startServer } from "./harness.mjs";
 
 const [rulebook, outdir] = process.argv.slice(2);
 if (!rulebook || !outdir) {
@@ -21,23 +20,15 @@ if (!rulebook || !outdir) {
 }
 mkdirSync(outdir, { recursive: true });
 const fail = (message) => { throw new Error(message); };
-const WIDTH = 390, HEIGHT = 844;
+const WIDTH = PHONE.width, HEIGHT = PHONE.height;
 const games = readdirSync(join(dirname(fileURLToPath(import.meta.url)), "../../rules"), { withFileTypes: true })
   .filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
 // `rulebook serve GAME`, seat 0 a person, every other seat a random bot.
 async function serve(game) {
-  const server = spawn(rulebook, ["serve", game, "--seed", "7", "--port", "0", "--agent", "all=random", "--agent", "0=human"],
-                       { stdio: ["ignore", "pipe", "inherit"] });
-  let output = "";
-  const link = await new Promise((resolve, reject) => {
-    server.stdout.on("data", (chunk) => {
-      output += chunk;
-      const m = output.match(/seat 0: (http:\S+)/);
-      if (m && /spectators: /.test(output)) resolve(m[1]);
-    });
-    server.on("exit", (code) => reject(new Error(`rulebook serve ${game} exited with ${code}:\n${output}`)));
-  });
+  const { server, value: link } = await startServer(rulebook,
+    ["serve", game, "--seed", "7", "--port", "0", "--agent", "all=random", "--agent", "0=human"],
+    (out) => /spectators: /.test(out) && out.match(/seat 0: (http:\S+)/)?.[1]);
   return { server, link };
 }
 
@@ -68,20 +59,13 @@ const measure = (page) => page.evaluate(() => {
   };
 });
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
-});
+const browser = await launchBrowser();
 let passed = 0;
 try {
   for (const game of games) {
     const { server, link } = await serve(game);
     try {
-      const page = await browser.newPage();
-      await page.setViewport({ width: WIDTH, height: HEIGHT, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
-      page.on("pageerror", (e) => fail(`${game}: page error: ${e.message}`));
+      const page = await openPage(browser, PHONE, fail, `${game}: page`);
       await page.goto(link, { waitUntil: "domcontentloaded" });
       const deadline = Date.now() + 60000;
       let seen = await measure(page);

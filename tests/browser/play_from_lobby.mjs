@@ -8,9 +8,9 @@
 // Screenshots of the lobby before and after land in OUTDIR.
 //
 // node play_from_lobby.mjs RULEBOOK OUTDIR [SEED]
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import { DESK, launchBrowser, openPage, startServer } from "./harness.mjs";
 import { playToEnd } from "./table_play.mjs";
 
 const [rulebook, outdir, seedText] = process.argv.slice(2);
@@ -24,31 +24,14 @@ const logsDir = `${outdir}/lobby-logs`;
 const deadline = Date.now() + 8 * 60 * 1000;  // bounded: the stage never hangs
 const fail = (message) => { throw new Error(message); };
 
-const server = spawn(rulebook, ["serve", "--port", "0", "--logs-dir", logsDir], { stdio: ["ignore", "pipe", "inherit"] });
-let output = "";
-const lobbyUrl = await new Promise((resolve, reject) => {
-  server.stdout.on("data", (chunk) => {
-    output += chunk;
-    const m = output.match(/rulebook lobby at (http:\S+)/);
-    if (m) resolve(m[1]);
-  });
-  server.on("exit", (code) => reject(new Error(`rulebook serve exited with ${code}:\n${output}`)));
-});
-const exited = new Promise((resolve) => server.on("exit", (code) => resolve(code)));
-process.on("exit", () => server.kill("SIGTERM"));
+const { server, value: lobbyUrl, exited } = await startServer(rulebook, ["serve", "--port", "0", "--logs-dir", logsDir],
+  (out) => out.match(/rulebook lobby at (http:\S+)/)?.[1]);
 console.log(`lobby: ${lobbyUrl}`);
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const browser = await launchBrowser();
 let tableId = "";
 try {
-  const lobby = await browser.newPage();
-  await lobby.setViewport({ width: 1280, height: 900 });
-  lobby.on("pageerror", (e) => fail(`lobby page error: ${e.message}`));
+  const lobby = await openPage(browser, DESK, fail, "lobby page");
   await lobby.goto(lobbyUrl, { waitUntil: "domcontentloaded" });
   await lobby.waitForSelector("body[data-ready]", { timeout: 30000 });
 
@@ -83,9 +66,7 @@ try {
 
   const pages = [];
   for (const link of links) {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on("pageerror", (e) => fail(`page error: ${e.message}`));
+    const page = await openPage(browser, DESK, fail);
     await page.goto(link, { waitUntil: "domcontentloaded" });
     pages.push(page);
   }

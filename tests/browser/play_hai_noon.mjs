@@ -6,9 +6,9 @@
 // screenshot and the server's log must pass `rulebook replay`.
 //
 // node play_hai_noon.mjs RULEBOOK OUTDIR [SEED]
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import { DESK, launchBrowser, openPage, startServer } from "./harness.mjs";
 import { playToEnd } from "./table_play.mjs";
 
 const [rulebook, outdir, seedText] = process.argv.slice(2);
@@ -23,34 +23,18 @@ const deadline = Date.now() + 8 * 60 * 1000;  // bounded: the stage never hangs
 const fail = (message) => { throw new Error(message); };
 
 // The server, on a free loopback port; it prints a link per seat.
-const server = spawn(rulebook, ["serve", "hai-noon", "--players", "2", "--seed", String(seed), "--port", "0",
-                                "--log", log, "--linger", "3"], { stdio: ["ignore", "pipe", "inherit"] });
-let output = "";
-const links = await new Promise((resolve, reject) => {
-  server.stdout.on("data", (chunk) => {
-    output += chunk;
-    const seats = [...output.matchAll(/seat (\d): (http:\S+)/g)].map((m) => m[2]);
-    if (seats.length === 2 && /spectators: /.test(output)) resolve(seats);
+const { value: links, exited } = await startServer(rulebook, ["serve", "hai-noon", "--players", "2", "--seed", String(seed),
+  "--port", "0", "--log", log, "--linger", "3"], (out) => {
+    const seats = [...out.matchAll(/seat (\d): (http:\S+)/g)].map((m) => m[2]);
+    return seats.length === 2 && /spectators: /.test(out) && seats;
   });
-  server.on("exit", (code) => reject(new Error(`rulebook serve exited with ${code}:\n${output}`)));
-});
-const exited = new Promise((resolve) => server.on("exit", (code) => resolve(code)));
-// However this script ends, the server does not outlive it.
-process.on("exit", () => server.kill("SIGTERM"));
 console.log(`serving: ${links.join(" ")}`);
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const browser = await launchBrowser();
 try {
   const pages = [];
   for (const link of links) {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on("pageerror", (e) => fail(`page error: ${e.message}`));
+    const page = await openPage(browser, DESK, fail);
     await page.goto(link, { waitUntil: "domcontentloaded" });
     pages.push(page);
   }

@@ -6,9 +6,9 @@
 // both pages show the result and the server's log replays.
 //
 // node play_together.mjs RULEBOOK OUTDIR
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import { launchBrowser, openPage, startServer } from "./harness.mjs";
 
 const [rulebook, outdir] = process.argv.slice(2);
 if (!rulebook || !outdir) {
@@ -35,31 +35,17 @@ const log = `${outdir}/sealed-bids.log.json`;
 const deadline = Date.now() + 4 * 60 * 1000;
 const fail = (message) => { throw new Error(message); };
 
-const server = spawn(rulebook, ["serve", game, "--players", "2", "--seed", "3", "--port", "0", "--log", log,
-                                "--linger", "3"], { stdio: ["ignore", "pipe", "inherit"] });
-let output = "";
-const links = await new Promise((resolve, reject) => {
-  server.stdout.on("data", (chunk) => {
-    output += chunk;
-    const seats = [...output.matchAll(/seat (\d): (http:\S+)/g)].map((m) => m[2]);
-    if (seats.length === 2 && /spectators: /.test(output)) resolve(seats);
+const { value: links, exited } = await startServer(rulebook, ["serve", game, "--players", "2", "--seed", "3", "--port", "0",
+  "--log", log, "--linger", "3"], (out) => {
+    const seats = [...out.matchAll(/seat (\d): (http:\S+)/g)].map((m) => m[2]);
+    return seats.length === 2 && /spectators: /.test(out) && seats;
   });
-  server.on("exit", (code) => reject(new Error(`rulebook serve exited with ${code}:\n${output}`)));
-});
-const exited = new Promise((resolve) => server.on("exit", (code) => resolve(code)));
-process.on("exit", () => server.kill("SIGTERM"));
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  protocolTimeout: 60000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const browser = await launchBrowser();
 try {
   const pages = [];
   for (const link of links) {
-    const page = await browser.newPage();
-    page.on("pageerror", (e) => fail(`page error: ${e.message}`));
+    const page = await openPage(browser, null, fail);
     await page.goto(link, { waitUntil: "domcontentloaded" });
     pages.push(page);
   }
