@@ -1,6 +1,6 @@
 // What every browser test starts from: the real `rulebook serve` on a free
 // port, a headless Chromium, and pages whose script errors fail the test.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import puppeteer from "puppeteer-core";
 
 // A phone's screen: 390 x 844 CSS pixels, touch.
@@ -50,4 +50,21 @@ export async function openPage(browser, viewport, fail, name = "page") {
   if (viewport) await page.setViewport(viewport);
   page.on("pageerror", (e) => fail(`${name} error: ${e.message}`));
   return page;
+}
+
+// A picture of each page, each brought to the front first: a background tab
+// is not drawn, and a screenshot of it waits for a frame that never comes.
+export async function screenshotEach(pages, pathOf) {
+  for (let i = 0; i < pages.length; ++i) {
+    await pages[i].bringToFront();
+    await pages[i].screenshot({ path: pathOf(i), fullPage: true });
+  }
+}
+
+// The server ended with exit code 0, and `rulebook replay` plays `log` back.
+export async function checkLogReplays(rulebook, exited, log, fail) {
+  const code = await exited;
+  if (code !== 0) fail(`rulebook serve exited with ${code}`);
+  const replay = spawnSync(rulebook, ["replay", "--quiet", log], { encoding: "utf8" });
+  if (replay.status !== 0) fail(`rulebook replay failed: ${replay.stdout}${replay.stderr}`);
 }

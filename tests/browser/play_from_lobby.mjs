@@ -8,9 +8,8 @@
 // Screenshots of the lobby before and after land in OUTDIR.
 //
 // node play_from_lobby.mjs RULEBOOK OUTDIR [SEED]
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { DESK, launchBrowser, openPage, startServer } from "./harness.mjs";
+import { checkLogReplays, DESK, launchBrowser, openPage, startServer } from "./harness.mjs";
 import { playToEnd } from "./table_play.mjs";
 
 const [rulebook, outdir, seedText] = process.argv.slice(2);
@@ -98,9 +97,6 @@ try {
 }
 
 server.kill("SIGINT");
-const code = await exited;
-if (code !== 0) fail(`rulebook serve exited with ${code}`);
-const replay = spawnSync(rulebook, ["replay", "--quiet", `${outdir}/lobby.log.json`], { encoding: "utf8" });
-if (replay.status !== 0) fail(`rulebook replay failed: ${replay.stdout}${replay.stderr}`);
+await checkLogReplays(rulebook, exited, `${outdir}/lobby.log.json`, fail);
 console.log(`the downloaded log replays; screenshots in ${outdir}`);
 console.log(`1 passed, 0 failed`);

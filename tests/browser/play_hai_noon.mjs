@@ -6,9 +6,8 @@
 // screenshot and the server's log must pass `rulebook replay`.
 //
 // node play_hai_noon.mjs RULEBOOK OUTDIR [SEED]
-import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { DESK, launchBrowser, openPage, startServer } from "./harness.mjs";
+import { checkLogReplays, DESK, launchBrowser, openPage, screenshotEach, startServer } from "./harness.mjs";
 import { playToEnd } from "./table_play.mjs";
 
 const [rulebook, outdir, seedText] = process.argv.slice(2);
@@ -40,19 +39,11 @@ try {
   }
 
   await playToEnd(pages, seed, deadline);
-  // Each page in front for its picture: a background tab is not drawn, and
-  // a screenshot of it waits for a frame that never comes.
-  for (let seat = 0; seat < 2; ++seat) {
-    await pages[seat].bringToFront();
-    await pages[seat].screenshot({ path: `${outdir}/hai-noon-seat-${seat}.png`, fullPage: true });
-  }
+  await screenshotEach(pages, (seat) => `${outdir}/hai-noon-seat-${seat}.png`);
 } finally {
   await browser.close();
 }
 
-const code = await exited;
-if (code !== 0) fail(`rulebook serve exited with ${code}`);
-const replay = spawnSync(rulebook, ["replay", "--quiet", log], { encoding: "utf8" });
-if (replay.status !== 0) fail(`rulebook replay failed: ${replay.stdout}${replay.stderr}`);
+await checkLogReplays(rulebook, exited, log, fail);
 console.log(`the log replays; screenshots in ${outdir}`);
 console.log(`1 passed, 0 failed`);

@@ -6,9 +6,8 @@
 // both pages show the result and the server's log replays.
 //
 // node play_together.mjs RULEBOOK OUTDIR
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { launchBrowser, openPage, startServer } from "./harness.mjs";
+import { checkLogReplays, launchBrowser, openPage, screenshotEach, startServer } from "./harness.mjs";
 
 const [rulebook, outdir] = process.argv.slice(2);
 if (!rulebook || !outdir) {
@@ -87,15 +86,9 @@ try {
   }
   const end = await until("the end", (v) => v[0].over && v[1].over);
   console.log(`over: ${end[0].status}`);
-  for (let seat = 0; seat < 2; ++seat) {
-    await pages[seat].bringToFront();
-    await pages[seat].screenshot({ path: `${outdir}/sealed-bids-seat-${seat}.png`, fullPage: true });
-  }
+  await screenshotEach(pages, (seat) => `${outdir}/sealed-bids-seat-${seat}.png`);
 } finally {
   await browser.close();
 }
-const code = await exited;
-if (code !== 0) fail(`rulebook serve exited with ${code}`);
-const replay = spawnSync(rulebook, ["replay", "--quiet", log], { encoding: "utf8" });
-if (replay.status !== 0) fail(`rulebook replay failed: ${replay.stdout}${replay.stderr}`);
+await checkLogReplays(rulebook, exited, log, fail);
 console.log("the log replays; 1 passed, 0 failed");
