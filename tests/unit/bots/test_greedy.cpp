@@ -2,6 +2,7 @@
 // seat's determinized game.
 #include <catch2/catch.hpp>
 
+#include "first_choice.hpp"
 #include "inline_game.hpp"
 
 #include "bots/agent_factory.hpp"
@@ -25,20 +26,7 @@ std::string rules_with(const std::string& options, const std::string& after, con
          "end\n" + evaluate + "\nreturn rules\n";
 }
 
-int greedy_choice(const std::string& lua, uint64_t seed) {
-  test::TempGame game(kYaml, lua);
-  auto def = load_game(game.dir());
-  Match match(def);
-  auto greedy = build_agent("greedy");
-  RandomAgent other;
-  match.set_agent(Seat{0}, greedy.get());
-  match.set_agent(Seat{1}, &other);
-  match.record_answers();
-  match.play(2, seed);
-  REQUIRE(!match.answers().empty());
-  REQUIRE(match.answers()[0].seat == Seat{0});
-  return match.answers()[0].index;
-}
+int greedy_choice(const std::string& lua, uint64_t seed) { return test::first_choice(kYaml, lua, "greedy", seed); }
 
 }  // namespace
 

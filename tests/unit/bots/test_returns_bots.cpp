@@ -2,6 +2,7 @@
 // returns (game:finish returns), not its share of the win.
 #include <catch2/catch.hpp>
 
+#include "first_choice.hpp"
 #include "inline_game.hpp"
 
 #include "bots/agent_factory.hpp"
@@ -31,18 +32,7 @@ std::string rules_paying(const std::string& rich, bool with_returns) {
 }
 
 int first_choice(const std::string& lua, const std::string& spec, uint64_t seed) {
-  test::TempGame game(kYaml, lua);
-  auto def = load_game(game.dir());
-  Match match(def);
-  auto bot = build_agent(spec);
-  RandomAgent other;
-  match.set_agent(Seat{0}, bot.get());
-  match.set_agent(Seat{1}, &other);
-  match.record_answers();
-  match.play(2, seed);
-  REQUIRE(!match.answers().empty());
-  REQUIRE(match.answers()[0].seat == Seat{0});
-  return match.answers()[0].index;
+  return test::first_choice(kYaml, lua, spec, seed);
 }
 
 }  // namespace
