@@ -693,8 +693,8 @@ function rules.extra_reveals_possible(game)
   local limit = game.options.effect_limit[tostring(game:player_count())]
   local total = #game:components("extra_reveal")
   local leopards = 0
-  for _, name in ipairs(game.kinds) do
-    if game.leopard[name] then leopards = leopards + game.on_field[name] end
+  for _, t in pairs(game.tile) do
+    if t:attr("leopard") then leopards = leopards + 1 end
   end
   local best = 0
   for _, seat in ipairs(game:seats()) do
@@ -722,18 +722,19 @@ end
 -- extra flips it asks for (two for a 3, one for a 2 or a Snow Leopard), and
 -- the Extra reveal tiles one player can play in that turn.
 function rules.dead_field(game)
-  local kinds, on_field, leopard = game.kinds, game.on_field, game.leopard
-  -- A Red Panda left can still be won: most turns stop here, before the walk.
-  if (on_field.red_panda or 0) > 0 then return false end
-  local first = 2  -- a Snow Leopard and the tile it asks for
-  for k = 1, #kinds do
-    local name = kinds[k]
-    local n = on_field[name]
-    if n > 0 then
-      if not leopard[name] then
-        if n >= 2 then return false end
-        if game.set_size[name] == 3 then first = 3 end
-      end
+  -- The tiles' types are read from the tiles, not from the script's picture
+  -- of the field (game.kind, game.on_field): a search bot's simulation deals
+  -- the tiles its seat never saw anew, and the picture learns a tile's type
+  -- only as it shows (rules.flip). Most turns stop at the first Red Panda or
+  -- the first two tiles of one animal, a few tiles into the walk.
+  local count, first = {}, 2  -- first: a Snow Leopard and the tile it asks for
+  for _, t in pairs(game.tile) do
+    local name = t:type()
+    if name == "red_panda" then return false end  -- a Red Panda left can still be won
+    if not t:attr("leopard") then
+      if count[name] then return false end  -- two tiles of one animal
+      count[name] = true
+      if t:attr("set") == 3 then first = 3 end
     end
   end
   -- the face-down tiles besides Hao Hao's

@@ -255,6 +255,39 @@ TEST_CASE("a hinted sample started from the saved decision shows the seat what t
   }
 }
 
+TEST_CASE("a hinted sample ends at the saved decision where the same deal from the start ends: Hao Hao's dead field reads the tiles",
+          "[search][hint]") {
+  // Seat 0's 22nd decision of seed 1 (the others random), the 4th sample:
+  // its deal puts tiles of other types face down on the field than the
+  // replayed game had there. rules.dead_field judged the field by the
+  // script's picture of it (game.on_field, built at setup from the replayed
+  // game's tiles), so the game played from the decision ended after 164
+  // decisions, and the same deal from the start after 275.
+  const int reached = test::at_seat0_decisions("hao-hao", {}, 2, 1, {22}, [&](Determinizer& det, const Match&) {
+    REQUIRE(det.restores());
+    Rng rng(5);
+    for (int k = 0; k < 4; ++k) {
+      Sample s = det.sample(rng);
+      REQUIRE(!s.dealt.empty());
+      s.checked = false;
+      Recording at_decision(100000);
+      at_decision.rng = Rng(static_cast<uint64_t>(k));  // the rollouts' choices
+      const auto a = det.simulate(s, 77, at_decision);
+      const std::vector<double> rewards_at_decision = det.rewards();
+      s.checked = true;
+      Recording from_start(100000);
+      from_start.rng = Rng(static_cast<uint64_t>(k));
+      const auto b = det.simulate(s, 77, from_start);
+      INFO("sample " << k);
+      CHECK(a == b);
+      CHECK(at_decision.seen.size() == from_start.seen.size());
+      CHECK(at_decision.seen == from_start.seen);
+      CHECK(det.rewards() == rewards_at_decision);
+    }
+  });
+  CHECK(reached == 1);
+}
+
 TEST_CASE("deals applied at the saved decision are still checked: the first ones, a sample of the rest, all after a rejection",
           "[search][hint]") {
   Stop stop;
