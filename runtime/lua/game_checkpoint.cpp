@@ -4,8 +4,8 @@
 // needs mending; the C++ around it is copied by value.
 #include <algorithm>
 #include <optional>
-#include <vector>
 #include <stdexcept>
+#include <vector>
 
 #include "lua/engine_impl.hpp"
 #include "lua/lua_heap.hpp"
