@@ -164,6 +164,10 @@ struct GameRunImpl {
     uint64_t kept_labels = 0;
   };
   std::vector<Waiting> pending;
+  // The decision last answered, kept for its buffers (never read): a
+  // restore (GameRun::restore) copies a checkpoint's pending decisions
+  // into these, so a search's simulation allocates no labels anew.
+  std::vector<Waiting> answered;
   // The simultaneous decision under way (game:choose_together): its seats,
   // each seat's answer so far (-1: none yet), its number in the game.
   struct Together {

@@ -2,8 +2,10 @@
 // engine's heap bytes, the run, the state and the answers recorded. The
 // bytes are the Lua state itself at the same addresses, so nothing in it
 // needs mending; the C++ around it is copied by value.
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "lua/engine_impl.hpp"
 #include "lua/lua_heap.hpp"
@@ -23,6 +25,12 @@ struct GameCheckpointImpl {
   // The run's fields, detached from the engine (engine = null) so that
   // dropping the copy touches no Lua state.
   std::optional<GameRunImpl> run;
+  // The run's pending decisions and its result's details, kept apart from
+  // `run` (whose own are empty): a restore copies them into the restoring
+  // run's buffers (GameRunImpl::answered), where copying them with the run
+  // would allocate every label and the details anew each simulation.
+  std::vector<GameRunImpl::Waiting> pending;
+  nlohmann::json details;
   std::optional<GameState> state;
   size_t answers = 0;
   lua_State* spare_co = nullptr;
@@ -59,9 +67,14 @@ void GameRun::save(GameCheckpoint& into) {
   if (c.run) *c.run = g;
   else c.run.emplace(g);
   c.run->engine = nullptr;
+  c.run->answered.clear();
+  c.pending = std::move(c.run->pending);
+  c.run->pending.clear();
+  c.details = std::move(c.run->result.details);
+  c.run->result.details = nullptr;
   // The labels that are the heap's alone, kept with it: a search reads
   // every option's label at the decision after each restore.
-  for (GameRunImpl::Waiting& w : c.run->pending) {
+  for (GameRunImpl::Waiting& w : c.pending) {
     keep_heap_labels(*c.run, w);
   }
   if (c.state) *c.state = *g.state;
@@ -83,8 +96,18 @@ void GameRun::restore(const GameCheckpoint& from) {
   EngineImpl& e = *engine;
   e.ctx.heap->restore(c.heap);
   e.after_heap_restore();
+  // The run's own buffers (the decision it last answered or still waits
+  // for, the details' object) take the checkpoint's copies in place.
+  std::vector<GameRunImpl::Waiting> pending = std::move(g.pending.empty() ? g.answered : g.pending);
+  nlohmann::json details = std::move(g.result.details);
   g = *c.run;
   g.engine = engine;
+  pending.resize(c.pending.size());
+  std::copy(c.pending.begin(), c.pending.end(), pending.begin());
+  g.pending = std::move(pending);
+  if (details.is_object() && c.details.is_object() && c.details.empty()) details.clear();
+  else details = c.details;
+  g.result.details = std::move(details);
   *g.state = *c.state;
   if (g.answer_log) g.answer_log->resize(c.answers);
   e.spare_co = c.spare_co;

@@ -100,6 +100,9 @@ struct SandboxLock {
   };
   std::vector<Upvalue> upvalues;
   lua_Integer guarded_length = 0;  // the guarded list's length when locked
+  // Stack slot of the registry's guarded list: its length says whether a
+  // table was guarded since, without a registry lookup after every game.
+  int list = 0;
 };
 
 void sandbox_guard(lua_State* L, int index, const char* label) {
@@ -123,21 +126,24 @@ bool same_value(lua_State* L, int a, int b) {
 bool locked_fields_unchanged(const SandboxLock& lock) {
   lua_State* K = lock.keeper;
   const int top = lua_gettop(K);
+  // One slot above the keeper's copy takes each key and then its value
+  // now (lua_rawget replaces the key): no push and pop a field.
+  lua_pushnil(K);
+  bool same = true;
   size_t field = 0;
   for (const SandboxLock::Table& t : lock.tables) {
-    for (int f = 0; f < t.fields; ++f, ++field) {
+    for (int f = 0; f < t.fields && same; ++f, ++field) {
       const int key = t.first + 2 * f;
-      lua_pushvalue(K, key);
+      lua_copy(K, key, -1);
       lua_rawget(K, t.table);
       // The value at load lives on the keeper's stack, so no other object
       // can have its address: the same address is the same value.
       const void* now = lua_topointer(K, -1);
-      const bool same = (now && now == lock.addresses[field]) || same_value(K, -1, key + 1);
-      lua_settop(K, top);
-      if (!same) return false;
+      same = (now && now == lock.addresses[field]) || same_value(K, -1, key + 1);
     }
   }
-  return true;
+  lua_settop(K, top);
+  return same;
 }
 
 }  // namespace
@@ -148,6 +154,9 @@ std::string sandbox_restore_guarded(lua_State* L) {
   // module first required during this game) are left to compare.
   const SandboxLock* lock = context(L)->lock;
   const lua_Integer from = lock && lock->keeper && locked_fields_unchanged(*lock) ? lock->guarded_length + 1 : 1;
+  // Nothing guarded since the lock (the list on the keeper is the
+  // registry's): nothing else to compare.
+  if (from > 1 && static_cast<lua_Integer>(lua_rawlen(lock->keeper, lock->list)) < from) return change;
   if (lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey) != LUA_TTABLE) {
     lua_pop(L, 1);
     return change;
@@ -264,7 +273,9 @@ void lock_on_keeper(lua_State* L, int record) {
   auto lock = std::make_unique<SandboxLock>();
   if (lua_getfield(L, LUA_REGISTRYINDEX, kGuardedKey) != LUA_TTABLE) {
     lua_pop(L, 1);
-    lua_newtable(L);
+    lua_newtable(L);  // the registry's from now on: the keeper reads its length
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, kGuardedKey);
   }
   const int list = lua_gettop(L);
   lock->guarded_length = static_cast<lua_Integer>(lua_rawlen(L, list));
@@ -277,7 +288,7 @@ void lock_on_keeper(lua_State* L, int record) {
   }
   lua_State* K = lua_newthread(L);
   lock->keeper_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  if (slots >= 1000000 || !lua_checkstack(K, static_cast<int>(slots) + LUA_MINSTACK)) {
+  if (slots >= 1000000 || !lua_checkstack(K, static_cast<int>(slots) + 1 + LUA_MINSTACK)) {
     lua_pop(L, 1);  // list
     luaL_unref(L, LUA_REGISTRYINDEX, lock->keeper_ref);
     lock->keeper_ref = LUA_NOREF;
@@ -290,6 +301,9 @@ void lock_on_keeper(lua_State* L, int record) {
     lua_xmove(L, K, 1);
     return lua_gettop(K);
   };
+  lua_pushvalue(L, list);
+  lua_xmove(L, K, 1);
+  lock->list = lua_gettop(K);
   for (lua_Integer i = 1; i + 2 <= lock->guarded_length; i += 3) {
     SandboxLock::Table t{push_to_keeper(list, i), 0, 0};
     lua_rawgeti(L, list, i + 1);

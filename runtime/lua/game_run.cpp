@@ -518,6 +518,7 @@ bool GameRun::answer(Seat seat, int index) {
     nargs = 0;
   } else {
     lua_pushinteger(g.co, index);
+    std::swap(g.pending, g.answered);  // its buffers, for the next restore
     g.pending.clear();
   }
   g.phase = RunPhase::Running;

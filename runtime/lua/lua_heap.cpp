@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "lua/changed_lines.hpp"
+
 namespace rulebook {
 namespace {
 
@@ -234,22 +236,28 @@ void LuaHeap::restore(const Snapshot& from) {
       throw std::logic_error("LuaHeap::restore: the snapshot is of another heap");
   for (size_t i = 0; i < from.large.size(); ++i)
     if (large_[i].base != from.large[i].base) throw std::logic_error("LuaHeap::restore: the snapshot is of another heap");
+  // A simulation writes few of these bytes: only the lines it changed
+  // are written back.
   const char* in = from.bytes.data();
   for (const auto* list : {&from.pages, &from.large})
     for (const Snapshot::Extent& e : *list) {
-      std::memcpy(e.base, in, e.used);
+      copy_changed_lines(e.base, in, e.used);
       in += e.used;
     }
   // Memory taken since, first in the order it was taken, then the spares
-  // left from before.
-  std::vector<Spare> since;
-  for (size_t i = from.pages.size(); i < pages_.size(); ++i)
-    since.push_back(Spare{reinterpret_cast<char*>(pages_[i]), kChunk, true});
-  for (size_t i = from.large.size(); i < large_.size(); ++i) {
-    since.push_back(Spare{large_[i].base, large_[i].size, false});
-    large_at_.erase(large_[i].base);
+  // left from before (put in place in spares_, which keeps its capacity:
+  // a search restores before every simulation).
+  const size_t new_pages = pages_.size() - from.pages.size();
+  const size_t since = new_pages + (large_.size() - from.large.size());
+  if (since > 0) {
+    spares_.insert(spares_.begin(), since, Spare{});
+    for (size_t i = 0; i < new_pages; ++i)
+      spares_[i] = Spare{reinterpret_cast<char*>(pages_[from.pages.size() + i]), kChunk, true};
+    for (size_t i = from.large.size(); i < large_.size(); ++i) {
+      spares_[new_pages + i - from.large.size()] = Spare{large_[i].base, large_[i].size, false};
+      large_at_.erase(large_[i].base);
+    }
   }
-  spares_.insert(spares_.begin(), since.begin(), since.end());
   pages_.resize(from.pages.size());
   large_.resize(from.large.size());
   for (size_t i = 0; i < large_.size(); ++i) large_[i].free = from.large[i].used == 0;

@@ -96,12 +96,21 @@ TEST_CASE("a game restored from a checkpoint plays on exactly as the same game r
       match.save(saved);
       CHECK(saved.heap_bytes() > 0);
       const Rng after = pick;  // the rest of the answers, the same each time
+      // What the decision and the result were at the save: a restore puts
+      // them back over what the last playing left (its finished result).
+      const std::string result_at_save = match.result().details.dump() + match.result().summary;
+      std::vector<std::string> labels_at_save;
+      for (Seat s : match.pending_seats()) labels_at_save.push_back(match.pending(s).to_json().dump());
 
       // Played on from the checkpoint, three times, with restores between.
       std::vector<Ending> endings;
       for (int round = 0; round < 3; ++round) {
         if (round > 0) match.restore(saved);
         REQUIRE(match.answers().size() == cut);
+        CHECK(match.result().details.dump() + match.result().summary == result_at_save);
+        std::vector<std::string> labels;
+        for (Seat s : match.pending_seats()) labels.push_back(match.pending(s).to_json().dump());
+        CHECK(labels == labels_at_save);
         events.lines.clear();
         events.on = true;
         Rng rest = after;

@@ -564,6 +564,24 @@ return rules
   }
 }
 
+TEST_CASE("sandbox: a change to a module first required during the game is found after it", "[sandbox]") {
+  // Its table is guarded when required, after the rules were locked: the
+  // comparison after the game must not stop at the tables locked with them.
+  TempGame game(R"(local rules = {}
+function rules.setup(game) end
+function rules.play(game)
+  local late = require("late")
+  if game:player_count() == 2 then late.list[1] = 99 end
+  game:finish{details = {first = late.list[1]}}
+end
+return rules
+)", {{"late.lua", "return {list = {1, 2}}\n"}});
+  Table t(game);
+  CHECK(t.play(3).details == json{{"first", 1}});
+  CHECK_THAT(t.failure(2), Catch::Contains("the game changed the read-only module 'late'.list (index 1)"));
+  CHECK(t.play(3).details == json{{"first", 1}});
+}
+
 TEST_CASE("sandbox: module-level locals start every game as loaded", "[sandbox]") {
   TempGame game(R"(local rules = {}
 local games_seen = 0
