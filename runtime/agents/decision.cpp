@@ -40,6 +40,17 @@ DecisionRequest Decision::request() const {
   return r;
 }
 
+void Decision::labels(std::vector<std::string>& out) const {
+  out.resize(static_cast<size_t>(count_));
+  if (request_) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = request_->labels.at(i);
+  } else if (labels_) {
+    (*labels_)(out);
+  } else {
+    for (int i = 0; i < count_; ++i) out[static_cast<size_t>(i)] = (*label_)(i);
+  }
+}
+
 const std::vector<Seat>& Decision::together() const {
   static const std::vector<Seat> alone;
   if (request_) return request_->together;

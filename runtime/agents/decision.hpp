@@ -44,6 +44,9 @@ class Decision {
   using LabelFn = std::function<std::string(int)>;
   using ViewFn = std::function<nlohmann::json()>;
   using TargetFn = std::function<nlohmann::json(int)>;
+  // Every label at once into `out` (sized count()), reusing its strings'
+  // storage: what a search reads at each step of its tree.
+  using LabelsFn = std::function<void(std::vector<std::string>&)>;
 
   Decision(Seat seat, const char* prompt, int count, const LabelFn* label, const ViewFn* view,
            const TargetFn* target = nullptr)
@@ -53,11 +56,18 @@ class Decision {
   // Part of a simultaneous decision of these seats (DecisionRequest::together);
   // the list must outlive the decision.
   void set_together(const std::vector<Seat>* seats) { together_ = seats; }
+  // A reader of all labels at once (the same text as label(i)); the
+  // function must outlive the decision.
+  void set_labels(const LabelsFn* labels) { labels_ = labels; }
 
   Seat seat() const { return seat_; }
   const char* prompt() const { return prompt_; }
   int count() const { return count_; }
   std::string label(int i) const { return request_ ? request_->labels.at(static_cast<size_t>(i)) : (*label_)(i); }
+  // Every option's label, in order, into `out` (resized to count()): the
+  // text label(i) gives, its strings' storage reused (no allocation for a
+  // search that reads them at every step).
+  void labels(std::vector<std::string>& out) const;
   nlohmann::json view() const { return request_ ? request_->view : (*view_)(); }
   // The seats deciding at once (DecisionRequest::together); empty for a
   // decision of one seat.
@@ -74,6 +84,7 @@ class Decision {
   const LabelFn* label_ = nullptr;
   const ViewFn* view_ = nullptr;
   const TargetFn* target_ = nullptr;
+  const LabelsFn* labels_ = nullptr;
   const DecisionRequest* request_ = nullptr;
   const std::vector<Seat>* together_ = nullptr;
 };

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -110,6 +111,46 @@ std::string label_of_top(lua_State* L, int i, bool seats, bool waiting) {
 std::string option_label(lua_State* L, int slot, int i, bool seats) {
   lua_rawgeti(L, slot, i + 1);
   return label_of_top(L, i, seats, false);
+}
+
+namespace {
+
+// The string on the top of L's stack into `out` (its storage reused) when
+// label_of_top would take it as it is (valid UTF-8; up to a NUL, as
+// lua_tostring reads it); false, `out` untouched, otherwise.
+bool take_plain_label(lua_State* L, std::string& out) {
+  const char* s = lua_tostring(L, -1);
+  const std::string_view text(s, std::strlen(s));
+  if (!valid_utf8(text)) return false;
+  out.assign(text);
+  return true;
+}
+
+}  // namespace
+
+void option_labels(lua_State* L, int slot, bool seats, std::vector<std::string>& out) {
+  // The key "label" pushed once for all options ("label" is interned for
+  // good, kLabelKept: pushing it allocates nothing); a string option or a
+  // table's own string label is copied as label_of_top reads it, anything
+  // else read by label_of_top.
+  lua_pushliteral(L, "label");
+  const int key = lua_gettop(L);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int type = lua_rawgeti(L, slot, static_cast<lua_Integer>(i) + 1);
+    if (type == LUA_TTABLE) {
+      lua_pushvalue(L, key);
+      if (lua_rawget(L, -2) == LUA_TSTRING && take_plain_label(L, out[i])) {
+        lua_settop(L, key);
+        continue;
+      }
+      lua_pop(L, 1);
+    } else if (type == LUA_TSTRING && take_plain_label(L, out[i])) {
+      lua_settop(L, key);
+      continue;
+    }
+    out[i] = label_of_top(L, static_cast<int>(i), seats, false);
+  }
+  lua_settop(L, key - 1);
 }
 
 namespace {
@@ -303,10 +344,15 @@ int decision_choose(lua_State* L) {
     const Decision::LabelFn label = [L, seats](int i) { return option_label(L, kOptions, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
     const Decision::TargetFn target = [L, seat](int i) { return option_target(L, kOptions, i, seat); };
+    const Decision::LabelsFn labels = [L, seats](std::vector<std::string>& out) {
+      option_labels(L, kOptions, seats, out);
+    };
     // The agent's thinking is not charged to the rules' time budget (an
     // agent that answers at once is not worth the clock reads).
     const PauseBudget pause(agent->answers_at_once() ? nullptr : L);
-    index = agent->choose(Decision(seat, prompt, n, &label, &view, &target));
+    Decision decision(seat, prompt, n, &label, &view, &target);
+    decision.set_labels(&labels);
+    index = agent->choose(decision);
     if ((index < 0 || index >= n) && index != Agent::kPause)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
                                      index + 1, n));
@@ -349,6 +395,13 @@ std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, 
   lua_rawgeti(co, w.slot, i + 1);
   lua_xmove(co, L, 1);
   return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
+}
+
+void waiting_option_labels(GameRunImpl& g, const GameRunImpl::Waiting& w, std::vector<std::string>& out) {
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i < 64 && ((w.kept_labels >> i) & 1) != 0) out[i] = w.request.labels[i];
+    else out[i] = waiting_option_label(g, w, static_cast<int>(i));
+  }
 }
 
 void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w) {

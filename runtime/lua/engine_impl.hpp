@@ -191,6 +191,9 @@ struct GameRunImpl {
 void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w);
 // Option i's label of pending decision `w`, read the same way (one label).
 std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i);
+// Every option's label of `w` into `out` (sized to its options' count), as
+// waiting_option_label reads each.
+void waiting_option_labels(GameRunImpl& g, const GameRunImpl::Waiting& w, std::vector<std::string>& out);
 // Keeps in `w` (GameRunImpl::Waiting::kept_labels) the labels of its
 // options that are the Lua heap's alone, read without running Lua.
 void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w);
