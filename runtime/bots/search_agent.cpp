@@ -140,8 +140,7 @@ struct IterationScratch {
     Seat seat;
   };
   std::vector<Step> path;
-  std::vector<std::string> labels;
-  std::vector<std::string> keys;
+  std::vector<std::string> labels, keys;
   std::vector<size_t> hashes, sorted;
   std::vector<int> edge_of;
   std::vector<int> unexpanded;
@@ -179,23 +178,23 @@ class Iteration : public SimulationPolicy {
 
  private:
   int select(const Decision& d) {
-    d.labels(labels_);
-    const size_t count = labels_.size();
+    const size_t count = static_cast<size_t>(d.count());
     auto& nodes = tree_.nodes();
     std::vector<int>& edge_of = edge_of_;
     std::vector<int>& unexpanded = unexpanded_;
     bool keyed = false;  // keys_ and hashes_ hold this decision's keys
     {
       Node& here = nodes[static_cast<size_t>(node_)];
-      if (labels_ == here.last_labels) {
+      if (!here.last_labels.empty() && d.same_labels(here.last_labels)) {
         edge_of.assign(here.last_edges.begin(), here.last_edges.end());
       } else {
+        d.labels(labels_);  // read whole before the node keeps them (a read may throw)
         keys_.assign(labels_.begin(), labels_.end());
         labels_to_keys(keys_, hashes_, sorted_);
         keyed = true;
         edge_of.resize(count);
         for (size_t i = 0; i < count; ++i) edge_of[i] = here.find(keys_[i], hashes_[i]);
-        here.last_labels.assign(labels_.begin(), labels_.end());
+        here.last_labels.swap(labels_);
         here.last_edges.assign(edge_of.begin(), edge_of.end());
       }
       unexpanded.clear();
@@ -204,11 +203,12 @@ class Iteration : public SimulationPolicy {
         else unexpanded.push_back(static_cast<int>(i));
       }
     }
-    // A new edge for `option` (its keys worked out if the node's last
-    // labels saved them) and its child node.
+    // A new edge for `option` (the keys worked out from the node's last
+    // labels, this decision's, if the step skipped them) and its child node.
     auto expand = [&](int option) {
       if (!keyed) {
-        keys_.assign(labels_.begin(), labels_.end());
+        const auto& labels = nodes[static_cast<size_t>(node_)].last_labels;
+        keys_.assign(labels.begin(), labels.end());
         labels_to_keys(keys_, hashes_, sorted_);
         keyed = true;
       }

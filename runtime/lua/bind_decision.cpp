@@ -115,43 +115,80 @@ std::string option_label(lua_State* L, int slot, int i, bool seats) {
 
 namespace {
 
-// The string on the top of L's stack into `out` (its storage reused) when
-// label_of_top would take it as it is (valid UTF-8; up to a NUL, as
-// lua_tostring reads it); false, `out` untouched, otherwise.
-bool take_plain_label(lua_State* L, std::string& out) {
-  const char* s = lua_tostring(L, -1);
-  const std::string_view text(s, std::strlen(s));
-  if (!valid_utf8(text)) return false;
-  out.assign(text);
+// The label of the option on the top of L's stack where label_of_top would
+// take it as it is, read in place: a string option or a table's own string
+// `label` (`key` is the stack slot of the string "label"); false, for a
+// label label_of_top builds. The text stays valid while the options do.
+bool raw_label(lua_State* L, int key, std::string_view& text) {
+  const char* s = nullptr;
+  size_t len = 0;
+  const int type = lua_type(L, -1);
+  if (type == LUA_TSTRING) {
+    s = lua_tolstring(L, -1, &len);
+  } else if (type == LUA_TTABLE) {
+    lua_pushvalue(L, key);
+    if (lua_rawget(L, -2) == LUA_TSTRING) s = lua_tolstring(L, -1, &len);
+    lua_pop(L, 1);
+  }
+  if (!s) return false;
+  text = std::string_view(s, len);
   return true;
 }
 
-}  // namespace
-
-void option_labels(lua_State* L, int slot, bool seats, std::vector<std::string>& out) {
-  // The key "label" pushed once for all options ("label" is interned for
-  // good, kLabelKept: pushing it allocates nothing); a string option or a
-  // table's own string label is copied as label_of_top reads it, anything
-  // else read by label_of_top.
-  lua_pushliteral(L, "label");
-  const int key = lua_gettop(L);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const int type = lua_rawgeti(L, slot, static_cast<lua_Integer>(i) + 1);
-    if (type == LUA_TTABLE) {
-      lua_pushvalue(L, key);
-      if (lua_rawget(L, -2) == LUA_TSTRING && take_plain_label(L, out[i])) {
-        lua_settop(L, key);
-        continue;
-      }
-      lua_pop(L, 1);
-    } else if (type == LUA_TSTRING && take_plain_label(L, out[i])) {
-      lua_settop(L, key);
-      continue;
-    }
-    out[i] = label_of_top(L, static_cast<int>(i), seats, false);
-  }
-  lua_settop(L, key - 1);
+// Whether label_of_top keeps `text` as it is: valid UTF-8, and no NUL (it
+// reads the string up to one).
+bool kept_as_is(std::string_view text) {
+  return std::memchr(text.data(), 0, text.size()) == nullptr && valid_utf8(text);
 }
+
+// The labels of the options of game:choose, at `slot` of its thread L.
+// The key "label" is pushed once for all options ("label" is interned for
+// good, kLabelKept: pushing it allocates nothing).
+class OptionLabels final : public LabelReader {
+ public:
+  OptionLabels(lua_State* L, int slot, bool seats) : L_(L), slot_(slot), seats_(seats) {}
+
+  void read(std::vector<std::string>& out) const override {
+    lua_pushliteral(L_, "label");
+    const int key = lua_gettop(L_);
+    for (size_t i = 0; i < out.size(); ++i) {
+      lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+      std::string_view text;
+      if (raw_label(L_, key, text) && kept_as_is(text)) {
+        out[i].assign(text);
+        lua_pop(L_, 1);
+      } else {
+        out[i] = label_of_top(L_, static_cast<int>(i), seats_, false);
+      }
+    }
+    lua_settop(L_, key - 1);
+  }
+
+  bool same(const std::vector<std::string>& labels) const override {
+    lua_pushliteral(L_, "label");
+    const int key = lua_gettop(L_);
+    bool same = true;
+    for (size_t i = 0; i < labels.size() && same; ++i) {
+      lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+      std::string_view text;
+      if (raw_label(L_, key, text) && kept_as_is(text)) {
+        same = text == labels[i];
+        lua_pop(L_, 1);
+      } else {
+        same = label_of_top(L_, static_cast<int>(i), seats_, false) == labels[i];
+      }
+    }
+    lua_settop(L_, key - 1);
+    return same;
+  }
+
+ private:
+  lua_State* L_;
+  int slot_;
+  bool seats_;
+};
+
+}  // namespace
 
 namespace {
 
@@ -344,14 +381,12 @@ int decision_choose(lua_State* L) {
     const Decision::LabelFn label = [L, seats](int i) { return option_label(L, kOptions, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
     const Decision::TargetFn target = [L, seat](int i) { return option_target(L, kOptions, i, seat); };
-    const Decision::LabelsFn labels = [L, seats](std::vector<std::string>& out) {
-      option_labels(L, kOptions, seats, out);
-    };
+    const OptionLabels labels(L, kOptions, seats);
     // The agent's thinking is not charged to the rules' time budget (an
     // agent that answers at once is not worth the clock reads).
     const PauseBudget pause(agent->answers_at_once() ? nullptr : L);
     Decision decision(seat, prompt, n, &label, &view, &target);
-    decision.set_labels(&labels);
+    decision.set_label_reader(&labels);
     index = agent->choose(decision);
     if ((index < 0 || index >= n) && index != Agent::kPause)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
@@ -397,11 +432,19 @@ std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, 
   return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
 }
 
-void waiting_option_labels(GameRunImpl& g, const GameRunImpl::Waiting& w, std::vector<std::string>& out) {
+void WaitingLabels::read(std::vector<std::string>& out) const {
   for (size_t i = 0; i < out.size(); ++i) {
-    if (i < 64 && ((w.kept_labels >> i) & 1) != 0) out[i] = w.request.labels[i];
-    else out[i] = waiting_option_label(g, w, static_cast<int>(i));
+    if (kept(i)) out[i] = w_.request.labels[i];
+    else out[i] = waiting_option_label(g_, w_, static_cast<int>(i));
   }
+}
+
+bool WaitingLabels::same(const std::vector<std::string>& labels) const {
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (kept(i) ? w_.request.labels[i] != labels[i] : waiting_option_label(g_, w_, static_cast<int>(i)) != labels[i])
+      return false;
+  }
+  return true;
 }
 
 void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w) {

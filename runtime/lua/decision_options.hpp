@@ -5,7 +5,6 @@
 // slot kFlags; a list of options lies at a stack slot of the call (kOptions
 // for game:choose, one per seat for game:choose_together).
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -45,9 +44,6 @@ void plain_list(lua_State* L, int arg, int slot);
 std::string label_of_top(lua_State* L, int i, bool seats, bool waiting);
 // The label of option i of the list at `slot` (L is the decision's thread).
 std::string option_label(lua_State* L, int slot, int i, bool seats);
-// Every option's label of the list at `slot`, into `out` (sized to the
-// options' count; its strings' storage reused), as option_label reads each.
-void option_labels(lua_State* L, int slot, bool seats, std::vector<std::string>& out);
 // The component option i is (none: it is not one).
 ComponentId option_component(lua_State* L, int slot, int i);
 // What option i is on the table, as `seat` may know it (DecisionRequest::

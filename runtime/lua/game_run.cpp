@@ -374,9 +374,9 @@ int GameRun::decide_pending(Seat seat, const std::function<int(const Decision&)>
   const Decision::LabelFn label = [&g, w](int i) { return waiting_option_label(g, *w, i); };
   const Decision::ViewFn view = [&g, seat]() { return g.view(seat); };
   const Decision::TargetFn target = [&g, w, seat](int i) { return option_target(g.co, w->slot, i, seat); };
-  const Decision::LabelsFn labels = [&g, w](std::vector<std::string>& out) { waiting_option_labels(g, *w, out); };
+  const WaitingLabels labels(g, *w);
   Decision d(seat, w->request.prompt.c_str(), w->request.count(), &label, &view, &target);
-  d.set_labels(&labels);
+  d.set_label_reader(&labels);
   // A seat of a simultaneous decision is asked as the agents are (together()).
   if (!w->request.together.empty()) d.set_together(&w->request.together);
   return decide(d);
