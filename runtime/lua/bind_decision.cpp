@@ -115,20 +115,26 @@ std::string option_label(lua_State* L, int slot, int i, bool seats) {
 
 namespace {
 
-// The label of the option on the top of L's stack where label_of_top would
-// take it as it is, read in place: a string option or a table's own string
-// `label` (`key` is the stack slot of the string "label"); false, for a
-// label label_of_top builds. The text stays valid while the options do.
-bool raw_label(lua_State* L, int key, std::string_view& text) {
-  const char* s = nullptr;
+// The label of option `type` (its type) on the top of L's stack where
+// label_of_top would take it as it is, read in place: a string option or a
+// table's own string `label` (`key` is the stack slot of the string
+// "label"); the text stays valid while the options do. Pushes the label
+// read from a table (`pushed` says how many values it left); false, with
+// the option alone on the top, for a label label_of_top builds.
+bool raw_label(lua_State* L, int type, int key, std::string_view& text, int& pushed) {
+  pushed = 0;
   size_t len = 0;
-  const int type = lua_type(L, -1);
+  const char* s = nullptr;
   if (type == LUA_TSTRING) {
     s = lua_tolstring(L, -1, &len);
   } else if (type == LUA_TTABLE) {
     lua_pushvalue(L, key);
-    if (lua_rawget(L, -2) == LUA_TSTRING) s = lua_tolstring(L, -1, &len);
-    lua_pop(L, 1);
+    if (lua_rawget(L, -2) != LUA_TSTRING) {
+      lua_pop(L, 1);
+      return false;
+    }
+    pushed = 1;
+    s = lua_tolstring(L, -1, &len);
   }
   if (!s) return false;
   text = std::string_view(s, len);
@@ -136,9 +142,14 @@ bool raw_label(lua_State* L, int key, std::string_view& text) {
 }
 
 // Whether label_of_top keeps `text` as it is: valid UTF-8, and no NUL (it
-// reads the string up to one).
+// reads the string up to one). Labels are mostly ASCII: one pass then.
 bool kept_as_is(std::string_view text) {
-  return std::memchr(text.data(), 0, text.size()) == nullptr && valid_utf8(text);
+  for (const char c : text) {
+    if (c == 0) return false;
+    if (static_cast<unsigned char>(c) >= 0x80)
+      return std::memchr(text.data(), 0, text.size()) == nullptr && valid_utf8(text);
+  }
+  return true;
 }
 
 // The labels of the options of game:choose, at `slot` of its thread L.
@@ -152,12 +163,14 @@ class OptionLabels final : public LabelReader {
     lua_pushliteral(L_, "label");
     const int key = lua_gettop(L_);
     for (size_t i = 0; i < out.size(); ++i) {
-      lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+      const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
       std::string_view text;
-      if (raw_label(L_, key, text) && kept_as_is(text)) {
+      int pushed = 0;
+      if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
         out[i].assign(text);
-        lua_pop(L_, 1);
+        lua_settop(L_, key);
       } else {
+        lua_pop(L_, pushed);
         out[i] = label_of_top(L_, static_cast<int>(i), seats_, false);
       }
     }
@@ -169,12 +182,14 @@ class OptionLabels final : public LabelReader {
     const int key = lua_gettop(L_);
     bool same = true;
     for (size_t i = 0; i < labels.size() && same; ++i) {
-      lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+      const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
       std::string_view text;
-      if (raw_label(L_, key, text) && kept_as_is(text)) {
+      int pushed = 0;
+      if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
         same = text == labels[i];
-        lua_pop(L_, 1);
+        lua_settop(L_, key);
       } else {
+        lua_pop(L_, pushed);
         same = label_of_top(L_, static_cast<int>(i), seats_, false) == labels[i];
       }
     }
