@@ -152,58 +152,64 @@ bool kept_as_is(std::string_view text) {
   return true;
 }
 
-// The labels of the options of game:choose, at `slot` of its thread L.
-// The key "label" is pushed once for all options ("label" is interned for
-// good, kLabelKept: pushing it allocates nothing).
-class OptionLabels final : public LabelReader {
- public:
-  OptionLabels(lua_State* L, int slot, bool seats) : L_(L), slot_(slot), seats_(seats) {}
-
-  void read(std::vector<std::string>& out) const override {
-    lua_pushliteral(L_, "label");
-    const int key = lua_gettop(L_);
-    for (size_t i = 0; i < out.size(); ++i) {
-      const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
-      std::string_view text;
-      int pushed = 0;
-      if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
-        out[i].assign(text);
-        lua_settop(L_, key);
-      } else {
-        lua_pop(L_, pushed);
-        out[i] = label_of_top(L_, static_cast<int>(i), seats_, false);
-      }
-    }
-    lua_settop(L_, key - 1);
-  }
-
-  bool same(const std::vector<std::string>& labels) const override {
-    lua_pushliteral(L_, "label");
-    const int key = lua_gettop(L_);
-    bool same = true;
-    for (size_t i = 0; i < labels.size() && same; ++i) {
-      const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
-      std::string_view text;
-      int pushed = 0;
-      if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
-        same = text == labels[i];
-        lua_settop(L_, key);
-      } else {
-        lua_pop(L_, pushed);
-        same = label_of_top(L_, static_cast<int>(i), seats_, false) == labels[i];
-      }
-    }
-    lua_settop(L_, key - 1);
-    return same;
-  }
-
- private:
-  lua_State* L_;
-  int slot_;
-  bool seats_;
-};
+// Whether component `id`'s label (component_label) is `expected`, compared
+// piece by piece: nothing built.
+bool component_label_is(const GameState& state, ComponentId id, const std::string& expected) {
+  const auto& type = state.type_of(id);
+  const std::string_view label(expected);
+  if (type.faces.size() <= 1) return label == type.title && valid_utf8(label);
+  const std::string& face = state.face_name(id);
+  return label.size() == type.title.size() + face.size() + 3 && label.substr(0, type.title.size()) == type.title &&
+         label.substr(type.title.size(), 2) == " (" && label.substr(type.title.size() + 2, face.size()) == face &&
+         label.back() == ')' && valid_utf8(label);
+}
 
 }  // namespace
+
+void OptionLabels::read(std::vector<std::string>& out) const {
+  lua_pushliteral(L_, "label");  // interned for good (kLabelKept): pushing it allocates nothing
+  const int key = lua_gettop(L_);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+    std::string_view text;
+    int pushed = 0;
+    if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
+      out[i].assign(text);
+      lua_settop(L_, key);
+    } else {
+      lua_pop(L_, pushed);
+      out[i] = label_of_top(L_, static_cast<int>(i), seats_, false);
+    }
+  }
+  lua_settop(L_, key - 1);
+}
+
+bool OptionLabels::same(const std::vector<std::string>& labels) const {
+  lua_pushliteral(L_, "label");
+  const int key = lua_gettop(L_);
+  bool same = true;
+  for (size_t i = 0; i < labels.size() && same; ++i) {
+    const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+    std::string_view text;
+    int pushed = 0;
+    if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
+      same = text == labels[i];
+      lua_settop(L_, key);
+      continue;
+    }
+    lua_pop(L_, pushed);
+    const auto* h = type == LUA_TUSERDATA ? static_cast<const Handle*>(lua_touserdata(L_, -1)) : nullptr;
+    if (h && h->kind == HandleKind::Component) {
+      same = component_label_is(state_of(L_), ComponentId{h->index}, labels[i]);
+      lua_pop(L_, 1);
+    } else {
+      same = label_of_top(L_, static_cast<int>(i), seats_, false) == labels[i];
+    }
+  }
+  lua_settop(L_, key - 1);
+  return same;
+}
+
 
 namespace {
 
@@ -455,8 +461,19 @@ void WaitingLabels::read(std::vector<std::string>& out) const {
 }
 
 bool WaitingLabels::same(const std::vector<std::string>& labels) const {
+  lua_State* co = g_.co;
   for (size_t i = 0; i < labels.size(); ++i) {
-    if (kept(i) ? w_.request.labels[i] != labels[i] : waiting_option_label(g_, w_, static_cast<int>(i)) != labels[i])
+    if (kept(i)) {
+      if (w_.request.labels[i] != labels[i]) return false;
+      continue;
+    }
+    // A component's label compared piece by piece, on the waiting thread's
+    // stack (nothing runs there); any other read as waiting_option_label.
+    lua_checkstack(co, 1);
+    const ComponentId id = push_option_component(co, w_.slot, static_cast<int>(i));
+    lua_pop(co, 1);
+    if (id.is_none() ? waiting_option_label(g_, w_, static_cast<int>(i)) != labels[i]
+                     : !component_label_is(*g_.state, id, labels[i]))
       return false;
   }
   return true;
