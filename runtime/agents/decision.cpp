@@ -40,6 +40,26 @@ DecisionRequest Decision::request() const {
   return r;
 }
 
+void Decision::labels(std::vector<std::string>& out) const {
+  out.resize(static_cast<size_t>(count_));
+  if (request_) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = request_->labels.at(i);
+  } else if (reader_) {
+    reader_->read(out);
+  } else {
+    for (int i = 0; i < count_; ++i) out[static_cast<size_t>(i)] = (*label_)(i);
+  }
+}
+
+bool Decision::same_labels(const std::vector<std::string>& labels) const {
+  if (labels.size() != static_cast<size_t>(count_)) return false;
+  if (request_) return request_->labels == labels;
+  if (reader_) return reader_->same(labels);
+  for (int i = 0; i < count_; ++i)
+    if ((*label_)(i) != labels[static_cast<size_t>(i)]) return false;
+  return true;
+}
+
 const std::vector<Seat>& Decision::together() const {
   static const std::vector<Seat> alone;
   if (request_) return request_->together;

@@ -39,6 +39,20 @@ struct DecisionRequest {
   static DecisionRequest from_json(const nlohmann::json& j);
 };
 
+// What reads all of a decision's labels at once, where they are (the
+// options of game:choose, a waiting decision's): a search reads them at each
+// step in its tree. The same text as Decision::label(i).
+class LabelReader {
+ public:
+  virtual ~LabelReader() = default;
+  // Every label, in order, into `out` (sized to the options' count), its
+  // strings' storage reused.
+  virtual void read(std::vector<std::string>& out) const = 0;
+  // Whether the labels are exactly `labels` (sized to the options' count),
+  // compared where they are: nothing copied.
+  virtual bool same(const std::vector<std::string>& labels) const = 0;
+};
+
 class Decision {
  public:
   using LabelFn = std::function<std::string(int)>;
@@ -53,11 +67,20 @@ class Decision {
   // Part of a simultaneous decision of these seats (DecisionRequest::together);
   // the list must outlive the decision.
   void set_together(const std::vector<Seat>* seats) { together_ = seats; }
+  // A reader of all labels at once; it must outlive the decision.
+  void set_label_reader(const LabelReader* reader) { reader_ = reader; }
 
   Seat seat() const { return seat_; }
   const char* prompt() const { return prompt_; }
   int count() const { return count_; }
   std::string label(int i) const { return request_ ? request_->labels.at(static_cast<size_t>(i)) : (*label_)(i); }
+  // Every option's label, in order, into `out` (resized to count()): the
+  // text label(i) gives, its strings' storage reused (no allocation for a
+  // search that reads them at every step).
+  void labels(std::vector<std::string>& out) const;
+  // Whether the options' labels are exactly `labels`, in order (what
+  // labels() would give), without copying them.
+  bool same_labels(const std::vector<std::string>& labels) const;
   nlohmann::json view() const { return request_ ? request_->view : (*view_)(); }
   // The seats deciding at once (DecisionRequest::together); empty for a
   // decision of one seat.
@@ -74,6 +97,7 @@ class Decision {
   const LabelFn* label_ = nullptr;
   const ViewFn* view_ = nullptr;
   const TargetFn* target_ = nullptr;
+  const LabelReader* reader_ = nullptr;
   const DecisionRequest* request_ = nullptr;
   const std::vector<Seat>* together_ = nullptr;
 };

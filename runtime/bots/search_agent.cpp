@@ -42,6 +42,12 @@ struct Node {
   // the first edge of each hash: the keys' own comparison settles it, and
   // a key whose hash another key has is looked for among all the edges.
   std::unordered_map<size_t, int> edge_of_hash;
+  // The labels of the options last offered here and each one's edge (-1:
+  // none yet), kept up to date as edges are added: a node is mostly
+  // offered the same options again (the root at every iteration), which
+  // then need no keys, hashes nor look-ups.
+  std::vector<std::string> last_labels;
+  std::vector<int> last_edges;
 
   // The edge of `key` (its hash `hash`), or -1.
   int find(const std::string& key, size_t hash) const {
@@ -94,18 +100,13 @@ bool may_repeat(const std::vector<size_t>& hashes, std::vector<size_t>& sorted) 
   return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
 }
 
-// Each option's key and its hash: its label, and for the n-th repeat of a
-// label (n >= 1) the label, "\x1f" and n. Repeats are rare: looked for by
-// the labels' hashes, found by sorting, not by a map.
-void option_keys(const Decision& d, std::vector<std::string>& keys, std::vector<size_t>& hashes,
-                 std::vector<size_t>& sorted) {
-  keys.clear();
+// Each option's key and its hash, from the options' labels (`keys` holds
+// them on entry): its label, and for the n-th repeat of a label (n >= 1)
+// the label, "\x1f" and n. Repeats are rare: looked for by the labels'
+// hashes, found by sorting, not by a map.
+void labels_to_keys(std::vector<std::string>& keys, std::vector<size_t>& hashes, std::vector<size_t>& sorted) {
   hashes.clear();
-  keys.reserve(static_cast<size_t>(d.count()));
-  for (int i = 0; i < d.count(); ++i) {
-    keys.push_back(d.label(i));
-    hashes.push_back(key_hash(keys.back()));
-  }
+  for (const std::string& key : keys) hashes.push_back(key_hash(key));
   if (keys.size() < 2 || !may_repeat(hashes, sorted)) return;
   std::vector<int> order(keys.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -126,7 +127,8 @@ void option_keys(const Decision& d, std::vector<std::string>& keys, std::vector<
 std::vector<std::string> option_keys(const Decision& d) {
   std::vector<std::string> keys;
   std::vector<size_t> hashes, sorted;
-  option_keys(d, keys, hashes, sorted);
+  d.labels(keys);
+  labels_to_keys(keys, hashes, sorted);
   return keys;
 }
 
@@ -138,7 +140,7 @@ struct IterationScratch {
     Seat seat;
   };
   std::vector<Step> path;
-  std::vector<std::string> keys;
+  std::vector<std::string> labels, keys;
   std::vector<size_t> hashes, sorted;
   std::vector<int> edge_of;
   std::vector<int> unexpanded;
@@ -151,7 +153,7 @@ class Iteration : public SimulationPolicy {
  public:
   Iteration(Tree& tree, const SearchParams& p, Rng& rng, Determinizer& det, IterationScratch& scratch, Seat searcher)
       : tree_(tree), p_(p), rng_(rng), det_(det), greedy_(p.rollout == "greedy"), searcher_(searcher), path_(scratch.path),
-        keys_(scratch.keys), hashes_(scratch.hashes), sorted_(scratch.sorted), edge_of_(scratch.edge_of),
+        labels_(scratch.labels), keys_(scratch.keys), hashes_(scratch.hashes), sorted_(scratch.sorted), edge_of_(scratch.edge_of),
         unexpanded_(scratch.unexpanded) {
     path_.clear();
   }
@@ -176,48 +178,63 @@ class Iteration : public SimulationPolicy {
 
  private:
   int select(const Decision& d) {
-    std::vector<std::string>& keys = keys_;
-    option_keys(d, keys, hashes_, sorted_);
+    const size_t count = static_cast<size_t>(d.count());
     auto& nodes = tree_.nodes();
     std::vector<int>& edge_of = edge_of_;
     std::vector<int>& unexpanded = unexpanded_;
-    edge_of.assign(keys.size(), -1);
-    unexpanded.clear();
+    bool keyed = false;  // keys_ and hashes_ hold this decision's keys
     {
       Node& here = nodes[static_cast<size_t>(node_)];
-      for (size_t i = 0; i < keys.size(); ++i) {
-        const int found = here.find(keys[i], hashes_[i]);
-        if (found >= 0) {
-          edge_of[i] = found;
-          ++here.edges[static_cast<size_t>(found)].available;
-        } else {
-          unexpanded.push_back(static_cast<int>(i));
-        }
+      if (!here.last_labels.empty() && d.same_labels(here.last_labels)) {
+        edge_of.assign(here.last_edges.begin(), here.last_edges.end());
+      } else {
+        d.labels(labels_);  // read whole before the node keeps them (a read may throw)
+        keys_.assign(labels_.begin(), labels_.end());
+        labels_to_keys(keys_, hashes_, sorted_);
+        keyed = true;
+        edge_of.resize(count);
+        for (size_t i = 0; i < count; ++i) edge_of[i] = here.find(keys_[i], hashes_[i]);
+        here.last_labels.swap(labels_);
+        here.last_edges.assign(edge_of.begin(), edge_of.end());
+      }
+      unexpanded.clear();
+      for (size_t i = 0; i < count; ++i) {
+        if (edge_of[i] >= 0) ++here.edges[static_cast<size_t>(edge_of[i])].available;
+        else unexpanded.push_back(static_cast<int>(i));
       }
     }
+    // A new edge for `option` (the keys worked out from the node's last
+    // labels, this decision's, if the step skipped them) and its child node.
+    auto expand = [&](int option) {
+      if (!keyed) {
+        const auto& labels = nodes[static_cast<size_t>(node_)].last_labels;
+        keys_.assign(labels.begin(), labels.end());
+        labels_to_keys(keys_, hashes_, sorted_);
+        keyed = true;
+      }
+      const size_t at = static_cast<size_t>(option);
+      const int child = tree_.add();
+      Node& here = nodes[static_cast<size_t>(node_)];
+      edge_of[at] = here.add(keys_[at], hashes_[at], child);
+      here.last_edges[at] = edge_of[at];
+    };
     int option;
     if (p_.random_others && d.seat() != searcher_) {
       // Another seat, modelled as random: any option, expanded if new.
-      option = static_cast<int>(rng_.below(static_cast<uint32_t>(keys.size())));
+      option = static_cast<int>(rng_.below(static_cast<uint32_t>(count)));
       if (edge_of[static_cast<size_t>(option)] < 0) {
-        const int child = tree_.add();
-        Node& here = nodes[static_cast<size_t>(node_)];
-        edge_of[static_cast<size_t>(option)] =
-            here.add(keys[static_cast<size_t>(option)], hashes_[static_cast<size_t>(option)], child);
+        expand(option);
         in_tree_ = false;
       }
     } else if (!unexpanded.empty()) {
       option = unexpanded[rng_.below(static_cast<uint32_t>(unexpanded.size()))];
-      const int child = tree_.add();
-      Node& here = nodes[static_cast<size_t>(node_)];
-      edge_of[static_cast<size_t>(option)] =
-          here.add(keys[static_cast<size_t>(option)], hashes_[static_cast<size_t>(option)], child);
+      expand(option);
       in_tree_ = false;  // one new node per iteration, then the rollout
     } else {
       const auto& edges = nodes[static_cast<size_t>(node_)].edges;
       double best = -std::numeric_limits<double>::infinity();
       option = 0;
-      for (size_t i = 0; i < keys.size(); ++i) {
+      for (size_t i = 0; i < count; ++i) {
         const Edge& e = edges[static_cast<size_t>(edge_of[i])];
         // UCB1 with the availability count in place of the parent's visits.
         const double score = tree_.scaled(e.reward / e.visits) + p_.c * std::sqrt(std::log(static_cast<double>(e.available)) / e.visits);
@@ -261,7 +278,8 @@ class Iteration : public SimulationPolicy {
   bool in_tree_ = true;
   int rollout_steps_ = 0;
   std::vector<IterationScratch::Step>& path_;
-  std::vector<std::string>& keys_;  // select()'s scratch
+  std::vector<std::string>& labels_;  // select()'s scratch
+  std::vector<std::string>& keys_;
   std::vector<size_t>& hashes_;
   std::vector<size_t>& sorted_;
   std::vector<int>& edge_of_;

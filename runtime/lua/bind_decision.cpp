@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -111,6 +112,104 @@ std::string option_label(lua_State* L, int slot, int i, bool seats) {
   lua_rawgeti(L, slot, i + 1);
   return label_of_top(L, i, seats, false);
 }
+
+namespace {
+
+// The label of option `type` (its type) on the top of L's stack where
+// label_of_top would take it as it is, read in place: a string option or a
+// table's own string `label` (`key` is the stack slot of the string
+// "label"); the text stays valid while the options do. Pushes the label
+// read from a table (`pushed` says how many values it left); false, with
+// the option alone on the top, for a label label_of_top builds.
+bool raw_label(lua_State* L, int type, int key, std::string_view& text, int& pushed) {
+  pushed = 0;
+  size_t len = 0;
+  const char* s = nullptr;
+  if (type == LUA_TSTRING) {
+    s = lua_tolstring(L, -1, &len);
+  } else if (type == LUA_TTABLE) {
+    lua_pushvalue(L, key);
+    if (lua_rawget(L, -2) != LUA_TSTRING) {
+      lua_pop(L, 1);
+      return false;
+    }
+    pushed = 1;
+    s = lua_tolstring(L, -1, &len);
+  }
+  if (!s) return false;
+  text = std::string_view(s, len);
+  return true;
+}
+
+// Whether label_of_top keeps `text` as it is: valid UTF-8, and no NUL (it
+// reads the string up to one). Labels are mostly ASCII: one pass then.
+bool kept_as_is(std::string_view text) {
+  for (const char c : text) {
+    if (c == 0) return false;
+    if (static_cast<unsigned char>(c) >= 0x80)
+      return std::memchr(text.data(), 0, text.size()) == nullptr && valid_utf8(text);
+  }
+  return true;
+}
+
+// Whether component `id`'s label (component_label) is `expected`, compared
+// piece by piece: nothing built.
+bool component_label_is(const GameState& state, ComponentId id, const std::string& expected) {
+  const auto& type = state.type_of(id);
+  const std::string_view label(expected);
+  if (type.faces.size() <= 1) return label == type.title && valid_utf8(label);
+  const std::string& face = state.face_name(id);
+  return label.size() == type.title.size() + face.size() + 3 && label.substr(0, type.title.size()) == type.title &&
+         label.substr(type.title.size(), 2) == " (" && label.substr(type.title.size() + 2, face.size()) == face &&
+         label.back() == ')' && valid_utf8(label);
+}
+
+}  // namespace
+
+void OptionLabels::read(std::vector<std::string>& out) const {
+  lua_pushliteral(L_, "label");  // interned for good (kLabelKept): pushing it allocates nothing
+  const int key = lua_gettop(L_);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+    std::string_view text;
+    int pushed = 0;
+    if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
+      out[i].assign(text);
+      lua_settop(L_, key);
+    } else {
+      lua_pop(L_, pushed);
+      out[i] = label_of_top(L_, static_cast<int>(i), seats_, false);
+    }
+  }
+  lua_settop(L_, key - 1);
+}
+
+bool OptionLabels::same(const std::vector<std::string>& labels) const {
+  lua_pushliteral(L_, "label");
+  const int key = lua_gettop(L_);
+  bool same = true;
+  for (size_t i = 0; i < labels.size() && same; ++i) {
+    const int type = lua_rawgeti(L_, slot_, static_cast<lua_Integer>(i) + 1);
+    std::string_view text;
+    int pushed = 0;
+    if (raw_label(L_, type, key, text, pushed) && kept_as_is(text)) {
+      same = text == labels[i];
+      lua_settop(L_, key);
+      continue;
+    }
+    lua_pop(L_, pushed);
+    const auto* h = type == LUA_TUSERDATA ? static_cast<const Handle*>(lua_touserdata(L_, -1)) : nullptr;
+    if (h && h->kind == HandleKind::Component) {
+      same = component_label_is(state_of(L_), ComponentId{h->index}, labels[i]);
+      lua_pop(L_, 1);
+    } else {
+      same = label_of_top(L_, static_cast<int>(i), seats_, false) == labels[i];
+    }
+  }
+  lua_settop(L_, key - 1);
+  return same;
+}
+
 
 namespace {
 
@@ -303,10 +402,13 @@ int decision_choose(lua_State* L) {
     const Decision::LabelFn label = [L, seats](int i) { return option_label(L, kOptions, i, seats); };
     const Decision::ViewFn view = [&game, seat]() { return game.view(seat); };
     const Decision::TargetFn target = [L, seat](int i) { return option_target(L, kOptions, i, seat); };
+    const OptionLabels labels(L, kOptions, seats);
     // The agent's thinking is not charged to the rules' time budget (an
     // agent that answers at once is not worth the clock reads).
     const PauseBudget pause(agent->answers_at_once() ? nullptr : L);
-    index = agent->choose(Decision(seat, prompt, n, &label, &view, &target));
+    Decision decision(seat, prompt, n, &label, &view, &target);
+    decision.set_label_reader(&labels);
+    index = agent->choose(decision);
     if ((index < 0 || index >= n) && index != Agent::kPause)
       throw AgentFailure(fmt::format("{} agent for seat {} answered {} of {} options", agent->kind(), seat,
                                      index + 1, n));
@@ -349,6 +451,32 @@ std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, 
   lua_rawgeti(co, w.slot, i + 1);
   lua_xmove(co, L, 1);
   return label_of_top(L, i, (decision_flags(co) & kSeatLabels) != 0, true);
+}
+
+void WaitingLabels::read(std::vector<std::string>& out) const {
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (kept(i)) out[i] = w_.request.labels[i];
+    else out[i] = waiting_option_label(g_, w_, static_cast<int>(i));
+  }
+}
+
+bool WaitingLabels::same(const std::vector<std::string>& labels) const {
+  lua_State* co = g_.co;
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (kept(i)) {
+      if (w_.request.labels[i] != labels[i]) return false;
+      continue;
+    }
+    // A component's label compared piece by piece, on the waiting thread's
+    // stack (nothing runs there); any other read as waiting_option_label.
+    lua_checkstack(co, 1);
+    const ComponentId id = push_option_component(co, w_.slot, static_cast<int>(i));
+    lua_pop(co, 1);
+    if (id.is_none() ? waiting_option_label(g_, w_, static_cast<int>(i)) != labels[i]
+                     : !component_label_is(*g_.state, id, labels[i]))
+      return false;
+  }
+  return true;
 }
 
 void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w) {

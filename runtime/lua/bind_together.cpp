@@ -174,11 +174,13 @@ int ask_together(lua_State* L) {
     std::vector<Decision::LabelFn> labels;
     std::vector<Decision::ViewFn> views;
     std::vector<Decision::TargetFn> targets;
+    std::vector<OptionLabels> readers;
     std::vector<Decision> decisions;
     std::vector<Agent*> agents;
     labels.reserve(seats.size());
     views.reserve(seats.size());
     targets.reserve(seats.size());
+    readers.reserve(seats.size());
     decisions.reserve(seats.size());
     for (Seat seat : seats) {
       Agent* agent = game.agents[seat.index()];
@@ -188,7 +190,9 @@ int ask_together(lua_State* L) {
       views.emplace_back([&game, seat]() { return game.view(seat); });
       targets.emplace_back([L, slot, seat](int i) { return option_target(L, slot, i, seat); });
       decisions.emplace_back(seat, prompt, option_count(L, seat), &labels.back(), &views.back(), &targets.back());
+      readers.emplace_back(L, slot, seat_labels);
       decisions.back().set_together(&seats);
+      decisions.back().set_label_reader(&readers.back());
       agents.push_back(agent);
     }
     for (size_t k = 0; k < decisions.size(); ++k) {

@@ -5,9 +5,11 @@
 // slot kFlags; a list of options lies at a stack slot of the call (kOptions
 // for game:choose, one per seat for game:choose_together).
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "agents/decision.hpp"
 #include "core/ids.hpp"
 #include "lua/context.hpp"
 
@@ -44,6 +46,22 @@ void plain_list(lua_State* L, int arg, int slot);
 std::string label_of_top(lua_State* L, int i, bool seats, bool waiting);
 // The label of option i of the list at `slot` (L is the decision's thread).
 std::string option_label(lua_State* L, int slot, int i, bool seats);
+// The labels of the options of a decision, the list at `slot` of its
+// thread L, all at once (the agent's C++ region of game:choose and
+// game:choose_together): the same text as option_label, a string option or
+// a table's own string label read or compared in place, a component's
+// compared piece by piece.
+class OptionLabels final : public LabelReader {
+ public:
+  OptionLabels(lua_State* L, int slot, bool seats) : L_(L), slot_(slot), seats_(seats) {}
+  void read(std::vector<std::string>& out) const override;
+  bool same(const std::vector<std::string>& labels) const override;
+
+ private:
+  lua_State* L_;
+  int slot_;
+  bool seats_;
+};
 // The component option i is (none: it is not one).
 ComponentId option_component(lua_State* L, int slot, int i);
 // What option i is on the table, as `seat` may know it (DecisionRequest::

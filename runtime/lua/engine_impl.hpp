@@ -195,6 +195,20 @@ struct GameRunImpl {
 void fill_waiting_options(GameRunImpl& g, GameRunImpl::Waiting& w);
 // Option i's label of pending decision `w`, read the same way (one label).
 std::string waiting_option_label(GameRunImpl& g, const GameRunImpl::Waiting& w, int i);
+// The labels of pending decision `w`, all at once, as waiting_option_label
+// reads each: a kept one (Waiting::kept_labels) compared or copied where
+// it is kept.
+class WaitingLabels final : public LabelReader {
+ public:
+  WaitingLabels(GameRunImpl& g, const GameRunImpl::Waiting& w) : g_(g), w_(w) {}
+  void read(std::vector<std::string>& out) const override;
+  bool same(const std::vector<std::string>& labels) const override;
+
+ private:
+  bool kept(size_t i) const { return i < 64 && ((w_.kept_labels >> i) & 1) != 0; }
+  GameRunImpl& g_;
+  const GameRunImpl::Waiting& w_;
+};
 // Keeps in `w` (GameRunImpl::Waiting::kept_labels) the labels of its
 // options that are the Lua heap's alone, read without running Lua.
 void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w);

@@ -373,8 +373,11 @@ int GameRun::decide_pending(Seat seat, const std::function<int(const Decision&)>
   const CurrentRun current(*g.engine, g);
   const Decision::LabelFn label = [&g, w](int i) { return waiting_option_label(g, *w, i); };
   const Decision::ViewFn view = [&g, seat]() { return g.view(seat); };
-  const Decision::TargetFn target = [&g, w, seat](int i) { return option_target(g.co, w->slot, i, seat); };
+  // Captures that fit std::function's own storage: no allocation per decision.
+  const Decision::TargetFn target = [co = g.co, slot = w->slot, seat](int i) { return option_target(co, slot, i, seat); };
+  const WaitingLabels labels(g, *w);
   Decision d(seat, w->request.prompt.c_str(), w->request.count(), &label, &view, &target);
+  d.set_label_reader(&labels);
   // A seat of a simultaneous decision is asked as the agents are (together()).
   if (!w->request.together.empty()) d.set_together(&w->request.together);
   return decide(d);
