@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "determinize/saved_position.hpp"
 #include "determinize/seat_replay.hpp"
 
 namespace rulebook {
@@ -166,18 +167,13 @@ void Determinizer::save_decision() {
   ahead_state_ = AheadSave::Unknown;  // the look-ahead's checkpoint is of the last decision
   active_ = sim_.get();
   if (!checkpoints_wanted_) return;
-  if (!paused_) {
-    paused_engine_ = pooled_engine(definition_, limits_);
-    paused_ = std::make_unique<PositionService>(definition_, *paused_engine_);
-    paused_->match().set_keep_details(false);
-    paused_replayer_ = std::make_unique<Replayer>();
-    paused_replayer_->state = &paused_->match().state();
-    paused_replayer_->observer = observer_.get();
-  }
-  checkpoint_ready_ = bring_to_decision(*paused_, *paused_replayer_);
+  if (!paused_) paused_ = std::make_unique<SavedPosition>(definition_, limits_, *observer_);
+  checkpoint_ready_ = bring_to_decision(*paused_);
 }
 
-bool Determinizer::bring_to_decision(PositionService& service, Replayer& r) {
+bool Determinizer::bring_to_decision(SavedPosition& at) {
+  Replayer& r = at.replayer();
+  PositionService& service = at.service();
   aim_at_decision(r);
   service.follow(*sim_);
   const std::vector<Agent*> agents(static_cast<size_t>(players_), &r);

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "determinize/determinizer.hpp"
+#include "determinize/saved_position.hpp"
 #include "determinize/seat_replay.hpp"
 
 namespace rulebook {
@@ -15,22 +16,16 @@ namespace rulebook {
 void Determinizer::save_redrawn() {
   redrawn_ready_ = false;
   if (!checkpoints_wanted_ || free_answers_.empty()) return;
-  if (!redrawn_at_) {
-    redrawn_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
-    redrawn_at_ = std::make_unique<PositionService>(definition_, *redrawn_engine_);
-    redrawn_at_->match().set_keep_details(false);
-    redrawn_replayer_ = std::make_unique<Replayer>();
-    redrawn_replayer_->state = &redrawn_at_->match().state();
-  }
-  Replayer& r = *redrawn_replayer_;
-  r.observer = observer_.get();
+  if (!redrawn_at_) redrawn_at_ = std::make_unique<SavedPosition>(definition_, limits_, *observer_);
+  PositionService& at = redrawn_at_->service();
+  Replayer& r = redrawn_at_->replayer();
   aim_at_decision(r);
   const size_t from = free_answers_.front().first;
   // The count of events kept with the snapshot is the seat's: another
   // seat's decision brings it again.
-  if (redrawn_seat_ != seat_) redrawn_at_->forget();
-  redrawn_at_->follow(*sim_);
-  Match& m = redrawn_at_->match();
+  if (redrawn_seat_ != seat_) at.forget();
+  at.follow(*sim_);
+  Match& m = at.match();
   observer_->learn(false);
   observer_->expect_again();
   m.add_sink(observer_.get());  // counts (and checks) what the seat is shown on the way
@@ -45,7 +40,7 @@ void Determinizer::save_redrawn() {
     return true;
   };
   try {
-    redrawn_at_->bring(ReplayStart{players_, seed_, names_}, *truth_log_, from, true, ready);
+    at.bring(ReplayStart{players_, seed_, names_}, *truth_log_, from, true, ready);
   } catch (const ReplayMismatch&) {
   } catch (const AgentFailure&) {
   } catch (const ScriptError&) {
@@ -54,10 +49,14 @@ void Determinizer::save_redrawn() {
   m.state().set_sink(nullptr);
   // Restored: the same position as last saved (same start and answers), so
   // the same count of the seat's events.
-  redrawn_ready_ = redrawn_at_->has_snapshot() && (saved || redrawn_at_->last_restored());
+  redrawn_ready_ = at.has_snapshot() && (saved || at.last_restored());
   if (!redrawn_ready_) return;
   redrawn_from_ = from;
   redrawn_seat_ = seat_;
+}
+
+bool Determinizer::last_restored_redrawn() const {
+  return redrawn_at_ && active_ == &redrawn_at_->match();
 }
 
 bool Determinizer::resumes_redrawn(bool at_start, bool checked) const {
@@ -75,7 +74,7 @@ Determinizer::Outcome Determinizer::resume_redrawn(const std::vector<int>& ident
   // The game run() plays for a checked sample (the sampled answers, the
   // definition's identities until the seat's decision), from the position
   // where the first redrawn answer is asked.
-  Replayer& r = *redrawn_replayer_;
+  Replayer& r = redrawn_at_->replayer();
   r.switch_at = truth_answers_;
   r.labels = &labels_;
   r.seat = seat_;
@@ -90,7 +89,7 @@ Determinizer::Outcome Determinizer::resume_redrawn(const std::vector<int>& ident
   observer_->expect_from(redrawn_seen_);
   Match& m = redrawn_at_->match();
   active_ = &m;
-  redrawn_at_->restore();
+  redrawn_at_->service().restore();
   m.state().set_sink(observer_.get());
   const Outcome outcome = replayed(r, [&] { r.answer_pending(m); });
   m.state().set_sink(nullptr);
