@@ -352,6 +352,23 @@ class Determinizer {
   // redrawn one are the true game's.
   bool resumes_redrawn(bool at_start, bool checked) const;
   Outcome resume_redrawn(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
+  // Brings `position` to where answer `from` of `log` is asked (the
+  // answers before it given, what the seat is shown on the way checked)
+  // and saves it there, with the count of the seat's events until then in
+  // `seen` and the seat in `held_seat`: whether it holds that position
+  // (saved now, or the same as last saved).
+  bool save_checked(SavedPosition& position, const std::vector<AnswerRecord>& log, size_t from, Seat& held_seat,
+                    size_t& seen);
+  // The checked replay of the sampled log, from a position save_checked
+  // saved at answer `from` with `seen` events of the seat shown before it.
+  Outcome resume_checked(SavedPosition& position, size_t from, size_t seen, const std::vector<int>& identities,
+                         uint64_t chance_seed, SimulationPolicy& policy);
+  // Where agreeing_options' redrawn answer after the first is asked, the
+  // ones before it drawn (one prefix at a time): each option's check
+  // resumes there instead of replaying the earlier redrawn answers again.
+  std::unique_ptr<SavedPosition> prefix_at_;
+  size_t prefix_seen_ = 0;
+  Seat prefix_seat_ = Seat::none();
   Match* active_ = nullptr;  // the game the last simulation played (sim_, paused_ or redrawn_at_)
   bool hint_off_ = false;    // the hint failed once: generic sampling for good
   long decision_deals_ = 0;  // deals drawn at this decision (the first ones are checked)

@@ -17,13 +17,19 @@ void Determinizer::save_redrawn() {
   redrawn_ready_ = false;
   if (!checkpoints_wanted_ || free_answers_.empty()) return;
   if (!redrawn_at_) redrawn_at_ = std::make_unique<SavedPosition>(definition_, limits_, *observer_);
-  PositionService& at = redrawn_at_->service();
-  Replayer& r = redrawn_at_->replayer();
-  aim_at_decision(r);
   const size_t from = free_answers_.front().first;
+  redrawn_ready_ = save_checked(*redrawn_at_, *truth_log_, from, redrawn_seat_, redrawn_seen_);
+  if (redrawn_ready_) redrawn_from_ = from;
+}
+
+bool Determinizer::save_checked(SavedPosition& position, const std::vector<AnswerRecord>& log, size_t from,
+                                Seat& held_seat, size_t& seen) {
+  PositionService& at = position.service();
+  Replayer& r = position.replayer();
+  aim_at_decision(r);
   // The count of events kept with the snapshot is the seat's: another
   // seat's decision brings it again.
-  if (redrawn_seat_ != seat_) at.forget();
+  if (held_seat != seat_) at.forget();
   at.follow(*sim_);
   Match& m = at.match();
   observer_->learn(false);
@@ -35,12 +41,12 @@ void Determinizer::save_redrawn() {
     if (!observer_->agrees()) return false;
     g.state().set_sink(nullptr);  // saved silent: a resumed replay listens again
     g.hand_over(agents);
-    redrawn_seen_ = observer_->compared();
+    seen = observer_->compared();
     saved = true;
     return true;
   };
   try {
-    at.bring(ReplayStart{players_, seed_, names_}, *truth_log_, from, true, ready);
+    at.bring(ReplayStart{players_, seed_, names_}, log, from, true, ready);
   } catch (const ReplayMismatch&) {
   } catch (const AgentFailure&) {
   } catch (const ScriptError&) {
@@ -49,10 +55,9 @@ void Determinizer::save_redrawn() {
   m.state().set_sink(nullptr);
   // Restored: the same position as last saved (same start and answers), so
   // the same count of the seat's events.
-  redrawn_ready_ = at.has_snapshot() && (saved || at.last_restored());
-  if (!redrawn_ready_) return;
-  redrawn_from_ = from;
-  redrawn_seat_ = seat_;
+  if (!at.has_snapshot() || !(saved || at.last_restored())) return false;
+  held_seat = seat_;
+  return true;
 }
 
 bool Determinizer::last_restored_redrawn() const {
@@ -71,25 +76,31 @@ bool Determinizer::resumes_redrawn(bool at_start, bool checked) const {
 
 Determinizer::Outcome Determinizer::resume_redrawn(const std::vector<int>& identities, uint64_t chance_seed,
                                                    SimulationPolicy& policy) {
+  return resume_checked(*redrawn_at_, redrawn_from_, redrawn_seen_, identities, chance_seed, policy);
+}
+
+Determinizer::Outcome Determinizer::resume_checked(SavedPosition& position, size_t from, size_t seen,
+                                                   const std::vector<int>& identities, uint64_t chance_seed,
+                                                   SimulationPolicy& policy) {
   // The game run() plays for a checked sample (the sampled answers, the
-  // definition's identities until the seat's decision), from the position
-  // where the first redrawn answer is asked.
-  Replayer& r = redrawn_at_->replayer();
+  // definition's identities until the seat's decision), from a position
+  // save_checked saved on its way.
+  Replayer& r = position.replayer();
   r.switch_at = truth_answers_;
   r.labels = &labels_;
   r.seat = seat_;
   r.observer = observer_.get();
   r.check = true;
   r.stop_at = replayer_->stop_at;
-  r.resume_at(replayer_->log, redrawn_from_, policy, chance_seed, &identities, faces_);
+  r.resume_at(replayer_->log, from, policy, chance_seed, &identities, faces_);
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;
   observer_->learn(false);
-  observer_->expect_from(redrawn_seen_);
-  Match& m = redrawn_at_->match();
+  observer_->expect_from(seen);
+  Match& m = position.match();
   active_ = &m;
-  redrawn_at_->service().restore();
+  position.service().restore();
   m.state().set_sink(observer_.get());
   const Outcome outcome = replayed(r, [&] { r.answer_pending(m); });
   m.state().set_sink(nullptr);
