@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "determinize/saved_position.hpp"
 #include "determinize/seat_replay.hpp"
 
 namespace rulebook {
@@ -166,18 +167,13 @@ void Determinizer::save_decision() {
   ahead_state_ = AheadSave::Unknown;  // the look-ahead's checkpoint is of the last decision
   active_ = sim_.get();
   if (!checkpoints_wanted_) return;
-  if (!paused_) {
-    paused_engine_ = pooled_engine(definition_, limits_);
-    paused_ = std::make_unique<PositionService>(definition_, *paused_engine_);
-    paused_->match().set_keep_details(false);
-    paused_replayer_ = std::make_unique<Replayer>();
-    paused_replayer_->state = &paused_->match().state();
-    paused_replayer_->observer = observer_.get();
-  }
-  checkpoint_ready_ = bring_to_decision(*paused_, *paused_replayer_);
+  if (!paused_) paused_ = std::make_unique<SavedPosition>(definition_, limits_, *observer_);
+  checkpoint_ready_ = bring_to_decision(*paused_);
 }
 
-bool Determinizer::bring_to_decision(PositionService& service, Replayer& r) {
+bool Determinizer::bring_to_decision(SavedPosition& at) {
+  Replayer& r = at.replayer();
+  PositionService& service = at.service();
   aim_at_decision(r);
   service.follow(*sim_);
   const std::vector<Agent*> agents(static_cast<size_t>(players_), &r);
@@ -292,10 +288,21 @@ const std::vector<int>& Determinizer::agreeing_options(const std::vector<int>& p
   replayer_->log = &sampled_log_;
   replayer_->stop_at = k + 1 < free_answers_.size() ? free_answers_[k + 1].first : kNoStop;
   const std::vector<int> none;
+  // After the first redrawn answer, each option's check resumes where this
+  // one is asked, the prefix's answers in, saved once per prefix (the seat's
+  // events until there checked on the way), instead of replaying the
+  // prefix's answers once per option from where the first is asked.
+  bool from_prefix = false;
+  if (k > 0 && redrawn_ready_) {
+    if (!prefix_at_) prefix_at_ = std::make_unique<SavedPosition>(definition_, limits_, *observer_);
+    from_prefix = save_checked(*prefix_at_, sampled_log_, at, prefix_seat_, prefix_seen_);
+  }
   std::vector<int> agreeing;
   for (int option = 0; option < options; ++option) {
     sampled_log_[at].index = option;
-    if (run(none, 0, stop, false, true) == Outcome::Cutoff) agreeing.push_back(option);
+    const Outcome outcome = from_prefix ? resume_checked(*prefix_at_, at, prefix_seen_, none, 0, stop)
+                                        : run(none, 0, stop, false, true);
+    if (outcome == Outcome::Cutoff) agreeing.push_back(option);
   }
   replayer_->log = truth_log_;
   replayer_->stop_at = kNoStop;

@@ -267,20 +267,21 @@ class Determinizer {
   // Whether this decision's generic simulations restore a checkpoint.
   bool restores() const { return checkpoint_ready_; }
   // Whether the last simulation started from the checkpoint.
-  bool last_restored() const { return paused_ && active_ == &paused_->match(); }
+  bool last_restored() const;
   // The heap bytes the checkpoint of this decision copies back (0: none).
-  size_t checkpoint_bytes() const { return checkpoint_ready_ ? paused_->snapshot_bytes() : 0; }
+  size_t checkpoint_bytes() const;
   // Samples that redraw private answers (Sample::answers, and the checked
   // replays of draw_answers) start where the first redrawn answer is asked,
   // saved once per decision: the true answers before it are theirs too.
   // Whether this decision has that checkpoint, and whether the last
   // simulation started from it.
   bool restores_redrawn() const { return redrawn_ready_; }
-  bool last_restored_redrawn() const { return redrawn_at_ && active_ == &redrawn_at_->match(); }
+  bool last_restored_redrawn() const;
 
  private:
   class Replayer;
   class Observer;
+  class SavedPosition;  // saved_position.hpp: paused_, redrawn_at_ and ahead_at_
 
   std::shared_ptr<const GameDefinition> definition_;
   EngineLimits limits_;
@@ -308,26 +309,24 @@ class Determinizer {
   const std::vector<int>* identities_ = nullptr;
   uint64_t chance_seed_ = 0;
   bool oracle_ = false;
-  // The look-ahead's own game, made on first use.
-  PooledEngine ahead_engine_;
-  Match* ahead_ = nullptr;  // ahead_at_'s match
-  std::unique_ptr<Replayer> ahead_replayer_;
+  // The look-ahead's own game, made on first use, with an observer of its
+  // own. It holds the seat's decision, saved on the first look-ahead of a
+  // decision (from a checkpointed simulation), kept while no replay ran on
+  // its engine (ahead_ready_).
   std::unique_ptr<Observer> ahead_observer_;
   std::vector<AnswerRecord> ahead_log_;
-  // Its position service holds the seat's decision, saved on the first
-  // look-ahead of a decision (from a checkpointed simulation), kept while
-  // no replay ran on its engine (ahead_ready_).
-  std::unique_ptr<PositionService> ahead_at_;
+  std::unique_ptr<SavedPosition> ahead_at_;
   enum class AheadSave { Unknown, Saved, Failed };
   AheadSave ahead_state_ = AheadSave::Unknown;
   bool ahead_ready_ = false;
   bool ahead_checkpoint();
-  // Brings `service` to the seat's decision (the true answers up to it,
-  // restored when it holds it already), handed over to `r` at every seat
-  // and the options' labels read, and saves it there: whether it did (a
-  // decision of the seat alone, or a simultaneous one before any of its
-  // seats answers: Replayer::answer_pending asks them after a restore).
-  bool bring_to_decision(PositionService& service, Replayer& r);
+  // Brings `at` to the seat's decision (the true answers up to it,
+  // restored when it holds it already), handed over to its replayer at
+  // every seat and the options' labels read, and saves it there: whether
+  // it did (a decision of the seat alone, or a simultaneous one before any
+  // of its seats answers: Replayer::answer_pending asks them after a
+  // restore).
+  bool bring_to_decision(SavedPosition& at);
   // The hint's game: the decision replayed once per decision, stopped there.
   PooledEngine deal_engine_;
   std::unique_ptr<Match> deal_;
@@ -335,18 +334,14 @@ class Determinizer {
   bool deal_ready_ = false;  // deal_ stands at this decision
   // The seat's decision, replayed once per decision on an engine of its
   // own, paused there and saved: generic simulations restore it.
-  PooledEngine paused_engine_;
-  std::unique_ptr<PositionService> paused_;
-  std::unique_ptr<Replayer> paused_replayer_;
+  std::unique_ptr<SavedPosition> paused_;
   bool checkpoint_ready_ = false;
   bool checkpoints_wanted_ = true;
   // The position where the first redrawn answer is asked (the true
   // answers before it), on an engine of its own, with the number of events
   // the seat was shown until then: checked replays of samples that redraw
   // answers resume there (redrawn_checkpoint.cpp).
-  std::unique_ptr<RuleEngine> redrawn_engine_;
-  std::unique_ptr<PositionService> redrawn_at_;
-  std::unique_ptr<Replayer> redrawn_replayer_;
+  std::unique_ptr<SavedPosition> redrawn_at_;
   bool redrawn_ready_ = false;
   size_t redrawn_from_ = 0;  // the first redrawn answer's index in the log
   size_t redrawn_seen_ = 0;  // the seat's events before it is asked
@@ -357,6 +352,23 @@ class Determinizer {
   // redrawn one are the true game's.
   bool resumes_redrawn(bool at_start, bool checked) const;
   Outcome resume_redrawn(const std::vector<int>& identities, uint64_t chance_seed, SimulationPolicy& policy);
+  // Brings `position` to where answer `from` of `log` is asked (the
+  // answers before it given, what the seat is shown on the way checked)
+  // and saves it there, with the count of the seat's events until then in
+  // `seen` and the seat in `held_seat`: whether it holds that position
+  // (saved now, or the same as last saved).
+  bool save_checked(SavedPosition& position, const std::vector<AnswerRecord>& log, size_t from, Seat& held_seat,
+                    size_t& seen);
+  // The checked replay of the sampled log, from a position save_checked
+  // saved at answer `from` with `seen` events of the seat shown before it.
+  Outcome resume_checked(SavedPosition& position, size_t from, size_t seen, const std::vector<int>& identities,
+                         uint64_t chance_seed, SimulationPolicy& policy);
+  // Where agreeing_options' redrawn answer after the first is asked, the
+  // ones before it drawn (one prefix at a time): each option's check
+  // resumes there instead of replaying the earlier redrawn answers again.
+  std::unique_ptr<SavedPosition> prefix_at_;
+  size_t prefix_seen_ = 0;
+  Seat prefix_seat_ = Seat::none();
   Match* active_ = nullptr;  // the game the last simulation played (sim_, paused_ or redrawn_at_)
   bool hint_off_ = false;    // the hint failed once: generic sampling for good
   long decision_deals_ = 0;  // deals drawn at this decision (the first ones are checked)

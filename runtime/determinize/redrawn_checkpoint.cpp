@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "determinize/determinizer.hpp"
+#include "determinize/saved_position.hpp"
 #include "determinize/seat_replay.hpp"
 
 namespace rulebook {
@@ -15,22 +16,22 @@ namespace rulebook {
 void Determinizer::save_redrawn() {
   redrawn_ready_ = false;
   if (!checkpoints_wanted_ || free_answers_.empty()) return;
-  if (!redrawn_at_) {
-    redrawn_engine_ = std::make_unique<RuleEngine>(definition_, limits_);
-    redrawn_at_ = std::make_unique<PositionService>(definition_, *redrawn_engine_);
-    redrawn_at_->match().set_keep_details(false);
-    redrawn_replayer_ = std::make_unique<Replayer>();
-    redrawn_replayer_->state = &redrawn_at_->match().state();
-  }
-  Replayer& r = *redrawn_replayer_;
-  r.observer = observer_.get();
-  aim_at_decision(r);
+  if (!redrawn_at_) redrawn_at_ = std::make_unique<SavedPosition>(definition_, limits_, *observer_);
   const size_t from = free_answers_.front().first;
+  redrawn_ready_ = save_checked(*redrawn_at_, *truth_log_, from, redrawn_seat_, redrawn_seen_);
+  if (redrawn_ready_) redrawn_from_ = from;
+}
+
+bool Determinizer::save_checked(SavedPosition& position, const std::vector<AnswerRecord>& log, size_t from,
+                                Seat& held_seat, size_t& seen) {
+  PositionService& at = position.service();
+  Replayer& r = position.replayer();
+  aim_at_decision(r);
   // The count of events kept with the snapshot is the seat's: another
   // seat's decision brings it again.
-  if (redrawn_seat_ != seat_) redrawn_at_->forget();
-  redrawn_at_->follow(*sim_);
-  Match& m = redrawn_at_->match();
+  if (held_seat != seat_) at.forget();
+  at.follow(*sim_);
+  Match& m = at.match();
   observer_->learn(false);
   observer_->expect_again();
   m.add_sink(observer_.get());  // counts (and checks) what the seat is shown on the way
@@ -40,12 +41,12 @@ void Determinizer::save_redrawn() {
     if (!observer_->agrees()) return false;
     g.state().set_sink(nullptr);  // saved silent: a resumed replay listens again
     g.hand_over(agents);
-    redrawn_seen_ = observer_->compared();
+    seen = observer_->compared();
     saved = true;
     return true;
   };
   try {
-    redrawn_at_->bring(ReplayStart{players_, seed_, names_}, *truth_log_, from, true, ready);
+    at.bring(ReplayStart{players_, seed_, names_}, log, from, true, ready);
   } catch (const ReplayMismatch&) {
   } catch (const AgentFailure&) {
   } catch (const ScriptError&) {
@@ -54,10 +55,13 @@ void Determinizer::save_redrawn() {
   m.state().set_sink(nullptr);
   // Restored: the same position as last saved (same start and answers), so
   // the same count of the seat's events.
-  redrawn_ready_ = redrawn_at_->has_snapshot() && (saved || redrawn_at_->last_restored());
-  if (!redrawn_ready_) return;
-  redrawn_from_ = from;
-  redrawn_seat_ = seat_;
+  if (!at.has_snapshot() || !(saved || at.last_restored())) return false;
+  held_seat = seat_;
+  return true;
+}
+
+bool Determinizer::last_restored_redrawn() const {
+  return redrawn_at_ && active_ == &redrawn_at_->match();
 }
 
 bool Determinizer::resumes_redrawn(bool at_start, bool checked) const {
@@ -72,25 +76,31 @@ bool Determinizer::resumes_redrawn(bool at_start, bool checked) const {
 
 Determinizer::Outcome Determinizer::resume_redrawn(const std::vector<int>& identities, uint64_t chance_seed,
                                                    SimulationPolicy& policy) {
+  return resume_checked(*redrawn_at_, redrawn_from_, redrawn_seen_, identities, chance_seed, policy);
+}
+
+Determinizer::Outcome Determinizer::resume_checked(SavedPosition& position, size_t from, size_t seen,
+                                                   const std::vector<int>& identities, uint64_t chance_seed,
+                                                   SimulationPolicy& policy) {
   // The game run() plays for a checked sample (the sampled answers, the
-  // definition's identities until the seat's decision), from the position
-  // where the first redrawn answer is asked.
-  Replayer& r = *redrawn_replayer_;
+  // definition's identities until the seat's decision), from a position
+  // save_checked saved on its way.
+  Replayer& r = position.replayer();
   r.switch_at = truth_answers_;
   r.labels = &labels_;
   r.seat = seat_;
   r.observer = observer_.get();
   r.check = true;
   r.stop_at = replayer_->stop_at;
-  r.resume_at(replayer_->log, redrawn_from_, policy, chance_seed, &identities, faces_);
+  r.resume_at(replayer_->log, from, policy, chance_seed, &identities, faces_);
   identities_ = &identities;
   chance_seed_ = chance_seed;
   oracle_ = false;
   observer_->learn(false);
-  observer_->expect_from(redrawn_seen_);
-  Match& m = redrawn_at_->match();
+  observer_->expect_from(seen);
+  Match& m = position.match();
   active_ = &m;
-  redrawn_at_->restore();
+  position.service().restore();
   m.state().set_sink(observer_.get());
   const Outcome outcome = replayed(r, [&] { r.answer_pending(m); });
   m.state().set_sink(nullptr);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "determinize/determinizer.hpp"
+#include "determinize/saved_position.hpp"
 #include "determinize/seat_replay.hpp"
 
 namespace rulebook {
@@ -77,7 +78,7 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   // The same game as run() plays for a generic sample (it replays the
   // true answers on the definition's identities, unchecked, to the same
   // decision), from the saved decision instead.
-  Replayer& r = *paused_replayer_;
+  Replayer& r = paused_->replayer();
   r.check = false;
   r.resume_at(truth_log_, r.switch_at, policy, chance_seed, &identities, faces_);
   identities_ = &identities;
@@ -85,8 +86,14 @@ Determinizer::Outcome Determinizer::resume_saved(const std::vector<int>& identit
   oracle_ = false;
   Match& m = paused_->match();
   active_ = &m;
-  paused_->restore();
+  paused_->service().restore();
   return replayed(r, [&] { r.answer_pending(m); });
+}
+
+bool Determinizer::last_restored() const { return paused_ && active_ == &paused_->match(); }
+
+size_t Determinizer::checkpoint_bytes() const {
+  return checkpoint_ready_ ? paused_->service().snapshot_bytes() : 0;
 }
 
 bool Determinizer::replays_alike(const std::vector<int>& identities) {
@@ -151,24 +158,19 @@ bool Determinizer::ahead_checkpoint() {
   // The decision brought on the look-ahead's engine and saved, as
   // save_decision does on paused_.
   ahead_ready_ = true;
-  ahead_state_ = bring_to_decision(*ahead_at_, *ahead_replayer_) ? AheadSave::Saved : AheadSave::Failed;
+  ahead_state_ = bring_to_decision(*ahead_at_) ? AheadSave::Saved : AheadSave::Failed;
   return ahead_state_ == AheadSave::Saved;
 }
 
 double Determinizer::look_ahead(int option, Seat seat) {
   if (!identities_) throw std::logic_error("look_ahead outside a simulation");
-  if (!ahead_) {
-    ahead_engine_ = pooled_engine(definition_, limits_);
-    ahead_at_ = std::make_unique<PositionService>(definition_, *ahead_engine_);
-    ahead_ = &ahead_at_->match();
-    ahead_->set_keep_details(false);
-    ahead_replayer_ = std::make_unique<Replayer>();
+  if (!ahead_at_) {
     ahead_observer_ = std::make_unique<Observer>();
-    ahead_replayer_->observer = ahead_observer_.get();
-    ahead_replayer_->state = &ahead_->state();
+    ahead_at_ = std::make_unique<SavedPosition>(definition_, limits_, *ahead_observer_);
   }
-  if (ahead_->prepare_code() != sim_->prepare_code())
-    ahead_->set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
+  Match& ahead = ahead_at_->match();
+  if (ahead.prepare_code() != sim_->prepare_code())
+    ahead.set_prepare(sim_->prepare_code(), sim_->prepare_chunk(), sim_->prepare_at_first_turn());
   // A simulation that started from the decision's checkpoint looks ahead
   // from the look-ahead game's own checkpoint of that decision (saved on
   // first use), retracing only the simulation's answers since.
@@ -181,7 +183,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   ahead_log_.insert(ahead_log_.end(), own.begin() + static_cast<std::ptrdiff_t>(std::min(own.size(), truth_answers_)),
                     own.end());
   OneStepPolicy policy(option);
-  Replayer& r = *ahead_replayer_;
+  Replayer& r = ahead_at_->replayer();
   r.log = &ahead_log_;
   r.switch_at = truth_answers_;
   r.labels = replayer_->labels;
@@ -200,13 +202,13 @@ double Determinizer::look_ahead(int option, Seat seat) {
   try {
     if (from_checkpoint) {
       r.cursor = truth_answers_;
-      ahead_at_->restore();
-      r.answer_pending(*ahead_);
+      ahead_at_->service().restore();
+      r.answer_pending(ahead);
     } else {
       ahead_ready_ = false;  // a new game on the look-ahead's engine: its checkpoint is gone
-      ahead_->set_agents(std::vector<Agent*>(static_cast<size_t>(players_), ahead_replayer_.get()));
-      ahead_->set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
-      ahead_->start(players_, seed_, names_);
+      ahead.set_agents(std::vector<Agent*>(static_cast<size_t>(players_), &r));
+      ahead.set_start_identities(oracle_ ? *identities_ : std::vector<int>{});
+      ahead.start(players_, seed_, names_);
     }
   } catch (const GameCutOff&) {
     if (r.rejected) return 1.0 / players_;
@@ -223,7 +225,7 @@ double Determinizer::look_ahead(int option, Seat seat) {
   }
   (void)cut;
   try {
-    const std::optional<double> v = ahead_->evaluation(seat);
+    const std::optional<double> v = ahead.evaluation(seat);
     return v ? *v : 1.0 / players_;
   } catch (const ScriptLimitError& e) {
     note_over_limit(e);

@@ -8,7 +8,7 @@ namespace rulebook {
 namespace {
 
 // Enough for a few agents' engines at once (a determinizer holds up to
-// four); the oldest goes first. Each engine keeps its definition alive, so
+// six); the oldest goes first. Each engine keeps its definition alive, so
 // a definition's address names it while one of its engines is here.
 constexpr size_t kKeptEngines = 16;
 

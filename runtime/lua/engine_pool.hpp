@@ -1,6 +1,6 @@
 #pragma once
 // Rule engines kept for the process, by game definition and limits: a
-// search agent (the determinizer) builds two to four engines, and a new
+// search agent (the determinizer) builds two to six engines, and a new
 // agent per game would otherwise load the rules that many times a game.
 // An engine given back is emptied of what its games left (its garbage
 // collected, its heap trimmed: RuleEngine::trim_memory), so it holds what

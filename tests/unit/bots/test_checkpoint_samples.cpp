@@ -93,6 +93,34 @@ void same_simulation(Determinizer& restoring, Determinizer& replaying, const Sam
   CHECK(answers_of(restoring) == answers_of(replaying));
 }
 
+// Two determinizers prepared at the same decision of `seat`: one restores
+// its checkpoints, the other replays every sample from the start.
+struct SideBySide {
+  Determinizer restoring, replaying;
+  SideBySide(const Match& truth, Seat seat, const std::vector<nlohmann::json>& events,
+             const std::vector<std::string>& labels)
+      : restoring(truth.definition_ptr()), replaying(truth.definition_ptr()) {
+    replaying.use_checkpoints(false);
+    restoring.prepare(truth, seat, events, labels);
+    replaying.prepare(truth, seat, events, labels);
+  }
+};
+
+// The engines of `def` the pool holds now: taken out while it has one
+// (a new one built means none is left; that one is not given back), then
+// all given back.
+size_t pooled_engines_of(const std::shared_ptr<const GameDefinition>& def) {
+  std::vector<PooledEngine> taken;
+  for (;;) {
+    const size_t held = pooled_engine_count();
+    taken.push_back(pooled_engine(def, EngineLimits{}));
+    if (pooled_engine_count() < held) continue;
+    std::unique_ptr<RuleEngine> built(taken.back().release());  // destroyed, not pooled
+    taken.pop_back();
+    return taken.size();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a simultaneous decision's simulation from its checkpoint is the replayed one", "[checkpoint][together]") {
@@ -108,10 +136,8 @@ TEST_CASE("a simultaneous decision's simulation from its checkpoint is the repla
       ex.at = at;
       ex.examine = [&](const Match& truth, const std::vector<nlohmann::json>& events,
                        const std::vector<std::string>& labels) {
-        Determinizer restoring(truth.definition_ptr()), replaying(truth.definition_ptr());
-        replaying.use_checkpoints(false);
-        restoring.prepare(truth, Seat{seat}, events, labels);
-        replaying.prepare(truth, Seat{seat}, events, labels);
+        SideBySide both(truth, Seat{seat}, events, labels);
+        Determinizer &restoring = both.restoring, &replaying = both.replaying;
         REQUIRE(restoring.agrees());
         CHECK(restoring.restores());  // saved though the seat decides together with others
         CHECK_FALSE(replaying.restores());
@@ -146,10 +172,8 @@ TEST_CASE("a sample's redrawn private answers are checked alike from the checkpo
     ex.at = 2;
     ex.examine = [&](const Match& truth, const std::vector<nlohmann::json>& events,
                      const std::vector<std::string>& labels) {
-      Determinizer restoring(truth.definition_ptr()), replaying(truth.definition_ptr());
-      replaying.use_checkpoints(false);
-      restoring.prepare(truth, Seat{0}, events, labels);
-      replaying.prepare(truth, Seat{0}, events, labels);
+      SideBySide both(truth, Seat{0}, events, labels);
+      Determinizer &restoring = both.restoring, &replaying = both.replaying;
       REQUIRE(restoring.free_answers().size() == 2);
       REQUIRE(restoring.restores_redrawn());
       CHECK_FALSE(replaying.restores_redrawn());
@@ -186,6 +210,38 @@ TEST_CASE("a sample's redrawn private answers are checked alike from the checkpo
   }
 }
 
+TEST_CASE("redrawn answers drawn from a saved prefix agree with the ones a replay from the start finds",
+          "[checkpoint][private]") {
+  // Seat 0's fourth bid in the private-number Goofspiel: seat 1's three
+  // earlier bids are redrawn in turn, each option of the second and third
+  // checked from where it is asked, the bids drawn before it in (saved once
+  // per prefix), or by a replay from the start. The same options agree, so
+  // the same samples are drawn and play the same games.
+  auto def = load_game(std::string(RULEBOOK_TESTS_DIR) + "/data/private-goofspiel");
+  for (const uint64_t seed : {1, 4}) {
+    INFO("seed " << seed);
+    Examiner ex;
+    ex.at = 3;
+    int compared = 0;
+    ex.examine = [&](const Match& truth, const std::vector<nlohmann::json>& events,
+                     const std::vector<std::string>& labels) {
+      SideBySide both(truth, Seat{0}, events, labels);
+      Determinizer &restoring = both.restoring, &replaying = both.replaying;
+      REQUIRE(restoring.free_answers().size() == 3);
+      REQUIRE(restoring.restores_redrawn());
+      Rng draw_a(11), draw_b(11);
+      for (uint64_t k = 0; k < 40; ++k) {
+        const Sample s = restoring.sample(draw_a);
+        CHECK(s.answers == replaying.sample(draw_b).answers);
+        same_simulation(restoring, replaying, s, k);
+        ++compared;
+      }
+    };
+    REQUIRE(examine_at(def, 2, seed, Seat{0}, ex));
+    CHECK(compared == 40);
+  }
+}
+
 TEST_CASE("a redrawn answer inside a simultaneous decision resumes where the seats before it answered",
           "[checkpoint][private][together]") {
   // Sealed bids together: seat 0's second bid redraws seat 1's first, which
@@ -198,10 +254,8 @@ TEST_CASE("a redrawn answer inside a simultaneous decision resumes where the sea
   int compared = 0;
   ex.examine = [&](const Match& truth, const std::vector<nlohmann::json>& events,
                    const std::vector<std::string>& labels) {
-    Determinizer restoring(truth.definition_ptr()), replaying(truth.definition_ptr());
-    replaying.use_checkpoints(false);
-    restoring.prepare(truth, Seat{0}, events, labels);
-    replaying.prepare(truth, Seat{0}, events, labels);
+    SideBySide both(truth, Seat{0}, events, labels);
+    Determinizer &restoring = both.restoring, &replaying = both.replaying;
     REQUIRE(restoring.free_answers().size() == 1);
     REQUIRE(restoring.restores_redrawn());
     const auto& free = restoring.free_answers();
@@ -261,4 +315,42 @@ TEST_CASE("a determinizer's checkpoints never go into a game they were not made 
     REQUIRE(examine_at(c.def, 2, c.seed, Seat{0}, ex));
   }
   CHECK(compared == 105);
+}
+
+TEST_CASE("a determinizer's saved positions take their engines from the pool and give them back",
+          "[checkpoint][private][engine_pool]") {
+  // Seat 0's third bid in the private-number Goofspiel: the determinizer
+  // plays on its own engine and saves positions on engines of their own:
+  // the decision, where the first redrawn bid is asked, and where the
+  // second is (the first drawn). All come from the process's pool and go
+  // back to it, so the next search agent on the game loads the rules no
+  // more (the first redrawn bid's engine was once built anew for every
+  // determinizer, and destroyed with it).
+  auto def = load_game(std::string(RULEBOOK_TESTS_DIR) + "/data/private-goofspiel");  // no pooled engine is of it
+  // Its own game and those three positions (the game gives no sampling
+  // hint, and nothing looks ahead).
+  constexpr size_t kHeld = 4;
+  auto search = [&](const Match& truth, const std::vector<nlohmann::json>& events,
+                    const std::vector<std::string>& labels) {
+    Determinizer det(truth.definition_ptr());
+    det.prepare(truth, Seat{0}, events, labels);
+    REQUIRE(det.restores());
+    REQUIRE(det.restores_redrawn());
+    Rng draw(3);
+    Stop stop;
+    for (int k = 0; k < 5; ++k) (void)det.simulate(det.sample(draw), 1, stop);
+    CHECK(det.last_restored_redrawn());
+    CHECK(pooled_engines_of(def) == 0);
+  };
+  Examiner first;
+  first.at = 2;
+  first.examine = search;
+  REQUIRE(examine_at(def, 2, 1, Seat{0}, first));
+  CHECK(pooled_engines_of(def) == kHeld);
+  // A second determinizer, in another game, takes them all and builds none.
+  Examiner again;
+  again.at = 2;
+  again.examine = search;
+  REQUIRE(examine_at(def, 2, 2, Seat{0}, again));
+  CHECK(pooled_engines_of(def) == kHeld);
 }
