@@ -84,17 +84,7 @@ TEST_CASE("rollout=greedy: a search whose rollouts look one decision deep sees t
       "return rules\n";
   test::TempGame game(kYaml, lua);
   auto def = load_game(game.dir());
-  const auto first_choice = [&](const std::string& spec, uint64_t seed) {
-    Match match(def);
-    auto bot = build_agent(spec);
-    RandomAgent other;
-    match.set_agent(Seat{0}, bot.get());
-    match.set_agent(Seat{1}, &other);
-    match.record_answers();
-    match.play(2, seed);
-    REQUIRE(!match.answers().empty());
-    return match.answers()[0].index;
-  };
+  const auto first_choice = [&](const std::string& spec, uint64_t seed) { return test::first_choice(def, spec, seed); };
   for (uint64_t seed : {1, 2, 3}) {
     CHECK(first_choice("ismcts:iterations=30,c=0.3,rollout=greedy", seed) == 1);
     CHECK(first_choice("mcts:iterations=30,c=0.3,rollout=greedy", seed) == 1);

@@ -13,9 +13,7 @@
 namespace rulebook::test {
 
 // Seat 0's first answer (its option's index) with the agent `spec` at `seed`.
-inline int first_choice(const std::string& yaml, const std::string& lua, const std::string& spec, uint64_t seed) {
-  TempGame game(yaml, lua);
-  auto def = load_game(game.dir());
+inline int first_choice(const std::shared_ptr<const GameDefinition>& def, const std::string& spec, uint64_t seed) {
   Match match(def);
   auto bot = build_agent(spec);
   RandomAgent other;
@@ -26,6 +24,12 @@ inline int first_choice(const std::string& yaml, const std::string& lua, const s
   REQUIRE(!match.answers().empty());
   REQUIRE(match.answers()[0].seat == Seat{0});
   return match.answers()[0].index;
+}
+
+// The same on the game written out as `yaml` and `lua`.
+inline int first_choice(const std::string& yaml, const std::string& lua, const std::string& spec, uint64_t seed) {
+  TempGame game(yaml, lua);
+  return first_choice(load_game(game.dir()), spec, seed);
 }
 
 }  // namespace rulebook::test
