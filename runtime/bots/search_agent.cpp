@@ -317,21 +317,23 @@ class SearchAgent : public SeatSearchAgent {
 
     long accepted = 0, tries = 0, rejected = 0;
     const long max_tries = 20L * p_.iterations + 200;
+    // One sample and one reward list, their memory reused by every iteration.
+    Sample& sample = sample_;
+    std::vector<double>& rewards = rewards_;
     while (accepted < p_.iterations && tries < max_tries) {
       if (p_.seconds > 0 && accepted > 0 &&
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= p_.seconds)
         break;
       ++tries;
       const size_t t = static_cast<size_t>(accepted % trees);
-      Sample sample;
       if (p_.oracle) {
         sample.identities = oracle;
       } else if (trees > 1) {
         // A tree keeps the first determinization its replay accepts.
-        if (!drawn[t]) fixed[t] = det.sample(rng_);
+        if (!drawn[t]) det.sample(rng_, fixed[t]);
         sample = fixed[t];
       } else {
-        sample = det.sample(rng_);
+        det.sample(rng_, sample);
       }
       Iteration it(forest[t], p_, rng_, det, scratch_, d.seat());
       const auto outcome = p_.oracle ? det.simulate(sample.identities, rng_.next(), it, true)
@@ -347,7 +349,7 @@ class SearchAgent : public SeatSearchAgent {
       }
       if (outcome == Determinizer::Outcome::Failed) continue;
       drawn[t] = true;
-      const std::vector<double> rewards = det.rewards();
+      det.rewards(rewards);
       if (give_up_if_over_limit(det, p_.kind)) break;  // the evaluation, this time
       it.backpropagate(rewards);
       root_values_.resize(rewards.size(), 0.0);
@@ -379,6 +381,8 @@ class SearchAgent : public SeatSearchAgent {
   SearchParams p_;
   SearchStats stats_;
   IterationScratch scratch_;
+  Sample sample_;                // each iteration's, kept for its memory
+  std::vector<double> rewards_;  // each iteration's, likewise
   std::vector<double> root_values_;  // the last search's mean reward per seat at the root
 };
 

@@ -338,10 +338,20 @@ void Determinizer::hint_problem(const std::string& what, bool turn_off) {
 }
 
 Sample Determinizer::sample(Rng& rng) {
-  Sample s{sample_identities(rng), {}, {}, {}, false};
+  Sample s;
+  sample(rng, s);
+  return s;
+}
+
+void Determinizer::sample(Rng& rng, Sample& s) {
+  sample_identities(rng, s.identities);
+  s.dealt.clear();
+  s.faces.clear();
+  s.checked = false;
   for (int id : rolled_unseen_) s.faces.emplace_back(id, rng.next());
-  s.answers = draw_answers(rng);
-  if (hint_off_ || !deal_ready_) return s;
+  if (free_answers_.empty()) s.answers.clear();
+  else s.answers = draw_answers(rng);
+  if (hint_off_ || !deal_ready_) return;
   const uint64_t stream = rng.next();
   // The hint sees the generic draw, never the identities the seat did not
   // observe: apply it to the decision's game, deal, and put them back.
@@ -375,7 +385,7 @@ Sample Determinizer::sample(Rng& rng) {
   }
   if (!problem.empty()) {
     hint_problem(problem + "; the hint is turned off and the bot samples generically", true);
-    return s;
+    return;
   }
   s.dealt = s.identities;
   for (size_t k = 0; k < dealt.size(); ++k)
@@ -387,20 +397,25 @@ Sample Determinizer::sample(Rng& rng) {
   // the stream's order is the same whether a deal is checked or not).
   const bool audited = Rng(Rng::mix(stream, kAuditSalt)).below(kAuditOneIn) == 0;
   s.checked = decision_deals_++ < kFirstChecked || audited;
-  return s;
 }
 
 std::vector<int> Determinizer::sample_identities(Rng& rng) const {
-  std::vector<int> source(static_cast<size_t>(definition_->component_count()));
+  std::vector<int> source;
+  sample_identities(rng, source);
+  return source;
+}
+
+void Determinizer::sample_identities(Rng& rng, std::vector<int>& source) const {
+  source.resize(static_cast<size_t>(definition_->component_count()));
   for (size_t id = 0; id < source.size(); ++id) source[id] = static_cast<int>(id);
   for (size_t g = 0; g < groups_.size(); ++g) {
     const std::vector<int>& ids = groups_[g];
-    std::vector<int> drawn = group_sources_[g];  // by identity: no trace of the true order
+    std::vector<int>& drawn = drawn_;
+    drawn.assign(group_sources_[g].begin(), group_sources_[g].end());  // by identity: no trace of the true order
     for (size_t i = drawn.size() - 1; i > 0; --i)
       std::swap(drawn[i], drawn[rng.below(static_cast<uint32_t>(i + 1))]);
     for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = drawn[k];
   }
-  return source;
 }
 
 Determinizer& prepare_determinizer(std::unique_ptr<Determinizer>& cache, const GameAccess& truth, Seat seat,

@@ -56,11 +56,17 @@ namespace rulebook {
 // determinizer's samples, and the worlds the Python door resamples).
 using IdentitySnapshot = std::vector<std::pair<int, int>>;
 
-inline IdentitySnapshot identities_of(const GameState& state) {
-  IdentitySnapshot was;
+// Into `was` (its capacity kept: a search takes one every simulation).
+inline void identities_of(const GameState& state, IdentitySnapshot& was) {
+  was.clear();
   was.reserve(static_cast<size_t>(state.component_count()));
   for (ComponentId id : ComponentId::all(state.component_count()))
     was.emplace_back(state.component(id).type, state.component(id).face);
+}
+
+inline IdentitySnapshot identities_of(const GameState& state) {
+  IdentitySnapshot was;
+  identities_of(state, was);
   return was;
 }
 
@@ -187,6 +193,8 @@ class Determinizer {
   // drawn from `rng`: a function of the definition and the unobserved set
   // only, never of the true identities.
   std::vector<int> sample_identities(Rng& rng) const;
+  // The same draw into `into` (capacities kept: a search draws one every simulation).
+  void sample_identities(Rng& rng, std::vector<int>& into) const;
   // One determinization: sample_identities, and, when the game defines
   // rules.deal_unseen(game, seat, unseen), the game's own deal of the
   // unseen components. The hint is called on the decision's game with the
@@ -196,6 +204,8 @@ class Determinizer {
   // rest of the game, with a warning). Draws nothing more from `rng` when
   // the game has no hint.
   Sample sample(Rng& rng);
+  // The same sample into `into`, reusing its vectors' memory.
+  void sample(Rng& rng, Sample& into);
   const HintStats& hint_stats() const { return hint_; }
   // Whether sample() may use the game's hint (from the next prepare() on);
   // on by default. `ismcts:hint=0` turns it off, to measure what it brings.
@@ -227,6 +237,7 @@ class Determinizer {
   // After Cutoff: the game's evaluation (rules.evaluate) per seat, or 1/n
   // for every seat when the game defines none.
   std::vector<double> rewards();
+  void rewards(std::vector<double>& into);  // the same, into a kept buffer
 
   // During a simulation (from the policy's choose): the value for `seat`
   // (rules.evaluate, or the outcome if the game ends) of taking `option`
@@ -301,6 +312,7 @@ class Determinizer {
   const std::vector<std::pair<int, uint64_t>>* faces_ = nullptr;  // the simulation's redrawn faces
   std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone, rolled), by place
   std::vector<std::vector<int>> group_sources_;  // the same ids by identity
+  mutable std::vector<int> drawn_;  // sample_identities' scratch
   std::vector<int> group_of_;             // component id -> its group among unobserved, -1 observed
   bool agrees_ = false;
   int has_evaluate_ = -1;                 // unknown / no / yes

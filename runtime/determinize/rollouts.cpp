@@ -237,13 +237,19 @@ double Determinizer::look_ahead(int option, Seat seat) {
 }
 
 std::vector<double> Determinizer::rewards() {
-  std::vector<double> r(static_cast<size_t>(players_), 0.0);
+  std::vector<double> r;
+  rewards(r);
+  return r;
+}
+
+void Determinizer::rewards(std::vector<double>& r) {
+  r.assign(static_cast<size_t>(players_), 0.0);
   const GameResult& result = active_->result();
   if (!result.finished && !result.stopped) {
     // Cut off: the game's own estimate (rules.evaluate, every seat in one
     // call under one budget), 1/n without one.
     std::fill(r.begin(), r.end(), 1.0 / players_);
-    if (has_evaluate_ == 0) return r;
+    if (has_evaluate_ == 0) return;
     try {
       const std::optional<std::vector<double>> e = active_->evaluations();
       has_evaluate_ = e ? 1 : 0;
@@ -253,11 +259,10 @@ std::vector<double> Determinizer::rewards() {
     } catch (const ScriptError& e) {
       note_broken_evaluation(e);
     }
-    return r;
+    return;
   }
   // The game's returns when it gives them, else each winner's share of the win.
   for (Seat s : Seat::all(players_)) r[s.index()] = seat_payoff(result, s);
-  return r;
 }
 
 void Determinizer::note_broken_evaluation(const ScriptError& e) {

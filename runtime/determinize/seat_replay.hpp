@@ -134,8 +134,8 @@ class Determinizer::Replayer : public LogReplayAgent {
   // decision: the others' answers drawn or retraced, the seat handed over
   // to the policy), so a restored simulation is the replayed one.
   void answer_pending(Match& m) {
-    const std::vector<Seat> seats = m.pending_seats();
-    for (Seat s : seats) m.answer(s, m.decide_pending(s, [this](const Decision& d) { return choose(d); }));
+    m.pending_seats(pending_);
+    for (Seat s : pending_) m.answer(s, m.decide_pending(s, [this](const Decision& d) { return choose(d); }));
   }
 
   // From the seat's decision on, the search's policy plays: the rollout
@@ -156,8 +156,10 @@ class Determinizer::Replayer : public LogReplayAgent {
   // identities[i] has now: the seat never observed either. Then the dice
   // rolled out of its sight show fresh faces.
   void permute() {
-    if (identities != nullptr && !identities->empty())
-      give_identities(*state, identities_of(*state), *identities);
+    if (identities != nullptr && !identities->empty()) {
+      identities_of(*state, was_);
+      give_identities(*state, was_, *identities);
+    }
     if (faces == nullptr) return;
     for (const auto& [id, draw] : *faces) {
       Component& c = state->mutable_component(ComponentId{id});
@@ -170,6 +172,8 @@ class Determinizer::Replayer : public LogReplayAgent {
   const std::vector<std::pair<int, uint64_t>>* faces = nullptr;
 
  private:
+  IdentitySnapshot was_;        // permute()'s, kept between simulations
+  std::vector<Seat> pending_;   // answer_pending()'s, kept between simulations
   std::vector<Seat> group;  // the simultaneous decision handed over in
   bool group_open = false;
   Seat group_last{0};

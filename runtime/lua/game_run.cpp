@@ -389,8 +389,13 @@ Seat GameRun::pending_seat() const {
 
 std::vector<Seat> GameRun::pending_seats() const {
   std::vector<Seat> seats;
-  for (const auto& w : impl_->pending) seats.push_back(w.request.seat);
+  pending_seats(seats);
   return seats;
+}
+
+void GameRun::pending_seats(std::vector<Seat>& into) const {
+  into.clear();
+  for (const auto& w : impl_->pending) into.push_back(w.request.seat);
 }
 
 std::vector<AnswerRecord> GameRun::together_answers() const {

@@ -111,6 +111,8 @@ class GameRun {
   // Every seat the game waits for, ascending: one, or the seats of a
   // simultaneous decision that have not answered yet.
   std::vector<Seat> pending_seats() const;
+  // The same, into `into` (its capacity kept: a search asks every simulation).
+  void pending_seats(std::vector<Seat>& into) const;
   // The answers given so far to the simultaneous decision under way
   // (empty when none is): the true game's, which no seat may see. For the
   // runtime (undo's refusal) and for tests' cheating agents only.

@@ -187,6 +187,7 @@ const DecisionRequest& Match::pending() const { return run().pending(); }
 const DecisionRequest& Match::pending(Seat seat) const { return run().pending(seat); }
 Seat Match::pending_seat() const { return run().pending_seat(); }
 std::vector<Seat> Match::pending_seats() const { return run().pending_seats(); }
+void Match::pending_seats(std::vector<Seat>& into) const { run().pending_seats(into); }
 std::vector<AnswerRecord> Match::together_answers() const {
   return run_ ? run_->together_answers() : std::vector<AnswerRecord>{};
 }

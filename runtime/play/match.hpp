@@ -108,6 +108,7 @@ class Match : public TrueGame {
   const DecisionRequest& pending(Seat seat) const;  // that seat's (GameRun::pending)
   Seat pending_seat() const;               // who decides (the lowest seat waited for), building nothing
   std::vector<Seat> pending_seats() const;  // every seat the game waits for
+  void pending_seats(std::vector<Seat>& into) const;  // the same, into a kept buffer
   // The answers given so far to the simultaneous decision under way: the
   // true game's, which no seat may see (GameRun::together_answers).
   std::vector<AnswerRecord> together_answers() const;

@@ -19,13 +19,15 @@ namespace {
 
 // Options of every kind game:choose labels: a table's own label, a string,
 // a label a metatable builds, one whose __index raises, a number, a
-// boolean, invalid UTF-8, a string with a NUL, a component; then seats.
+// boolean, invalid UTF-8, a string with a NUL, a component, and longer
+// strings whose bad byte or NUL lies past their first eight; then seats.
 const char* const kOptions = R"(  local built = setmetatable({}, {__index = function(_, key)
     if key == "label" then return "built" end
   end})
   local raising = setmetatable({}, {__index = function() error("boom") end})
   local die = game:zone("supply"):top()
-  game:choose(0, "Pick", {{label = "kept"}, "plain", built, raising, 7, 2.5, true, "\xff\xfe", "a\0b", die})
+  game:choose(0, "Pick", {{label = "kept"}, "plain", built, raising, 7, 2.5, true, "\xff\xfe", "a\0b", die,
+              "abcdefgh\xffijklmno", "abcdefghij\0klmnop", "twelve chars"})
   game:choose(0, "Who?", {0, 1}, "seat")
   game:finish{winners = {0}}
 )";
@@ -34,6 +36,7 @@ const char* const kOptions = R"(  local built = setmetatable({}, {__index = func
 struct Reads {
   std::vector<std::string> one_by_one, all_at_once;
   bool same = false, other_text = true, shorter = true, longer = true;
+  bool unmended = false;  // same_labels with an option's raw bytes in place of its mended label
 };
 
 Reads read_labels(const Decision& d) {
@@ -51,6 +54,13 @@ Reads read_labels(const Decision& d) {
   other = r.one_by_one;
   other.push_back("more");
   r.longer = d.same_labels(other);
+  other = r.one_by_one;
+  bool replaced = false;
+  for (std::string& label : other) {
+    if (label == "\xEF\xBF\xBD\xEF\xBF\xBD") label = "\xff\xfe", replaced = true;
+    if (label == "abcdefgh\xEF\xBF\xBDijklmno") label = "abcdefgh\xffijklmno", replaced = true;
+  }
+  r.unmended = replaced && d.same_labels(other);
   return r;
 }
 
@@ -61,6 +71,7 @@ void check_reads(const Reads& r, const std::vector<std::string>& expected) {
   CHECK_FALSE(r.other_text);
   CHECK_FALSE(r.shorter);
   CHECK_FALSE(r.longer);
+  CHECK_FALSE(r.unmended);
 }
 
 struct ReadingAgent : Agent {
@@ -74,7 +85,8 @@ struct ReadingAgent : Agent {
 };
 
 const std::vector<std::string> kFirst{"kept",   "plain", "built", "option 4",    "7",  "2.5",
-                                      "yes",    "\xEF\xBF\xBD\xEF\xBF\xBD", "a", "die (one)"};
+                                      "yes",    "\xEF\xBF\xBD\xEF\xBF\xBD", "a", "die (one)", "abcdefgh\xEF\xBF\xBDijklmno", "abcdefghij",
+                                      "twelve chars"};
 
 }  // namespace
 
