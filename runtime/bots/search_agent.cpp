@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -35,6 +36,18 @@ struct Edge {
 };
 
 size_t key_hash(const std::string& key) { return std::hash<std::string>{}(key); }
+
+// log(n), read from a table for the counts a search meets most (UCB takes
+// one for every option at every step): the same doubles std::log gives.
+double log_count(int n) {
+  constexpr int kTabled = 2048;
+  static const std::array<double, kTabled> table = [] {
+    std::array<double, kTabled> t{};
+    for (int i = 1; i < kTabled; ++i) t[static_cast<size_t>(i)] = std::log(static_cast<double>(i));
+    return t;
+  }();
+  return n > 0 && n < kTabled ? table[static_cast<size_t>(n)] : std::log(static_cast<double>(n));
+}
 
 struct Node {
   std::vector<Edge> edges;
@@ -237,7 +250,7 @@ class Iteration : public SimulationPolicy {
       for (size_t i = 0; i < count; ++i) {
         const Edge& e = edges[static_cast<size_t>(edge_of[i])];
         // UCB1 with the availability count in place of the parent's visits.
-        const double score = tree_.scaled(e.reward / e.visits) + p_.c * std::sqrt(std::log(static_cast<double>(e.available)) / e.visits);
+        const double score = tree_.scaled(e.reward / e.visits) + p_.c * std::sqrt(log_count(e.available) / e.visits);
         if (score > best) {
           best = score;
           option = static_cast<int>(i);
