@@ -369,6 +369,7 @@ int pause_at_decision(lua_State* L, GameRunImpl& game, Seat seat, const char* pr
   w.built = game.bare_requests;  // bare: nobody will read them
   w.slot = kOptions;
   w.kept_labels = 0;
+  w.copy_of_save = 0;
   return lua_yieldk(L, 0, seat.value(), choose_continue);
 }
 

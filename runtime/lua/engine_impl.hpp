@@ -162,6 +162,13 @@ struct GameRunImpl {
     // that every restore of the decision reads them without Lua. Such a
     // label is the heap's, and a restore brings the heap back byte for byte.
     uint64_t kept_labels = 0;
+    // A restore's copy of entry `copy_of_index` of the checkpoint save
+    // `copy_of_save` (GameCheckpointImpl::save), untouched since: the next
+    // restore of that save skips copying it again (a search restores the
+    // same decision every simulation). 0: not such a copy. Whatever writes
+    // an entry's request clears it.
+    uint64_t copy_of_save = 0;
+    size_t copy_of_index = 0;
   };
   std::vector<Waiting> pending;
   // The decision last answered, kept for its buffers (never read): a

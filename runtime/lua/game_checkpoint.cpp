@@ -2,7 +2,7 @@
 // engine's heap bytes, the run, the state and the answers recorded. The
 // bytes are the Lua state itself at the same addresses, so nothing in it
 // needs mending; the C++ around it is copied by value.
-#include <algorithm>
+#include <atomic>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -12,6 +12,11 @@
 #include "lua/rule_engine.hpp"
 
 namespace rulebook {
+namespace {
+
+std::atomic<uint64_t> saves{0};
+
+}  // namespace
 
 // Everything a checkpoint knows of the engine, by value: the heap's bytes,
 // the run's fields (engine_impl.hpp marks those that point into the heap),
@@ -21,6 +26,7 @@ namespace rulebook {
 struct GameCheckpointImpl {
   const GameRunImpl* of = nullptr;  // the run that saved it (only it may restore)
   uint64_t serial = 0;              // and its number (another run may reuse its address)
+  uint64_t save = 0;                // this save's number, unique in the process (Waiting::copy_of_save)
   LuaHeap::Snapshot heap;
   // The run's fields, detached from the engine (engine = null) so that
   // dropping the copy touches no Lua state.
@@ -63,6 +69,7 @@ void GameRun::save(GameCheckpoint& into) {
   lua_gc(e.L, LUA_GCCOLLECT);
   c.of = &g;
   c.serial = g.serial;
+  c.save = ++saves;
   e.ctx.heap->snapshot(c.heap);
   if (c.run) *c.run = g;
   else c.run.emplace(g);
@@ -103,7 +110,13 @@ void GameRun::restore(const GameCheckpoint& from) {
   g = *c.run;
   g.engine = engine;
   pending.resize(c.pending.size());
-  std::copy(c.pending.begin(), c.pending.end(), pending.begin());
+  for (size_t i = 0; i < c.pending.size(); ++i) {
+    GameRunImpl::Waiting& w = pending[i];
+    if (w.copy_of_save == c.save && w.copy_of_index == i) continue;  // this save's, untouched since
+    w = c.pending[i];
+    w.copy_of_save = c.save;
+    w.copy_of_index = i;
+  }
   g.pending = std::move(pending);
   if (details.is_object() && c.details.is_object() && c.details.empty()) details.clear();
   else details = c.details;

@@ -361,6 +361,7 @@ const DecisionRequest& GameRun::pending(Seat seat) const {
     }
     w->request.view = g.view(seat);
     w->built = true;
+    w->copy_of_save = 0;
   }
   return w->request;
 }

@@ -5,11 +5,13 @@
 // every bundled game.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "agents/agent.hpp"
 #include "core/rng.hpp"
 #include "inline_game.hpp"
 #include "observation/event_view.hpp"
@@ -225,4 +227,69 @@ TEST_CASE("a restored decision shows its own labels, and the next decision its o
     return 0;
   });
   CHECK(read == std::vector<std::string>{"kept 3", "plain 3", "built 3", "3"});
+}
+
+namespace {
+
+// Pauses the game at its decisions while `pause` holds, else takes the first option.
+struct PausingAgent : Agent {
+  bool pause = true;
+  std::string kind() const override { return "pausing"; }
+  bool answers_at_once() const override { return true; }
+  int choose(const Decision&) override { return pause ? kPause : 0; }
+};
+
+}  // namespace
+
+TEST_CASE("two checkpoints of one game, restored in turn, each bring back their own decision", "[checkpoint]") {
+  // A restore skips copying a waiting entry that is its own save's copy,
+  // untouched (a search restores one decision every simulation and its
+  // agents play the game out): restoring the other save, or the same one
+  // after the entry served another decision, must still bring back that
+  // save's decision.
+  const test::TempGame game(test::one_die_game_yaml("saves", "Saves"), test::rules_lua(R"(  for round = 1, 4 do
+    game:choose(0, 'Pick ' .. round, {{label = "kept " .. round}, "plain " .. round, round})
+  end
+  return game:finish{winners = {0}})"));
+  const auto def = load_game(game.dir());
+  Match match(def);
+  auto agent = std::make_unique<PausingAgent>();
+  PausingAgent& pausing = *agent;
+  match.set_agent(Seat{0}, std::move(agent));
+  match.set_agent(Seat{1}, std::make_unique<FirstAgent>());
+  REQUIRE(match.start(2, 1));
+  REQUIRE(match.answer(Seat{0}, 0));
+  GameCheckpoint second, third;
+  match.save(second);
+  REQUIRE(match.answer(Seat{0}, 0));
+  match.save(third);
+  auto asked = [&match] {
+    std::vector<std::string> seen;
+    match.decide_pending(Seat{0}, [&](const Decision& d) {
+      seen.emplace_back(d.prompt());
+      for (int i = 0; i < d.count(); ++i) seen.push_back(d.label(i));
+      return 0;
+    });
+    return seen;
+  };
+  const std::vector<std::string> at_second{"Pick 2", "kept 2", "plain 2", "2"};
+  const std::vector<std::string> at_third{"Pick 3", "kept 3", "plain 3", "3"};
+  pausing.pause = false;  // from now on the agent plays every game out
+  for (int round = 0; round < 2; ++round) {
+    match.restore(second);
+    CHECK(asked() == at_second);
+    match.restore(second);  // its entry waits, untouched: not copied again
+    CHECK(asked() == at_second);
+    REQUIRE_FALSE(match.answer(Seat{0}, 1));  // over: the restored entry is the last answered
+    match.restore(third);   // that entry is the other save's copy
+    CHECK(asked() == at_third);
+    REQUIRE_FALSE(match.answer(Seat{0}, 2));
+    match.restore(third);   // this save's copy, untouched
+    CHECK(asked() == at_third);
+    CHECK(match.pending(Seat{0}).labels == std::vector<std::string>{"kept 3", "plain 3", "3"});  // built now
+    REQUIRE_FALSE(match.answer(Seat{0}, 0));
+    match.restore(third);   // the built entry is copied again
+    CHECK(asked() == at_third);
+    REQUIRE_FALSE(match.answer(Seat{0}, 0));
+  }
 }
