@@ -8,6 +8,7 @@
 // game waits: its labels and view are produced only when asked for (a
 // random bot never asks), so bulk simulation builds no strings; request()
 // turns it into a DecisionRequest.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -51,6 +52,11 @@ class LabelReader {
   // Whether the labels are exactly `labels` (sized to the options' count),
   // compared where they are: nothing copied.
   virtual bool same(const std::vector<std::string>& labels) const = 0;
+  // Nonzero: a number that stands for these exact labels, given by every
+  // reader of the same labels (a checkpoint's decision, brought back
+  // untouched), so that a search that has read them once compares numbers.
+  // 0: no such number.
+  virtual uint64_t token() const { return 0; }
 };
 
 class Decision {
@@ -81,6 +87,8 @@ class Decision {
   // Whether the options' labels are exactly `labels`, in order (what
   // labels() would give), without copying them.
   bool same_labels(const std::vector<std::string>& labels) const;
+  // LabelReader::token of the labels (0: none).
+  uint64_t labels_token() const { return reader_ ? reader_->token() : 0; }
   nlohmann::json view() const { return request_ ? request_->view : (*view_)(); }
   // The seats deciding at once (DecisionRequest::together); empty for a
   // decision of one seat.

@@ -61,6 +61,7 @@ struct Node {
   // then need no keys, hashes nor look-ups.
   std::vector<std::string> last_labels;
   std::vector<int> last_edges;
+  uint64_t last_token = 0;  // Decision::labels_token of last_labels (0: none)
 
   // The edge of `key` (its hash `hash`), or -1.
   int find(const std::string& key, size_t hash) const {
@@ -198,7 +199,10 @@ class Iteration : public SimulationPolicy {
     bool keyed = false;  // keys_ and hashes_ hold this decision's keys
     {
       Node& here = nodes[static_cast<size_t>(node_)];
-      if (!here.last_labels.empty() && d.same_labels(here.last_labels)) {
+      const uint64_t token = d.labels_token();
+      if (!here.last_labels.empty() &&
+          ((token != 0 && token == here.last_token) || d.same_labels(here.last_labels))) {
+        here.last_token = token;
         edge_of.assign(here.last_edges.begin(), here.last_edges.end());
       } else {
         d.labels(labels_);  // read whole before the node keeps them (a read may throw)
@@ -208,6 +212,7 @@ class Iteration : public SimulationPolicy {
         edge_of.resize(count);
         for (size_t i = 0; i < count; ++i) edge_of[i] = here.find(keys_[i], hashes_[i]);
         here.last_labels.swap(labels_);
+        here.last_token = token;
         here.last_edges.assign(edge_of.begin(), edge_of.end());
       }
       unexpanded.clear();

@@ -461,6 +461,13 @@ void WaitingLabels::read(std::vector<std::string>& out) const {
   }
 }
 
+uint64_t WaitingLabels::token() const {
+  const size_t n = w_.request.labels.size();
+  const bool all_kept = n > 0 && n <= 64 && w_.kept_labels == (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1);
+  if (w_.copy_of_save == 0 || !all_kept || w_.copy_of_index >= 256) return 0;
+  return w_.copy_of_save << 8 | w_.copy_of_index;
+}
+
 bool WaitingLabels::same(const std::vector<std::string>& labels) const {
   lua_State* co = g_.co;
   for (size_t i = 0; i < labels.size(); ++i) {

@@ -210,6 +210,9 @@ class WaitingLabels final : public LabelReader {
   WaitingLabels(GameRunImpl& g, const GameRunImpl::Waiting& w) : g_(g), w_(w) {}
   void read(std::vector<std::string>& out) const override;
   bool same(const std::vector<std::string>& labels) const override;
+  // A restore's untouched copy of a saved entry whose labels are all kept:
+  // they are that save's (which no later change reaches).
+  uint64_t token() const override;
 
  private:
   bool kept(size_t i) const { return i < 64 && ((w_.kept_labels >> i) & 1) != 0; }

@@ -126,3 +126,49 @@ TEST_CASE("labels: a waiting decision's labels read all at once, kept ones after
     check_reads(reads_now(), kFirst);
   }
 }
+
+TEST_CASE("labels: a restored decision whose labels are all kept has a number for them, and only then", "[labels][checkpoint]") {
+  // Decision::labels_token: a search compares it instead of the labels at
+  // a node it has seen the same labels at. Only an untouched restore of a
+  // save whose labels are all the heap's own has one, a save's own.
+  const test::TempGame game(test::one_die_game_yaml("tokens", "Tokens"), test::rules_lua(R"(  game:choose(0, "Pick", {{label = "kept"}, "plain"})
+  game:choose(0, "Again", {{label = "kept"}, "plain", setmetatable({}, {__index = function() return "built" end})})
+  game:choose(0, "Last", {{label = "kept"}, "plain"})
+  game:finish{winners = {0}}
+)"));
+  const auto def = load_game(game.dir());
+  Match match(def);
+  REQUIRE(match.start(2, 1));
+  auto token_now = [&] {
+    uint64_t token = 0;
+    match.decide_pending(Seat{0}, [&](const Decision& d) {
+      token = d.labels_token();
+      return 0;
+    });
+    return token;
+  };
+  CHECK(token_now() == 0);  // not restored
+  GameCheckpoint first, second, third;
+  match.save(first);
+  match.restore(first);
+  const uint64_t at_first = token_now();
+  CHECK(at_first != 0);
+  match.restore(first);
+  CHECK(token_now() == at_first);
+  REQUIRE(match.answer(Seat{0}, 0));
+  match.save(second);  // a label built by a metatable: not kept
+  match.restore(second);
+  CHECK(token_now() == 0);
+  REQUIRE(match.answer(Seat{0}, 0));
+  match.save(third);
+  match.restore(third);
+  const uint64_t at_third = token_now();
+  CHECK(at_third != 0);
+  CHECK(at_third != at_first);  // other labels, another save
+  match.save(first);  // saved again: a new number
+  match.restore(first);
+  CHECK(token_now() != at_third);
+  CHECK(token_now() != at_first);
+  CHECK(match.pending(Seat{0}).labels == std::vector<std::string>{"kept", "plain"});  // built on first read
+  CHECK(token_now() == 0);
+}
