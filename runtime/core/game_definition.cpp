@@ -1,6 +1,13 @@
 #include "core/game_definition.hpp"
 
+#include <fmt/format.h>
+
 namespace rulebook {
+
+std::string GameDefinition::default_name(int seat) const {
+  if (seat < static_cast<int>(default_names.size())) return default_names[static_cast<size_t>(seat)];
+  return fmt::format("Player {}", seat + 1);
+}
 
 int GameDefinition::find_type(const std::string& n) const {
   for (size_t i = 0; i < types.size(); ++i)

@@ -74,6 +74,9 @@ class GameDefinition {
   std::vector<std::string> authors;
   int min_players = 1, max_players = 1, default_players = 1;
   std::vector<std::string> default_names;
+  // A seat's name when the game is given none: default_names', else
+  // "Player N" (N from 1).
+  std::string default_name(int seat) const;
   nlohmann::json options = nlohmann::json::object();
   nlohmann::json option_help = nlohmann::json::object();
   // How components look (game.yaml `display:`): per type name, a style

@@ -41,8 +41,7 @@ void GameState::reset(int players, uint64_t seed, std::vector<std::string> names
   players_.assign(players, Player{});
   for (int s = 0; s < players; ++s) {
     if (s < static_cast<int>(names.size()) && !names[s].empty()) players_[s].name = names[s];
-    else if (s < static_cast<int>(def_->default_names.size())) players_[s].name = def_->default_names[s];
-    else players_[s].name = fmt::format("Player {}", s + 1);
+    else players_[s].name = def_->default_name(s);
   }
   turns_.reset(players);
   for (auto& z : zones_) z.clear();

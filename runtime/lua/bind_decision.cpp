@@ -306,7 +306,9 @@ int push_choice(lua_State* L, Seat seat, int index, int count, bool asked = true
 int choose_continue(lua_State* L, int /*status*/, lua_KContext seat) {
   const int index = static_cast<int>(lua_tointeger(L, -1));
   lua_pop(L, 1);
-  return push_choice(L, Seat{static_cast<int>(seat)}, index, static_cast<int>(lua_rawlen(L, kOptions)));
+  // The count is read by a choice recorded only (record_choice_at).
+  const int count = state_of(L).listening() ? static_cast<int>(lua_rawlen(L, kOptions)) : 0;
+  return push_choice(L, Seat{static_cast<int>(seat)}, index, count);
 }
 
 }  // namespace
@@ -373,14 +375,28 @@ int pause_at_decision(lua_State* L, GameRunImpl& game, Seat seat, const char* pr
   return lua_yieldk(L, 0, seat.value(), choose_continue);
 }
 
+// check_text for the prompt (argument 3), which is mostly the same string
+// call after call (the rules' constant): the last one checked is kept as
+// the function's own upvalue, and the same string object is taken as it
+// is (its text was checked when it was kept).
+const char* check_prompt(lua_State* L) {
+  const void* prompt = lua_topointer(L, 3);
+  if (prompt && prompt == lua_topointer(L, lua_upvalueindex(kOwnUpvalue))) return lua_tostring(L, 3);
+  const char* text = check_text(L, 3);  // a string in the slot from here on
+  lua_pushvalue(L, 3);
+  lua_replace(L, lua_upvalueindex(kOwnUpvalue));
+  return text;
+}
+
 int decision_choose(lua_State* L) {
   check_game(L, 1);
   const Seat seat = check_seat(L, 2);
-  const char* prompt = check_text(L, 3);
-  luaL_checktype(L, kOptions, LUA_TTABLE);
+  const char* prompt = check_prompt(L);
+  if (lua_type(L, kOptions) != LUA_TTABLE) luaL_checktype(L, kOptions, LUA_TTABLE);
   bool said_private = false;
   lua_Integer f = check_style(L, said_private);
-  lua_settop(L, kStyle);
+  if (lua_gettop(L) == kOptions) lua_pushnil(L);  // the style's slot: as lua_settop, for less
+  else lua_settop(L, kStyle);
   plain_list(L, kOptions, kOptions);
   const lua_Unsigned count = lua_rawlen(L, kOptions);
   luaL_argcheck(L, count > 0, kOptions, "no options to choose from");
@@ -517,7 +533,8 @@ void keep_heap_labels(GameRunImpl& g, GameRunImpl::Waiting& w) {
 }
 
 void register_decisions(lua_State* L) {
-  add_methods(L, "game", kDecisionMethods);
+  lua_pushnil(L);  // the last prompt checked (check_prompt)
+  add_methods(L, "game", kDecisionMethods, 1);
   lua_pushliteral(L, "label");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kLabelKept);
 }

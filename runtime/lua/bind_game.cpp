@@ -1,6 +1,8 @@
 // The `game` object: players, zones, boards, messages, scores and the end.
 #include <cmath>
-#include <iterator>
+#include <cstring>
+#include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -17,10 +19,23 @@ int game_player_count(lua_State* L) {
   return 1;
 }
 
+// The names' Lua strings are kept by seat in the function's upvalue (a
+// table, not the rules'): pushing a name anew hashed it, and allocated it
+// again after every checkpoint's full collection had freed it. A kept
+// string is used only while it is the seat's name of the game being played.
 int game_player_name(lua_State* L) {
   check_game(L, 1);
   const Seat seat = check_seat(L, 2);
-  lua_pushstring(L, state_of(L).player(seat).name.c_str());
+  const std::string& name = state_of(L).player(seat).name;
+  size_t length = 0;
+  const char* kept =
+      lua_rawgeti(L, lua_upvalueindex(kOwnUpvalue), seat.value() + 1) == LUA_TSTRING ? lua_tolstring(L, -1, &length)
+                                                                                    : nullptr;
+  if (kept && length == name.size() && memcmp(kept, name.data(), length) == 0) return 1;
+  lua_pop(L, 1);
+  lua_pushstring(L, name.c_str());
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, lua_upvalueindex(kOwnUpvalue), seat.value() + 1);
   return 1;
 }
 
@@ -145,21 +160,57 @@ int game_score(lua_State* L) {
   return 1;
 }
 
-void read_seats(lua_State* L, int table, const char* field, std::vector<Seat>& out) {
-  if (lua_getfield(L, table, field) == LUA_TNIL) {
+// The fields game:finish reads, in the order it reads them.
+enum FinishField { kWinners, kLosers, kSummary, kReason, kDetails, kStats, kReturns, kFinishFields };
+constexpr std::string_view kFinishFieldNames[kFinishFields] = {"winners", "losers", "summary", "reason",
+                                                               "details", "stats",  "returns"};
+
+// game:finish's table (argument 2), its fields pushed one at a time as
+// the function reads them. lua_getfield interned each key anew (a C string
+// looked up and compared) to find most fields absent: while the table has
+// no metatable, and no Lua code has run since that was seen, a raw read
+// with the key's string, kept as game_finish's own upvalue
+// kOwnUpvalue + field, finds the same value for less.
+struct FinishTable {
+  lua_State* L;
+  bool raw;
+
+  // Pushes field f's value; returns its type.
+  int push(FinishField f) const {
+    if (!raw) return lua_getfield(L, 2, kFinishFieldNames[f].data());  // a literal: NUL-terminated
+    lua_pushvalue(L, lua_upvalueindex(kOwnUpvalue + f));
+    return lua_rawget(L, 2);
+  }
+};
+
+void read_seats(FinishTable& finish, FinishField field, std::vector<Seat>& out) {
+  lua_State* L = finish.L;
+  const int table = 2;
+  const char* name = kFinishFieldNames[field].data();
+  if (finish.push(field) == LUA_TNIL) {
     lua_pop(L, 1);
     return;
   }
-  if (!lua_istable(L, -1)) luaL_argerror(L, table, lua_pushfstring(L, "field '%s' must be a list of seats", field));
+  if (!lua_istable(L, -1)) luaL_argerror(L, table, lua_pushfstring(L, "field '%s' must be a list of seats", name));
   // Length and items through their metamethods: a read-only list will do.
-  const int n = list_length_at(L, table, -1);
+  // A list without any is read raw: the same values, for less.
+  const bool raw = !lua_getmetatable(L, -1);
+  if (!raw) {
+    lua_pop(L, 1);
+    finish.raw = false;  // the metamethods may change the finish table
+  }
+  const lua_Unsigned raw_length = raw ? lua_rawlen(L, -1) : 0;
+  if (raw_length > static_cast<lua_Unsigned>(std::numeric_limits<int>::max()))
+    luaL_argerror(L, table, "the list's length is not a count");
+  const int n = raw ? static_cast<int>(raw_length) : list_length_at(L, table, -1);
   const int players = state_of(L).player_count();
   for (int i = 1; i <= n; ++i) {
-    lua_geti(L, -1, i);
+    if (raw) lua_rawgeti(L, -1, i);
+    else lua_geti(L, -1, i);
     int isnum = 0;
     const lua_Integer s = lua_tointegerx(L, -1, &isnum);
     if (!isnum || s < 0 || s >= players)
-      luaL_argerror(L, table, lua_pushfstring(L, "%s[%d] is not a seat", field, i));
+      luaL_argerror(L, table, lua_pushfstring(L, "%s[%d] is not a seat", name, i));
     out.push_back(Seat{static_cast<int>(s)});
     lua_pop(L, 1);
   }
@@ -249,29 +300,31 @@ int game_finish(lua_State* L) {
   check_game(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   refuse_inside_read_only_call(L, "game:finish");  // before the result changes
+  FinishTable finish{L, !lua_getmetatable(L, 2)};
+  if (!finish.raw) lua_pop(L, 1);
   GameResult& r = current_game(L).result;
   r.winners.clear();
   r.losers.clear();
-  read_seats(L, 2, "winners", r.winners);
-  read_seats(L, 2, "losers", r.losers);
-  if (lua_getfield(L, 2, "summary") == LUA_TSTRING) r.summary = text_at(L, -1);
+  read_seats(finish, kWinners, r.winners);
+  read_seats(finish, kLosers, r.losers);
+  if (finish.push(kSummary) == LUA_TSTRING) r.summary = text_at(L, -1);
   lua_pop(L, 1);
-  const int reason_type = lua_getfield(L, 2, "reason");
+  const int reason_type = finish.push(kReason);
   if (reason_type != LUA_TNIL && reason_type != LUA_TSTRING)
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'reason' must be a string, got %s", lua_typename(L, reason_type)));
   r.reason = reason_type == LUA_TSTRING ? text_at(L, -1) : "";
   lua_pop(L, 1);
-  if (lua_getfield(L, 2, "details") == LUA_TTABLE && !finish_details(L, r, current_game(L).keep_details))
+  if (finish.push(kDetails) == LUA_TTABLE && !finish_details(L, r, current_game(L).keep_details))
     return luaL_argerror(L, 2, lua_tostring(L, -1));
   lua_pop(L, 1);
   r.stats.clear();
-  const int stats_type = lua_getfield(L, 2, "stats");
+  const int stats_type = finish.push(kStats);
   if (stats_type != LUA_TNIL && stats_type != LUA_TTABLE)
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'stats' must be a table, got %s", lua_typename(L, stats_type)));
   if (stats_type == LUA_TTABLE) read_stats(L, r.stats);
   lua_pop(L, 1);
   r.returns.clear();
-  const int returns_type = lua_getfield(L, 2, "returns");
+  const int returns_type = finish.push(kReturns);
   if (returns_type != LUA_TNIL && returns_type != LUA_TTABLE)
     luaL_argerror(L, 2, lua_pushfstring(L, "field 'returns' must be a list of numbers, got %s",
                                         lua_typename(L, returns_type)));
@@ -293,7 +346,6 @@ int game_finish(lua_State* L) {
 
 const luaL_Reg kGameMethods[] = {
     {"player_count", game_player_count},
-    {"player_name", game_player_name},
     {"seats", game_seats},
     {"zone", game_zone},
     {"board", game_board},
@@ -303,26 +355,45 @@ const luaL_Reg kGameMethods[] = {
     {"say_to", game_say_to},
     {"add_score", game_add_score},
     {"score", game_score},
+    {nullptr, nullptr},
+};
+
+// With the names of the finish table's fields as their own upvalues.
+const luaL_Reg kFinishMethods[] = {
     {"finish", game_finish},
+    {nullptr, nullptr},
+};
+
+// With the names kept by seat as their own upvalue.
+const luaL_Reg kKeptNameMethods[] = {
+    {"player_name", game_player_name},
     {nullptr, nullptr},
 };
 
 }  // namespace
 
-// The fields game:finish reads and the message it ends the game with,
-// interned for the state's life: a checkpoint's full collection frees the
-// ones no rule holds, and every simulation restored from it made them
-// again (a string allocated and hashed per field) to find nothing.
+// The message game:finish ends the game with, interned for the state's
+// life: a checkpoint's full collection frees the strings no rule holds,
+// and every simulation restored from it made it again (a string allocated
+// and hashed). The fields' names are game_finish's upvalues.
 const char kFinishWordsKept = 0;
 
 void register_game(lua_State* L) {
   add_methods(L, "game", kGameMethods);
-  const char* const words[] = {"winners", "losers", "summary", "reason", "details", "stats", "returns", "game finished"};
-  lua_createtable(L, static_cast<int>(std::size(words)), 0);
-  for (size_t i = 0; i < std::size(words); ++i) {
-    lua_pushstring(L, words[i]);
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  for (const std::string_view name : kFinishFieldNames) lua_pushlstring(L, name.data(), name.size());
+  add_methods(L, "game", kFinishMethods, kFinishFields);
+  // The kept names, those a game is mostly given from the start (a game of
+  // other names keeps them as it reads them): a search's simulations then
+  // find them kept even in a heap saved before any was read.
+  const GameDefinition& def = *engine(L).def;
+  lua_createtable(L, def.max_players, 0);
+  for (int seat = 0; seat < def.max_players; ++seat) {
+    const std::string name = def.default_name(seat);
+    lua_pushstring(L, name.c_str());
+    lua_rawseti(L, -2, seat + 1);
   }
+  add_methods(L, "game", kKeptNameMethods, 1);
+  lua_pushliteral(L, "game finished");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kFinishWordsKept);
 }
 

@@ -64,7 +64,7 @@ int zone_empty(lua_State* L) {
 
 int zone_get(lua_State* L) {
   const int zone = check_zone(L, 1);
-  const lua_Integer i = luaL_checkinteger(L, 2);
+  const lua_Integer i = check_integer(L, 2);
   const auto& items = state_of(L).zone(zone);
   const lua_Integer n = static_cast<lua_Integer>(items.size());
   if (i < 1 || i > n) lua_pushnil(L);

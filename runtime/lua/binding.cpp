@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -17,15 +18,6 @@
 namespace rulebook {
 namespace {
 
-// Scripts cannot make userdata, so every userdata is one of our handles and
-// its tag tells which kind: one API call instead of a metatable lookup.
-int handle_index(lua_State* L, int arg, HandleKind kind, const char* tname) {
-  const auto* h = static_cast<const Handle*>(lua_touserdata(L, arg));
-  if (h && h->kind == kind) return h->index;
-  luaL_typeerror(L, arg, tname);
-  return -1;
-}
-
 // Every binding function carries the three handle tables as upvalues
 // (see add_methods), so pushing a handle is one table read.
 enum HandleUpvalue { kComponents = 1, kZones = 2, kBoards = 3 };
@@ -36,14 +28,13 @@ void push_cached(lua_State* L, int upvalue, int index) {
 
 }  // namespace
 
-ComponentId check_component(lua_State* L, int arg) {
-  return ComponentId{handle_index(L, arg, HandleKind::Component, "component")};
+void raise_handle_error(lua_State* L, int arg, HandleKind kind) {
+  luaL_typeerror(L, arg, kind == HandleKind::Component ? "component" : kind == HandleKind::Zone ? "zone" : "board");
+  std::abort();  // unreachable: luaL_typeerror does not return
 }
-ZoneSlot check_zone(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Zone, "zone"); }
-BoardId check_board(lua_State* L, int arg) { return handle_index(L, arg, HandleKind::Board, "board"); }
 
 int check_int(lua_State* L, int arg) {
-  const lua_Integer value = luaL_checkinteger(L, arg);
+  const lua_Integer value = check_integer(L, arg);
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
     luaL_argerror(L, arg, "number has no integer representation in 32 bits");
   return static_cast<int>(value);
@@ -55,22 +46,16 @@ int clamp_to_int(lua_Integer value) {
   return static_cast<int>(value);
 }
 
-void check_game(lua_State* L, int arg) {
-  // The game being played is the only valid one. Only that table has its
-  // address (scripts make no light userdata): no type check needed.
-  if (lua_topointer(L, arg) != current_game(L).game_table) luaL_typeerror(L, arg, "game");
+void raise_game_error(lua_State* L, int arg) {
+  luaL_typeerror(L, arg, "game");
+  std::abort();  // unreachable
 }
 
-Seat check_seat(lua_State* L, int arg) {
-  // One API call when it is an integer; luaL_checkinteger raises the
-  // standard error otherwise.
-  int isnum = 0;
-  lua_Integer seat = lua_tointegerx(L, arg, &isnum);
-  if (!isnum) seat = luaL_checkinteger(L, arg);
+void raise_seat_error(lua_State* L, int arg) {
+  const lua_Integer seat = luaL_checkinteger(L, arg);  // the standard error when no integer
   const int players = state_of(L).player_count();
-  if (seat < 0 || seat >= players)
-    luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is not in 0..%d", seat, players - 1));
-  return Seat{static_cast<int>(seat)};
+  luaL_argerror(L, arg, lua_pushfstring(L, "seat %I is not in 0..%d", seat, players - 1));
+  std::abort();  // unreachable
 }
 
 int check_list_length(lua_State* L, int arg) { return list_length_at(L, arg, arg); }
@@ -251,9 +236,10 @@ int check_face_ids(lua_State* L, int first, FaceId* ids, int room) {
 }
 
 void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids, int count, int room) {
+  static_assert(2 * kMaxCountedFaces <= LUA_MINSTACK, "the counts kept fit a C function's stack unchecked");
   const GameState& state = state_of(L);
-  luaL_checkstack(L, count, "too many faces");
   if (count > room) {  // rare: more faces than kept, each counted on its own
+    luaL_checkstack(L, count, "too many faces");
     for (int i = 0; i < count; ++i)
       lua_pushinteger(L, state.count_showing(zone, i < room ? ids[i] : face_id_of(L, first + i)));
     return;
@@ -447,15 +433,18 @@ nlohmann::json to_json(lua_State* L, int index, int) {
   return out;
 }
 
-void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods) {
+void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods, int own_upvalues) {
+  static_assert(kOwnUpvalue == kBoards + 1, "a function's own upvalues come after the handle tables");
   EngineImpl& e = engine(L);
+  const int own = lua_gettop(L) - own_upvalues + 1;
   luaL_getmetatable(L, metatable);
   lua_getfield(L, -1, "__index");
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.components_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.zones_ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, e.boards_ref);
-  luaL_setfuncs(L, methods, 3);
-  lua_pop(L, 2);
+  for (int i = 0; i < own_upvalues; ++i) lua_pushvalue(L, own + i);
+  luaL_setfuncs(L, methods, 3 + own_upvalues);
+  lua_settop(L, own - 1);
 }
 
 }  // namespace rulebook

@@ -58,10 +58,12 @@ struct EngineImpl {
   // a restored heap holds the thread as it was at the save.
   lua_State* spare_co = nullptr;
   int spare_co_ref = LUA_NOREF;
-  // Lua heap: keyed by the addresses of Lua strings, so emptied when a
-  // checkpoint is restored (one made after the save may lie where another
-  // lies now). The ..._ref fields above are registry slots made while the
-  // rules load, before any checkpoint: a restore never moves them.
+  // The ..._ref fields above are registry slots made while the rules
+  // load, before any checkpoint: a restore never moves them.
+  // Keyed by the addresses of Lua strings, and only of the face names'
+  // strings in faces_ref (face_names, made with it while the rules load):
+  // right after a restore too, as every heap a checkpoint holds has them
+  // where they were made (face_id_of caches no other string).
   struct FaceCacheSlot {
     const void* name = nullptr;  // a face name's Lua string object (a key of faces_ref): lua_topointer
     FaceId id;
@@ -264,10 +266,29 @@ struct Handle {
 
 // Binding helpers (binding.cpp). Argument checks raise standard Lua errors
 // ("bad argument #2 to 'move' (zone expected, got nil)").
-ComponentId check_component(lua_State* L, int arg);
-ZoneSlot check_zone(lua_State* L, int arg);
-BoardId check_board(lua_State* L, int arg);
-Seat check_seat(lua_State* L, int arg);
+// The checks every binding call makes are inline, a few instructions each;
+// their errors are raised out of line (binding.cpp).
+[[noreturn]] void raise_handle_error(lua_State* L, int arg, HandleKind kind);
+[[noreturn]] void raise_seat_error(lua_State* L, int arg);
+[[noreturn]] void raise_game_error(lua_State* L, int arg);
+// Scripts cannot make userdata, so every userdata is one of our handles and
+// its tag tells which kind: one API call instead of a metatable lookup.
+inline int check_handle(lua_State* L, int arg, HandleKind kind) {
+  const auto* h = static_cast<const Handle*>(lua_touserdata(L, arg));
+  if (!h || h->kind != kind) raise_handle_error(L, arg, kind);
+  return h->index;
+}
+inline ComponentId check_component(lua_State* L, int arg) {
+  return ComponentId{check_handle(L, arg, HandleKind::Component)};
+}
+inline ZoneSlot check_zone(lua_State* L, int arg) { return check_handle(L, arg, HandleKind::Zone); }
+inline BoardId check_board(lua_State* L, int arg) { return check_handle(L, arg, HandleKind::Board); }
+inline Seat check_seat(lua_State* L, int arg) {
+  int isnum = 0;
+  const lua_Integer seat = lua_tointegerx(L, arg, &isnum);
+  if (!isnum || seat < 0 || seat >= state_of(L).player_count()) raise_seat_error(L, arg);
+  return Seat{static_cast<int>(seat)};
+}
 FaceId check_face_id(lua_State* L, int arg);  // a face name known to the game
 FaceId face_id_of(lua_State* L, int arg);     // none when not a face name
 // Face names from argument `first` to the top, checked (a standard error
@@ -277,7 +298,17 @@ constexpr int kMaxCountedFaces = 8;
 int check_face_ids(lua_State* L, int first, FaceId* ids, int room);
 // Pushes how many components of `zone` show each face: `count` faces given
 // as arguments from `first`, of which the first `room` ids are in `ids`.
+// Up to kMaxCountedFaces counts are pushed into the LUA_MINSTACK slots a C
+// function starts with, unchecked: the caller pushes at most a few values
+// before.
 void push_face_counts(lua_State* L, ZoneSlot zone, int first, const FaceId* ids, int count, int room);
+// luaL_checkinteger in one API call when the argument is an integer (its
+// standard error otherwise).
+inline lua_Integer check_integer(lua_State* L, int arg) {
+  int isnum = 0;
+  const lua_Integer value = lua_tointegerx(L, arg, &isnum);
+  return isnum ? value : luaL_checkinteger(L, arg);
+}
 // An integer argument that must fit an int: a clear argument error
 // ("bad argument #2 to 'add_score' (number has no integer representation
 // in 32 bits)") instead of a silent truncation.
@@ -311,7 +342,11 @@ void check_move_options(lua_State* L, int arg, MoveOptions& out);
 void push_component(lua_State* L, ComponentId id);
 void push_zone(lua_State* L, ZoneSlot slot);
 void push_board(lua_State* L, BoardId board);
-void check_game(lua_State* L, int arg);
+inline void check_game(lua_State* L, int arg) {
+  // The game being played is the only valid one. Only that table has its
+  // address (scripts make no light userdata): no type check needed.
+  if (lua_topointer(L, arg) != current_game(L).game_table) raise_game_error(L, arg);
+}
 // Script text as the runtime takes it (core/safe_text.hpp): the string at
 // `index`, each ill-formed UTF-8 sequence replaced by U+FFFD -- in its stack
 // slot, so that every later read of the slot sees the same valid text.
@@ -328,8 +363,12 @@ bool to_json_checked(lua_State* L, int index, nlohmann::json& out, std::string& 
 // Whether to_json_checked would convert the value, and its error if not,
 // without building anything.
 bool converts_to_json(lua_State* L, int index, std::string& error);
-// Adds functions to the method table of a handle metatable.
-void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods);
+// Adds functions to the method table of a handle metatable. Each has the
+// handle tables as upvalues 1 to 3 (push_component, ...), then, from
+// kOwnUpvalue on, a copy of each of the `own_upvalues` values on the top
+// of the stack (popped): what a function keeps between calls.
+constexpr int kOwnUpvalue = 4;
+void add_methods(lua_State* L, const char* metatable, const luaL_Reg* methods, int own_upvalues = 0);
 
 // Runs `fn` (C++ that may throw) and returns its result; a C++ exception
 // becomes a Lua error carrying its message, raised only after every C++

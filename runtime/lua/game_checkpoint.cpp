@@ -132,9 +132,10 @@ void EngineImpl::after_heap_restore() {
   ctx.refused = LuaContext::Refusal{};
   ctx.abort_message.clear();
   ctx.running = nullptr;
-  // Keyed by the addresses of Lua strings: one made after the save may
-  // lie where another lies now.
-  for (auto& slot : face_cache) slot = FaceCacheSlot{};
+  // face_cache stays: it holds only the face names' strings of the faces
+  // table (face_names), made while the rules loaded, before any save, and
+  // alive at the same addresses in every heap a checkpoint holds. Emptying
+  // it made every simulation look each face up in the table again.
 }
 
 }  // namespace rulebook
