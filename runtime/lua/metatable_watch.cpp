@@ -21,6 +21,10 @@
 // userdata of the state (GivenMetatables): a checkpoint's heap restore puts
 // the count back with the set it counts, and after a game that gave none
 // (most games) the look reads one number and the next game keeps the set.
+// A read-only table (a module's, guarded) given as a metatable is kept in
+// the set but not listed: setmetatable refused it if it had a '__mode',
+// and it refuses new fields, so it can never get one (Liar's Dice gives
+// its bids' label table, a module-level one, in every game).
 #include <new>
 #include <string>
 
@@ -31,6 +35,7 @@ namespace rulebook {
 
 struct GivenMetatables {
   lua_Integer count = 0;     // metatables in the set's list (set[1..count])
+  lua_Integer kept = 0;      // metatables in the set, listed or not
   int set_ref = LUA_NOREF;   // the registry's slot of this game's set
   int mode_ref = LUA_NOREF;  // the string "__mode", made once
 };
@@ -46,21 +51,26 @@ void note_given_metatable(lua_State* L, int metatable) {
     return;
   }
   lua_pop(L, 1);
-  // Listed before its position is kept: a memory error between the two
-  // leaves it looked at, with no position, rather than not at all.
   lua_pushvalue(L, metatable);
-  lua_rawseti(L, -2, given->count + 1);
-  ++given->count;
-  lua_pushvalue(L, metatable);
-  luaL_where(L, 1);  // "rules.lua:12: "
+  if (refuses_new_fields(L, metatable)) {
+    lua_pushboolean(L, 0);  // seen this game; never weak
+  } else {
+    luaL_where(L, 1);  // "rules.lua:12: "
+    // Listed before its position is kept: a memory error between the two
+    // leaves it looked at, with no position, rather than not at all.
+    lua_pushvalue(L, metatable);
+    lua_rawseti(L, -4, given->count + 1);
+    ++given->count;
+  }
   lua_rawset(L, -3);
+  ++given->kept;
   lua_pop(L, 1);
 }
 
 void sandbox_forget_metatables(lua_State* L) {
   LuaContext* ctx = context(L);
   GivenMetatables* given = ctx->given_metatables;
-  if (given && given->count == 0) return;  // the set is empty already
+  if (given && given->count == 0 && given->kept == 0) return;  // the set is empty already
   if (!given) {
     given = new (lua_newuserdatauv(L, sizeof(GivenMetatables), 0)) GivenMetatables{};
     luaL_ref(L, LUA_REGISTRYINDEX);  // kept alive with the state, never read back
@@ -74,6 +84,7 @@ void sandbox_forget_metatables(lua_State* L) {
   lua_newtable(L);
   lua_rawseti(L, LUA_REGISTRYINDEX, given->set_ref);
   given->count = 0;
+  given->kept = 0;
 }
 
 namespace {
@@ -109,7 +120,7 @@ std::string first_weak_position(lua_State* L, const GivenMetatables& given, int 
 
 std::string sandbox_late_weak_metatable(lua_State* L) {
   const GivenMetatables* given = context(L)->given_metatables;
-  if (!given || given->count == 0) return "";  // no game began, or this one gave none
+  if (!given || given->count == 0) return "";  // no game began, or none listed
   lua_rawgeti(L, LUA_REGISTRYINDEX, given->set_ref);
   const int set = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, given->mode_ref);
@@ -123,7 +134,11 @@ std::string sandbox_late_weak_metatable(lua_State* L) {
     weak = lua_rawget(L, -2) != LUA_TNIL;
     lua_settop(L, mode);
   }
-  std::string message = weak ? first_weak_position(L, *given, set, mode) : std::string();
+  if (!weak) {
+    lua_settop(L, set - 1);
+    return "";
+  }
+  std::string message = first_weak_position(L, *given, set, mode);
   lua_settop(L, set - 1);
   return message;
 }
