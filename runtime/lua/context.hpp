@@ -50,6 +50,9 @@ struct LuaContext {
   } refused;
   int env_ref = LUA_NOREF;  // the sandbox's global table
   struct SandboxLock* lock = nullptr;  // what every game starts from (game_isolation.cpp)
+  // The metatables this game gave setmetatable (metatable_watch.cpp): a
+  // full userdata of the state, null before the first game.
+  struct GivenMetatables* given_metatables = nullptr;
   LineCoverage* coverage = nullptr;  // lines run, when asked for (mutation testing)
 
   // The rules loaded in this state, and the game being resumed (a state may

@@ -86,13 +86,14 @@ void guard_table(lua_State* L, int index, int label, int depth) {
 struct SandboxLock {
   lua_State* keeper = nullptr;
   int keeper_ref = LUA_NOREF;
-  struct Table {
-    int table;   // stack slot of the guarded table
-    int first;   // slot of its first field's key; the value is next
-    int fields;
+  // One entry a field of every table guarded when locked, in one flat list:
+  // the comparison after every game walks it without a loop per table.
+  struct Field {
+    int table;            // stack slot of the guarded table
+    int key;              // slot of the field's key; its value at load is next
+    const void* address;  // that value's lua_topointer (null: a number, ...)
   };
-  std::vector<Table> tables;
-  std::vector<const void*> addresses;  // each field's value's lua_topointer (null: a number, ...)
+  std::vector<Field> fields;
   struct Upvalue {
     int function;  // stack slot
     int n;
@@ -126,20 +127,19 @@ bool same_value(lua_State* L, int a, int b) {
 bool locked_fields_unchanged(const SandboxLock& lock) {
   lua_State* K = lock.keeper;
   const int top = lua_gettop(K);
-  // One slot above the keeper's copy takes each key and then its value
-  // now (lua_rawget replaces the key): no push and pop a field.
-  lua_pushnil(K);
+  // Each field's value now stays above the keeper's copy until the end, one
+  // slot a field (lock_on_keeper made the room): a push and a read a field,
+  // and one pop for all.
   bool same = true;
-  size_t field = 0;
-  for (const SandboxLock::Table& t : lock.tables) {
-    for (int f = 0; f < t.fields && same; ++f, ++field) {
-      const int key = t.first + 2 * f;
-      lua_copy(K, key, -1);
-      lua_rawget(K, t.table);
-      // The value at load lives on the keeper's stack, so no other object
-      // can have its address: the same address is the same value.
-      const void* now = lua_topointer(K, -1);
-      same = (now && now == lock.addresses[field]) || same_value(K, -1, key + 1);
+  for (const SandboxLock::Field& f : lock.fields) {
+    lua_pushvalue(K, f.key);
+    lua_rawget(K, f.table);
+    // The value at load lives on the keeper's stack, so no other object
+    // can have its address: the same address is the same value.
+    const void* now = lua_topointer(K, -1);
+    if ((!now || now != f.address) && !same_value(K, -1, f.key + 1)) {
+      same = false;
+      break;
     }
   }
   lua_settop(K, top);
@@ -286,6 +286,8 @@ void lock_on_keeper(lua_State* L, int record) {
     slots += 1 + static_cast<lua_Integer>(lua_rawlen(L, -1));
     lua_pop(L, 1);
   }
+  // Room for the comparison's values above the copy too: one a field.
+  slots += slots / 2;
   lua_State* K = lua_newthread(L);
   lock->keeper_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   if (slots >= 1000000 || !lua_checkstack(K, static_cast<int>(slots) + 1 + LUA_MINSTACK)) {
@@ -305,18 +307,15 @@ void lock_on_keeper(lua_State* L, int record) {
   lua_xmove(L, K, 1);
   lock->list = lua_gettop(K);
   for (lua_Integer i = 1; i + 2 <= lock->guarded_length; i += 3) {
-    SandboxLock::Table t{push_to_keeper(list, i), 0, 0};
+    const int table = push_to_keeper(list, i);
     lua_rawgeti(L, list, i + 1);
     const int snapshot = lua_gettop(L);
     const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, snapshot));
-    t.first = lua_gettop(K) + 1;
     for (lua_Integer k = 1; k + 1 <= n; k += 2) {
-      push_to_keeper(snapshot, k);
-      lock->addresses.push_back(lua_topointer(K, push_to_keeper(snapshot, k + 1)));
-      ++t.fields;
+      const int key = push_to_keeper(snapshot, k);
+      lock->fields.push_back({table, key, lua_topointer(K, push_to_keeper(snapshot, k + 1))});
     }
     lua_pop(L, 1);
-    lock->tables.push_back(t);
   }
   for (lua_Integer i = 1; i + 2 <= records; i += 3) {
     const int function = push_to_keeper(record, i);

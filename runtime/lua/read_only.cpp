@@ -48,6 +48,14 @@ bool read_only(lua_State* L, int index) {
   return marked;
 }
 
+bool refuses_new_fields(lua_State* L, int index) {
+  if (!lua_getmetatable(L, index)) return false;
+  lua_pushliteral(L, "__newindex");
+  const bool ours = lua_rawget(L, -2) == LUA_TFUNCTION && lua_tocfunction(L, -1) == frozen_newindex;
+  lua_pop(L, 2);
+  return ours;
+}
+
 void set_read_only_metatable(lua_State* L, int index, int shadow) {
   lua_newtable(L);
   if (shadow) {

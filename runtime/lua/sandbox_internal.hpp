@@ -45,6 +45,10 @@ inline const char* const kFrozenMarker = "__frozen";
 int move_to_shadow(lua_State* L, int index);
 // True if the table at `index` is frozen or guarded already.
 bool read_only(lua_State* L, int index);
+// True if the table at `index` has a read-only metatable the sandbox made:
+// its `__newindex` is the sandbox's own C function, which no script can
+// reach, where read_only's mark is a field a script's metatable may have.
+bool refuses_new_fields(lua_State* L, int index);
 // Gives the table at `index` the read-only metatable: writes of new fields
 // fail; with a shadow (a stack index, or 0), reads go through it.
 void set_read_only_metatable(lua_State* L, int index, int shadow);

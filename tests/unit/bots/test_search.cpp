@@ -478,6 +478,27 @@ TEST_CASE("a weak table made after setmetatable fails the game alike with and wi
   CHECK_THAT(restoring.second, Catch::Contains("rules.lua:5: the metatable given to setmetatable here got a '__mode'"));
 }
 
+TEST_CASE("a metatable given before a checkpoint and made weak after it fails the game in every search",
+          "[search][checkpoint][weak]") {
+  // The checkpoint is saved while the metatable has no '__mode': the
+  // simulations restored from it must still know it was given (its count
+  // lies in the Lua heap, restored with the set it counts).
+  const std::string lua = test::rules_lua(
+      "  local mt = {}\n"
+      "  local cache = setmetatable({}, mt)\n"
+      "  game:choose(0, 'Pick', {1, 2, 3})\n"
+      "  mt.__mode = 'k'\n"
+      "  game:choose(1, 'Pick', {1, 2, 3})\n"
+      "  game:finish{winners = {0}}");
+  for (const std::string kind : {"greedy:", "ismcts:iterations=20,", "mcts:iterations=20,"}) {
+    for (const char* checkpoint : {"checkpoint=0", "checkpoint=1"}) {
+      INFO(kind << checkpoint);
+      CHECK_THAT(bots_play(lua, kind + checkpoint).second,
+                 Catch::Contains("rules.lua:5: the metatable given to setmetatable here got a '__mode'"));
+    }
+  }
+}
+
 TEST_CASE("search bots end the game with a broken rules.evaluate, naming its line", "[search][evaluate]") {
   const std::string play = "  for round = 1, 4 do game:choose(round % 2, 'Pick', {1, 2, 3}) end\n"
                            "  game:finish{winners = {0}}\n"

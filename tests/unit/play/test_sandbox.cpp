@@ -217,6 +217,51 @@ TEST_CASE("sandbox: a weak table made by a metatable changed after setmetatable 
       {"rules.lua:5: the metatable given to setmetatable here got a '__mode' field afterwards"});
 }
 
+TEST_CASE("sandbox: a late weak metatable among several is found, named by its first position in the text",
+          "[sandbox][weak]") {
+  // The look after the game reads the metatables in the order given and
+  // the positions only when one has a '__mode': the weak one given second
+  // must be read, and the message names the first position in text order,
+  // not the first given (line 4, in the helper, comes after line 6).
+  expect_contained(
+      "  local function give(mt) return setmetatable({}, mt) end\n"
+      "  local plain, weak = {}, {}\n"
+      "  setmetatable({}, plain)\n"
+      "  setmetatable({}, weak)\n"
+      "  give(weak)\n"
+      "  weak.__mode = 'k'",
+      {"rules.lua:7: the metatable given to setmetatable here got a '__mode' field afterwards"});
+  expect_contained(
+      "  local function give(mt) return setmetatable({}, mt) end\n"
+      "  local a, b = {}, {}\n"
+      "  setmetatable({}, a)\n"
+      "  give(b)\n"
+      "  a.__mode = 'k'\n"
+      "  b.__mode = 'v'",
+      {"rules.lua:4: the metatable given to setmetatable here got a '__mode' field afterwards"});
+}
+
+TEST_CASE("sandbox: a read-only table given as a metatable is not watched, and its mark cannot be forged",
+          "[sandbox][weak]") {
+  // The guarded rules table can never get a '__mode' (new fields are
+  // refused), so it is left out of the look; a plain metatable given after
+  // it is still found.
+  expect_contained(
+      "  local a = setmetatable({}, rules)\n"
+      "  assert(not pcall(function() rules.__mode = 'k' end))\n"
+      "  local mt = {}\n"
+      "  local b = setmetatable({}, mt)\n"
+      "  mt.__mode = 'k'",
+      {"rules.lua:7: the metatable given to setmetatable here got a '__mode' field afterwards"});
+  // A metatable whose own metatable carries the read-only mark is still a
+  // plain table: it is watched.
+  expect_contained(
+      "  local mt = setmetatable({}, {__frozen = true})\n"
+      "  local t = setmetatable({}, mt)\n"
+      "  mt.__mode = 'k'",
+      {"rules.lua:5: the metatable given to setmetatable here got a '__mode' field afterwards"});
+}
+
 namespace {
 
 // A 3-player game of `lua` (rules.play waits at a decision of seat 0 before
