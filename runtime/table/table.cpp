@@ -89,6 +89,8 @@ void TableCore::push(TableStream& stream, std::string text, bool is_view) {
 
 void TableCore::tell_listeners(Table::Version now) {
   std::lock_guard lock(listeners_mutex);
+  if (now <= told) return;
+  told = now;
   for (const auto& [number, listen] : listeners) listen(now);
 }
 

@@ -146,7 +146,9 @@ class Table {
   Version wait_changed(Version seen, Clock::duration timeout) const;
   // Calls `listener` after every change, from the thread that made it and
   // outside the table's lock (it may read the table at once, but must not
-  // subscribe or unsubscribe from inside). Returns its number.
+  // subscribe or unsubscribe from inside), with versions that only rise: a
+  // change whose notice would come after a later change's is covered by
+  // that one (the version says the table holds both). Returns its number.
   int subscribe(Listener listener);
   // After it returns, the listener is not called again.
   void unsubscribe(int number);

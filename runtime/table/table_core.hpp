@@ -54,7 +54,9 @@ class TableCore : public EventSink {
   void push(TableStream& stream, const nlohmann::json& message, bool is_view = false) = delete;
   // Raises the version (lock held) and notes the activity.
   void touch();
-  // Calls the listeners (lock NOT held).
+  // Calls the listeners (lock NOT held) with `version`, unless they were
+  // told a later one already: two threads' changes can reach here in the
+  // other order, and the later notice covers the earlier change.
   void tell_listeners(Table::Version version);
 
   TableStream& stream(Table::StreamId id) const;
@@ -98,6 +100,7 @@ class TableCore : public EventSink {
   // Listeners have their own lock: they are called outside the table's.
   std::mutex listeners_mutex;
   std::map<int, Table::Listener> listeners;
+  Table::Version told = 0;  // the last version the listeners were told (under listeners_mutex)
   int next_listener = 1;
 
  private:
