@@ -349,8 +349,7 @@ void Determinizer::sample(Rng& rng, Sample& s) {
   s.faces.clear();
   s.checked = false;
   for (int id : rolled_unseen_) s.faces.emplace_back(id, rng.next());
-  if (free_answers_.empty()) s.answers.clear();
-  else s.answers = draw_answers(rng);
+  s.answers = draw_answers(rng);
   if (hint_off_ || !deal_ready_) return;
   const uint64_t stream = rng.next();
   // The hint sees the generic draw, never the identities the seat did not
@@ -409,12 +408,13 @@ void Determinizer::sample_identities(Rng& rng, std::vector<int>& source) const {
   source.resize(static_cast<size_t>(definition_->component_count()));
   for (size_t id = 0; id < source.size(); ++id) source[id] = static_cast<int>(id);
   for (size_t g = 0; g < groups_.size(); ++g) {
+    // The group's sources by identity (no trace of the true order),
+    // shuffled where they land: the same draws as a shuffled copy.
     const std::vector<int>& ids = groups_[g];
-    std::vector<int>& drawn = drawn_;
-    drawn.assign(group_sources_[g].begin(), group_sources_[g].end());  // by identity: no trace of the true order
-    for (size_t i = drawn.size() - 1; i > 0; --i)
-      std::swap(drawn[i], drawn[rng.below(static_cast<uint32_t>(i + 1))]);
-    for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = drawn[k];
+    for (size_t k = 0; k < ids.size(); ++k) source[static_cast<size_t>(ids[k])] = group_sources_[g][k];
+    for (size_t i = ids.size() - 1; i > 0; --i)
+      std::swap(source[static_cast<size_t>(ids[i])],
+                source[static_cast<size_t>(ids[rng.below(static_cast<uint32_t>(i + 1))])]);
   }
 }
 

@@ -312,7 +312,6 @@ class Determinizer {
   const std::vector<std::pair<int, uint64_t>>* faces_ = nullptr;  // the simulation's redrawn faces
   std::vector<std::vector<int>> groups_;  // unobserved ids by (kind, start zone, rolled), by place
   std::vector<std::vector<int>> group_sources_;  // the same ids by identity
-  mutable std::vector<int> drawn_;  // sample_identities' scratch
   std::vector<int> group_of_;             // component id -> its group among unobserved, -1 observed
   bool agrees_ = false;
   int has_evaluate_ = -1;                 // unknown / no / yes
